@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import type { ErrorEnvelope } from '@admin/shared';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { type Database, isEmpty, openDatabase } from './db/client.ts';
+import { seedDemoData } from './db/seed/demo.ts';
+import { HttpError } from './lib/http-error.ts';
+import { clientRoutes } from './modules/clients/routes.ts';
+import { identityRoutes } from './modules/identity/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { auditPlugin } from './plugins/audit.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { spaPlugin, wantsSpa } from './plugins/spa.ts';
+
+export type RouteInfo = { method: string; url: string; access: 'public' | 'superadmin' };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, with its declared access; the auth-matrix test walks it. */
+    routeTable: RouteInfo[];
+  }
+}
+
+export type BuildOptions = {
+  /** An already opened (and migrated) database, e.g. shared by a test file. Closed by the caller. */
+  database?: Database;
+};
+
+/**
+ * Builds the whole server without listening: tests call `buildApp()` and `app.inject()`.
+ * Opens the database, applies migrations and loads demo data into an empty database when asked.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await openDatabase(config.database, (err) => app.log.error({ err }, 'database pool error')));
+  if (ownsDatabase) {
+    await database.migrate();
+    if (config.demoData && (await isEmpty(database.db))) {
+      app.log.info('Empty database: loading demo data');
+      await seedDemoData(database.db, config);
+    }
+    app.addHook('onClose', async () => database.close());
+  }
+
+  app.decorate('routeTable', [] as RouteInfo[]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      app.routeTable.push({ method, url: route.url, access: route.config?.access ?? 'superadmin' });
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = toErrorEnvelope(error);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(body.statusCode).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (wantsSpa(request.method, request.url, request.headers.accept) && app.hasDecorator('sendFile') && config.webDistDir) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const body: ErrorEnvelope = { message: `Route ${request.method} ${request.url.split('?')[0] ?? request.url} not found.`, statusCode: 404 };
+    return reply.code(404).send(body);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(dbPlugin, { database });
+  await app.register(auditPlugin);
+  await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });
+  await app.register(securityHeadersPlugin, {
+    connectOrigins: [config.publicUrls.api, config.publicUrls.reputation, config.publicUrls.identity]
+      .filter((u) => u !== '')
+      .map((u) => new URL(u).origin),
+  });
+
+  await app.register(identityRoutes, {
+    retiredMasterEmail: config.retiredMasterEmail,
+    cookieDomain: config.cookieDomain,
+    session: config.session,
+    loginLimits: config.loginLimits,
+  });
+  await app.register(clientRoutes);
+  await app.register(userRoutes);
+
+  app.get('/healthz', { config: { access: 'public' } }, async () => {
+    await database.db.execute('select 1');
+    return { data: { status: 'ok' } };
+  });
+
+  if (config.webDistDir) await app.register(spaPlugin, { distDir: config.webDistDir, publicUrls: config.publicUrls });
+  return app;
+}
+
+/** Maps any thrown error to the one error envelope; client mistakes never become a 500. */
+export function toErrorEnvelope(error: FastifyError | HttpError | Error): ErrorEnvelope {
+  if (error instanceof HttpError) {
+    return { message: error.message, statusCode: error.statusCode, ...(error.errors ? { errors: error.errors } : {}) };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors: Record<string, string[]> = {};
+    const context = (error as FastifyError).validationContext ?? 'body';
+    for (const issue of error.validation) {
+      const keys = (issue.params as { keys?: unknown }).keys;
+      const fields =
+        issue.keyword === 'unrecognized_keys' && Array.isArray(keys)
+          ? keys.map(String)
+          : [issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || context];
+      const message = issue.keyword === 'unrecognized_keys' ? 'This field is not allowed.' : (issue.message ?? 'Invalid value.');
+      for (const field of fields) (errors[field] ??= []).push(message);
+    }
+    const names = Object.keys(errors).join(', ');
+    return { message: `Invalid ${context}: ${names}.`, statusCode: 400, errors };
+  }
+  const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (statusCode >= 400 && statusCode < 500) {
+    // Fastify's own client errors: malformed JSON, wrong content type, body too large …
+    return { message: error.message, statusCode };
+  }
+  return { message: 'Something went wrong on our side. The error has been logged.', statusCode: 500 };
+}
+
+/** Where `npm run build` puts the web app, relative to the server package. */
+export function defaultWebDistDir(serverRoot: string): string {
+  return join(serverRoot, '..', 'web', 'dist');
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of the environment (architecture rule 11). Every variable is optional and
+ * validated here, so a bad value stops the server at start with a message naming the variable.
+ */
+const booleanFlag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const optionalUrl = z.url().optional();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DEMO_DATA: booleanFlag.optional(),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo-password'),
+  RETIRED_MASTER_EMAIL: z.email().default('master@example.com'),
+  COOKIE_DOMAIN: z.string().min(1).optional(),
+  API_BASE_URL: optionalUrl,
+  REPUTATION_BASE_URL: optionalUrl,
+  IDENTITY_BASE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  /** `{ kind: 'pglite', dataDir }` for the embedded database; `dataDir: null` keeps it in memory. */
+  database: { kind: 'pglite'; dataDir: string | null } | { kind: 'pg'; url: string };
+  demoData: boolean;
+  demoPassword: string;
+  retiredMasterEmail: string;
+  cookieDomain: string | null;
+  /** Base URLs the browser calls; empty string = same origin. */
+  publicUrls: { api: string; reputation: string; identity: string };
+  logLevel: string;
+  /** Built web app to serve; null serves the API only (tests). */
+  webDistDir: string | null;
+  session: { idleMinutes: number; absoluteHours: number };
+  loginLimits: { windowMinutes: number; perAccount: number; perIp: number };
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Treat empty strings as unset so `FOO= npm start` behaves like not setting FOO.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const database: Config['database'] = e.DATABASE_URL
+    ? { kind: 'pg', url: e.DATABASE_URL }
+    : { kind: 'pglite', dataDir: e.DATA_DIR };
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database,
+    demoData: e.DEMO_DATA ?? database.kind === 'pglite',
+    demoPassword: e.DEMO_PASSWORD,
+    retiredMasterEmail: e.RETIRED_MASTER_EMAIL.toLowerCase(),
+    cookieDomain: e.COOKIE_DOMAIN ?? null,
+    publicUrls: {
+      api: stripSlash(e.API_BASE_URL),
+      reputation: stripSlash(e.REPUTATION_BASE_URL),
+      identity: stripSlash(e.IDENTITY_BASE_URL),
+    },
+    logLevel: e.LOG_LEVEL,
+    webDistDir: e.WEB_DIST_DIR ?? null,
+    session: { idleMinutes: 120, absoluteHours: 12 },
+    loginLimits: { windowMinutes: 15, perAccount: 5, perIp: 30 },
+  };
+}
+
+function stripSlash(url: string | undefined): string {
+  return url ? url.replace(/\/+$/, '') : '';
+}
+
+/** A config for tests: in-memory database, no demo data unless asked, quiet logs. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ LOG_LEVEL: 'silent' }), database: { kind: 'pglite', dataDir: null }, demoData: false, ...overrides };
+}

@@ -1,0 +1,3 @@
+export * from './clients.ts';
+export * from './identity.ts';
+export * from './logs.ts';

@@ -1,0 +1,86 @@
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import type { Db } from '../client.ts';
+import { clients, clientUsers, teams, users } from '../schema/index.ts';
+import { seededRandom } from './random.ts';
+
+/** The demo clients: realistic names across the industries the platform serves. */
+const DEMO_CLIENTS = [
+  { name: 'Summit Heating & Air', industry: 'home_services', city: 'Denver', state: 'CO', timezone: 'America/Denver' },
+  { name: 'Lakeside Honda', industry: 'automotive', city: 'Madison', state: 'WI', timezone: 'America/Chicago' },
+  { name: 'Bright Smile Dental Group', industry: 'dental', city: 'Austin', state: 'TX', timezone: 'America/Chicago' },
+  { name: 'Harborview Senior Living', industry: 'senior_care', city: 'Seattle', state: 'WA', timezone: 'America/Los_Angeles' },
+  { name: 'Keystone Family Medicine', industry: 'healthcare', city: 'Harrisburg', state: 'PA', timezone: 'America/New_York' },
+  { name: 'Pioneer Plumbing Co.', industry: 'home_services', city: 'Phoenix', state: 'AZ', timezone: 'America/Phoenix' },
+  { name: 'Crescent City Law', industry: 'legal', city: 'New Orleans', state: 'LA', timezone: 'America/Chicago' },
+  { name: 'Evergreen Credit Union', industry: 'financial', city: 'Portland', state: 'OR', timezone: 'America/Los_Angeles' },
+  { name: 'Maple Street Outfitters', industry: 'retail', city: 'Burlington', state: 'VT', timezone: 'America/New_York' },
+  { name: 'Bayside Inn & Suites', industry: 'hospitality', city: 'Monterey', state: 'CA', timezone: 'America/Los_Angeles' },
+  { name: 'Northstar Toyota', industry: 'automotive', city: 'Minneapolis', state: 'MN', timezone: 'America/Chicago' },
+  { name: 'Clearwater Pest Control', industry: 'home_services', city: 'Tampa', state: 'FL', timezone: 'America/New_York' },
+] as const;
+
+const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mason', 'Sophia', 'Lucas', 'Mia', 'Ethan', 'Harper', 'Logan', 'Ella', 'Caleb', 'Grace', 'Owen', 'Chloe', 'Isaac', 'Nora', 'Wyatt'];
+const LAST = ['Garcia', 'Nguyen', 'Patel', 'Johnson', 'Kim', 'Brown', 'Lopez', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Anderson', 'Thomas', 'Martin', 'Clark', 'Lewis', 'Walker', 'Young', 'Hall'];
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/**
+ * Loads the demo data into an empty database, in one transaction (all or nothing).
+ * Deterministic: the same rows on every machine. Later areas add their own demo data here.
+ */
+export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'>): Promise<void> {
+  const rnd = seededRandom(20261122);
+  const passwordHash = await hashPassword(config.demoPassword);
+  await db.transaction(async (tx) => {
+    const clientIds: number[] = [];
+    for (const c of DEMO_CLIENTS) {
+      const [client] = await tx
+        .insert(clients)
+        .values({
+          name: c.name,
+          industry: c.industry,
+          city: c.city,
+          state: c.state,
+          country: 'US',
+          timezone: c.timezone,
+          website: `https://www.${slug(c.name)}.example.com`,
+          phone: `+1${rnd.int(201, 989)}555${String(rnd.int(0, 9999)).padStart(4, '0')}`,
+          modules: ['surveys', 'reputation'],
+          defaultReviewSite: 'google',
+        })
+        .returning({ id: clients.id });
+      if (!client) throw new Error('client insert returned nothing');
+      const [team] = await tx.insert(teams).values({ clientId: client.id, name: c.name }).returning({ id: teams.id });
+      if (!team) throw new Error('team insert returned nothing');
+      await tx.update(clients).set({ rootTeamId: team.id }).where(eq(clients.id, client.id));
+      clientIds.push(client.id);
+    }
+
+    // The console's own staff accounts (product.md §1).
+    const firstClient = clientIds[0] ?? null;
+    await tx.insert(users).values([
+      { name: 'Ada Admin', email: 'admin@example.com', passwordHash, isSuperadmin: 1, currentClientId: firstClient },
+      { name: 'Sam Staff', email: 'staff@example.com', passwordHash, isSuperadmin: 0, currentClientId: firstClient },
+      { name: 'Master Account', email: config.retiredMasterEmail, passwordHash, isSuperadmin: 1, currentClientId: firstClient },
+    ]);
+
+    // Each client's own portal users; they have no password and cannot sign in here.
+    for (const [index, clientId] of clientIds.entries()) {
+      const count = rnd.int(3, 7);
+      const domain = `${slug(DEMO_CLIENTS[index]?.name ?? 'client')}.example.com`;
+      const rows = Array.from({ length: count }, (_, i) => {
+        const first = rnd.pick(FIRST);
+        const last = rnd.pick(LAST);
+        return { name: `${first} ${last}`, email: `${first}.${last}.${i}@${domain}`.toLowerCase(), isSuperadmin: 0 };
+      });
+      const inserted = await tx.insert(users).values(rows).returning({ id: users.id });
+      await tx
+        .insert(clientUsers)
+        .values(inserted.map((u, i) => ({ clientId, userId: u.id, role: i === 0 ? 'owner' : i === 1 ? 'manager' : 'staff' })));
+    }
+  });
+}

@@ -1,0 +1,125 @@
+import {
+  dataEnvelope,
+  INVALID_CREDENTIALS_MESSAGE,
+  loginBodySchema,
+  loginRejectionMessage,
+  loginResultSchema,
+  SSO_COOKIE,
+  userSchema,
+} from '@admin/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import { verifyPassword } from '../../lib/crypto.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { bearerToken } from '../../plugins/auth.ts';
+import {
+  createSession,
+  findUserByEmail,
+  isAllowed,
+  markLoggedIn,
+  recentFailures,
+  recordLoginAttempt,
+  revokeSession,
+  toUser,
+} from './repository.ts';
+
+type Options = Pick<Config, 'retiredMasterEmail' | 'cookieDomain' | 'session' | 'loginLimits'>;
+
+// Verifying against a fixed hash when the account does not exist keeps the answer time the same,
+// so response timing does not reveal which e-mails have accounts.
+const DUMMY_HASH = 'scrypt$32768$8$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** The identity host: sign-in, the signed-in user, sign-out (product.md §2). */
+export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) => {
+  function setSsoCookie(request: FastifyRequest, reply: FastifyReply, value: string, expires: Date) {
+    reply.setCookie(SSO_COOKIE, value, {
+      path: '/',
+      domain: opts.cookieDomain ?? undefined,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      // The browser reads this cookie to start the single-sign-on flow (spec §4), so not HttpOnly.
+      httpOnly: false,
+      expires,
+    });
+  }
+
+  app.post(
+    '/api/login',
+    {
+      config: { access: 'public' },
+      schema: { body: loginBodySchema, response: { 200: dataEnvelope(loginResultSchema) } },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const failures = await recentFailures(app.db, email, request.ip, opts.loginLimits.windowMinutes);
+      if (failures.account >= opts.loginLimits.perAccount || failures.ip >= opts.loginLimits.perIp) {
+        reply.header('retry-after', String(opts.loginLimits.windowMinutes * 60));
+        throw new HttpError(429, 'Too many failed sign-in attempts. Please wait a few minutes and try again.');
+      }
+      const user = await findUserByEmail(app.db, email);
+      const passwordOk = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+      if (!user || !user.passwordHash || !passwordOk) {
+        await recordLoginAttempt(app.db, email, request.ip, false);
+        throw new HttpError(401, INVALID_CREDENTIALS_MESSAGE);
+      }
+      await recordLoginAttempt(app.db, email, request.ip, true);
+      if (!isAllowed(user, opts.retiredMasterEmail)) {
+        await request.audit({
+          action: 'auth.login.refused',
+          level: 'warn',
+          service: 'auth',
+          message: `Sign-in refused for ${user.email}`,
+          actorUserId: user.id,
+          entityType: 'user',
+          entityId: user.id,
+        });
+        throw new HttpError(403, loginRejectionMessage(user.email));
+      }
+      const session = await createSession(app.db, user.id, request.ip, opts.session);
+      await markLoggedIn(app.db, user.id);
+      await request.audit({
+        action: 'auth.login',
+        service: 'auth',
+        message: `${user.name} signed in`,
+        actorUserId: user.id,
+        entityType: 'user',
+        entityId: user.id,
+      });
+      setSsoCookie(request, reply, session.token, session.expiresAt);
+      return { data: { token: session.token } };
+    },
+  );
+
+  app.get(
+    '/api/user',
+    { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.object({ user: userSchema })) } } },
+    async (request) => {
+      const auth = request.auth;
+      if (!auth) throw new HttpError(401, 'Sign-in required.');
+      return { data: { user: toUser(auth.user) } };
+    },
+  );
+
+  // Public on purpose: signing out must work with an expired token too. It only revokes the
+  // token the caller presents, so it gives nothing to someone without one.
+  app.post('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
+    const token = bearerToken(request);
+    if (token && token.length <= 512) {
+      const userId = await revokeSession(app.db, token);
+      if (userId !== undefined) {
+        await request.audit({
+          action: 'auth.logout',
+          service: 'auth',
+          message: 'Signed out',
+          actorUserId: userId,
+          entityType: 'user',
+          entityId: userId,
+        });
+      }
+    }
+    setSsoCookie(request, reply, '', new Date(0));
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,67 @@
+import { dataEnvelope, switchClientParamSchema, userIdParamSchema, userListEntrySchema, userSchema } from '@admin/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { findClient } from '../clients/repository.ts';
+import { findUserById, toUser } from '../identity/repository.ts';
+import { listClientUsers, setCurrentClient } from './repository.ts';
+
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/clients-user-list',
+    { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.array(userListEntrySchema)) } } },
+    async (request) => {
+      const clientId = request.auth?.user.currentClientId;
+      return { data: clientId ? await listClientUsers(app.db, clientId) : [] };
+    },
+  );
+
+  app.get(
+    '/api/get-user/:id',
+    { config: { access: 'superadmin' }, schema: { params: userIdParamSchema, response: { 200: dataEnvelope(userSchema) } } },
+    async (request) => {
+      const row = await findUserById(app.db, request.params.id);
+      if (!row) throw notFound('User');
+      return { data: toUser(row) };
+    },
+  );
+
+  app.put(
+    '/api/users/switch-client/:clientId',
+    {
+      config: { access: 'superadmin' },
+      schema: { params: switchClientParamSchema, response: { 200: dataEnvelope(userSchema) } },
+    },
+    async (request) => {
+      const auth = request.auth;
+      if (!auth) throw new HttpError(401, 'Sign-in required.');
+      const { clientId } = request.params;
+      const client = await findClient(app.db, clientId);
+      if (!client) throw notFound('Client');
+      if (client.status === 'inactive') {
+        throw new HttpError(409, `${client.name} is archived. Restore it before switching to it.`, {
+          clientId: ['The client is archived.'],
+        });
+      }
+      const before = auth.user.currentClientId;
+      const updated = await app.db.transaction(async (tx) => {
+        const row = await setCurrentClient(tx, auth.user.id, clientId);
+        await request.audit(
+          {
+            action: 'user.switch_client',
+            message: `Switched current client to ${client.name}`,
+            clientId,
+            entityType: 'user',
+            entityId: auth.user.id,
+            before: { current_client_id: before },
+            after: { current_client_id: clientId },
+          },
+          tx,
+        );
+        return row;
+      });
+      if (!updated) throw notFound('User');
+      return { data: toUser(updated) };
+    },
+  );
+};

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { users } from '../db/schema/index.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { findSession, isAllowed, touchSession } from '../modules/identity/repository.ts';
+
+/**
+ * Who may call a route. Every `/api` route declares it in `config.access`:
+ * - `public`: anyone (sign-in, sign-out);
+ * - `superadmin`: a valid bearer token of an active super-admin who is not the retired master.
+ * A route that declares nothing is treated as `superadmin` (fail closed).
+ */
+export type Access = 'public' | 'superadmin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: { user: typeof users.$inferSelect; sessionId: number; token: string } | null;
+  }
+}
+
+/** Reads `Authorization: Bearer <token>`; returns null when absent or malformed. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Authentication lives here, once, as a hook on every `/api` request (architecture rule 8). */
+export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinutes: number; absoluteHours: number } }>(
+  async (app, opts) => {
+    app.decorateRequest('auth', null);
+    app.addHook('onRequest', async (request) => {
+      if (!request.url.startsWith('/api/') && request.url !== '/api') return;
+      // Unknown /api paths fall through to the 404 handler only for signed-in callers,
+      // so the API's shape is not probed anonymously.
+      const access: Access = request.routeOptions.config?.access ?? 'superadmin';
+      if (access === 'public') return;
+      const token = bearerToken(request);
+      if (!token || token.length > 512) throw new HttpError(401, 'Sign-in required.');
+      const found = await findSession(app.db, token);
+      if (!found) throw new HttpError(401, 'Your session has expired or is not valid. Please sign in again.');
+      if (!isAllowed(found.user, opts.retiredMasterEmail)) {
+        throw new HttpError(403, 'This account may not use the admin console.');
+      }
+      request.auth = { user: found.user, sessionId: found.sessionId, token };
+      await touchSession(app.db, found.sessionId, opts.session);
+    });
+  },
+  { name: 'auth', dependencies: ['db'] },
+);

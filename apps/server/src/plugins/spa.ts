@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+
+/**
+ * Serves the built console: hashed assets cached for a year, `index.html` for every other
+ * browser path (history-mode routing), and `/runtime-config.js` telling the browser which hosts
+ * to call. The config is a script file, not inline, so the CSP can forbid inline scripts.
+ */
+export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls'] }>(
+  async (app, { distDir, publicUrls }) => {
+    const runtimeConfig = `window.__ADMIN_CONFIG__ = ${JSON.stringify({
+      apiBaseUrl: publicUrls.api,
+      reputationBaseUrl: publicUrls.reputation,
+      identityBaseUrl: publicUrls.identity,
+    })};\n`;
+    app.get('/runtime-config.js', { config: { access: 'public' } }, async (_request, reply) => {
+      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(runtimeConfig);
+    });
+
+    if (!existsSync(join(distDir, 'index.html'))) {
+      app.log.warn({ distDir }, 'The web app is not built; serving the API only. Run `npm run build`.');
+      return;
+    }
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: true,
+      index: false,
+      setHeaders(res, path) {
+        res.header('cache-control', path.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  },
+  { name: 'spa' },
+);
+
+/** Whether a request that matched no route should get the console's index.html. */
+export function wantsSpa(method: string, url: string, accept: string | undefined): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (url.startsWith('/api/') || url === '/api') return false;
+  return (accept ?? '').includes('text/html');
+}

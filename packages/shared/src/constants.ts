@@ -1,0 +1,44 @@
+/**
+ * Business constants of the original console (spec §3, §4, §9). Both the server and the
+ * browser import them so a label or key is written once.
+ */
+
+/** Session storage keys. The token is stored as `JSON.stringify(token)`, e.g. `"abc"`. */
+export const STORAGE_KEYS = {
+  token: 'storage-auth-user-token',
+  authenticated: 'storage-auth-user-authenticated',
+  user: 'storage-auth-user',
+  currentClient: 'storage-current-client',
+} as const;
+
+/** The single-sign-on cookie set by the identity host. */
+export const SSO_COOKIE = 'ssoToken';
+
+/** Reserved user-list entry, always first in the browser's user list. No real user has id 1000. */
+export const DEFAULT_USER_ENTRY = { id: 1000, name: 'Default for New User' } as const;
+export const RESERVED_USER_ID = DEFAULT_USER_ENTRY.id;
+
+export const STATUSES = ['active', 'paused', 'inactive'] as const;
+export type Status = (typeof STATUSES)[number];
+export const STATUS_LABELS: Record<Status, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  inactive: 'Archived',
+};
+
+/** Multi-select value meaning "every option"; sent as an omitted parameter. */
+export const SELECTED_ALL = 'selected all';
+export const SELECTED_ALL_LABEL = 'Selected All';
+
+/** Reputation site selector default. */
+export const DEFAULT_REPUTATION_SITE = 'Google';
+
+/** The spec's login rejection text (spec §8). */
+export function loginRejectionMessage(email: string): string {
+  return `Note: ${email} is no Longer allowed. Please try Again with a different account.`;
+}
+
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+
+/** Largest page a list endpoint serves. */
+export const MAX_PER_PAGE = 200;

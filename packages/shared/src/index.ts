@@ -1,0 +1,4 @@
+export * from './api/envelopes.ts';
+export * from './constants.ts';
+export * from './resources/clients.ts';
+export * from './resources/identity.ts';
