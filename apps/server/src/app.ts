@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return reply.code(body.statusCode).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
-    if (wantsSpa(request.method, request.url, request.headers.accept) && app.hasDecorator('sendFile') && config.webDistDir) {
+    if (wantsSpa(request.method, request.url, request.headers.accept) && app.hasReplyDecorator('sendFile') && config.webDistDir) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const body: ErrorEnvelope = { message: `Route ${request.method} ${request.url.split('?')[0] ?? request.url} not found.`, statusCode: 404 };
@@ -102,7 +102,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return { data: { status: 'ok' } };
   });
 
-  if (config.webDistDir) await app.register(spaPlugin, { distDir: config.webDistDir, publicUrls: config.publicUrls });
+  if (config.webDistDir) await app.register(spaPlugin, {
+      distDir: config.webDistDir,
+      publicUrls: config.publicUrls,
+      retiredMasterEmail: config.retiredMasterEmail,
+      cookieDomain: config.cookieDomain,
+    });
   return app;
 }
 

@@ -9,12 +9,14 @@ import type { Config } from '../config.ts';
  * browser path (history-mode routing), and `/runtime-config.js` telling the browser which hosts
  * to call. The config is a script file, not inline, so the CSP can forbid inline scripts.
  */
-export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls'] }>(
-  async (app, { distDir, publicUrls }) => {
+export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls']; retiredMasterEmail: string; cookieDomain: string | null }>(
+  async (app, { distDir, publicUrls, retiredMasterEmail, cookieDomain }) => {
     const runtimeConfig = `window.__ADMIN_CONFIG__ = ${JSON.stringify({
       apiBaseUrl: publicUrls.api,
       reputationBaseUrl: publicUrls.reputation,
       identityBaseUrl: publicUrls.identity,
+      retiredMasterEmail,
+      cookieDomain,
     })};\n`;
     app.get('/runtime-config.js', { config: { access: 'public' } }, async (_request, reply) => {
       return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(runtimeConfig);
@@ -26,7 +28,8 @@ export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls'] 
     }
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: true,
+      // Routes for the files present at start (the build), so every other path falls to the SPA.
+      wildcard: false,
       index: false,
       setHeaders(res, path) {
         res.header('cache-control', path.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

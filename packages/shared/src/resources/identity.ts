@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { RESERVED_USER_ID } from '../constants.ts';
 
 export const loginBodySchema = z.strictObject({
-  email: z.string().trim().min(1, 'The email field is required.').max(254).email('The email field must be a valid email.'),
-  password: z.string().min(1, 'The password field is required.').max(1024),
+  email: z.string().trim().min(1, 'The email field is required').max(254).email('The email field must be a valid email'),
+  password: z.string().min(1, 'The password field is required').max(1024),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 

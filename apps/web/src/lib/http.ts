@@ -1,0 +1,104 @@
+import type { ErrorEnvelope } from '@admin/shared';
+import { runtimeConfig } from './runtime-config.ts';
+import { authorizationHeader } from './session-storage.ts';
+
+/** A failed call, carrying the server's error envelope. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorEnvelope,
+  ) {
+    super(body.message);
+  }
+  /** Field errors for a form, e.g. `{ email: ["The email field must be a valid email"] }`. */
+  get fieldErrors(): Record<string, string[]> {
+    return this.body.errors ?? {};
+  }
+}
+
+export type Host = 'api' | 'reputation' | 'identity';
+
+type RequestOptions = {
+  host?: Host;
+  query?: Record<string, string | number | readonly string[] | null | undefined>;
+  body?: unknown;
+  /** A bearer token to use instead of the stored one (the sign-in flow). */
+  token?: string;
+  signal?: AbortSignal;
+};
+
+let onUnauthorized: (() => void) | null = null;
+/** What to do when a signed-in call answers 401: clear the session, go to /login. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+function baseUrl(host: Host): string {
+  const c = runtimeConfig();
+  return host === 'identity' ? c.identityBaseUrl : host === 'reputation' ? c.reputationBaseUrl : c.apiBaseUrl;
+}
+
+/** Query string without empty values (spec §5: empty query values are left out). */
+export function queryString(query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === null || value === undefined || value === '') continue;
+    if (Array.isArray(value)) {
+      for (const v of value) if (v !== '') params.append(key, v);
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The HTTP client. No timeout (spec §9: timeout 0): a slow report is waited for, and the
+ * caller can abort with `signal`. The bearer header comes from session storage, quotes removed.
+ */
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const auth = options.token ? `Bearer ${options.token}` : authorizationHeader(window.sessionStorage);
+  if (auth) headers.authorization = auth;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const url = `${baseUrl(options.host ?? 'api')}${path}${queryString(options.query)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, { message: 'The server could not be reached. Check your connection and try again.', statusCode: 0 });
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const envelope = isEnvelope(body) ? body : { message: `Request failed (${response.status}).`, statusCode: response.status };
+    if (response.status === 401 && auth && onUnauthorized) onUnauthorized();
+    throw new ApiError(response.status, envelope);
+  }
+  return body as T;
+}
+
+function isEnvelope(body: unknown): body is ErrorEnvelope {
+  return typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+};

@@ -1,0 +1,75 @@
+import type { Client, User } from '@admin/shared';
+import { STORAGE_KEYS, SSO_COOKIE } from '@admin/shared/constants';
+
+/**
+ * The per-tab session kept in `sessionStorage` (spec §4). Functions take the storage as an
+ * argument so they are tested without a browser.
+ */
+
+/** The token as stored: `JSON.stringify(token)`, i.e. with quotes. */
+export function storeToken(storage: Storage, token: string): void {
+  storage.setItem(STORAGE_KEYS.token, JSON.stringify(token));
+}
+
+/** The stored token with quote characters removed (spec §4), or null when none is stored. */
+export function readToken(storage: Storage): string | null {
+  const raw = storage.getItem(STORAGE_KEYS.token);
+  if (raw === null) return null;
+  const token = raw.replace(/"/g, '');
+  return token === '' ? null : token;
+}
+
+/** `Bearer <token>` for the stored token; null means no header is set. */
+export function authorizationHeader(storage: Storage): string | null {
+  const token = readToken(storage);
+  return token ? `Bearer ${token}` : null;
+}
+
+/** The route guard's whole test: is the signed-in flag present? (spec §2) */
+export function isSignedIn(storage: Storage): boolean {
+  return storage.getItem(STORAGE_KEYS.authenticated) !== null;
+}
+
+export function markSignedIn(storage: Storage, token: string, user: User): void {
+  storeToken(storage, token);
+  storage.setItem(STORAGE_KEYS.authenticated, 'true');
+  storage.setItem(STORAGE_KEYS.user, JSON.stringify(user));
+}
+
+export function readJson<T>(storage: Storage, key: string): T | null {
+  const raw = storage.getItem(key);
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
+export const readStoredUser = (storage: Storage) => readJson<User>(storage, STORAGE_KEYS.user);
+export const readStoredClient = (storage: Storage) => readJson<Client>(storage, STORAGE_KEYS.currentClient);
+
+export function storeCurrentClient(storage: Storage, client: Client): void {
+  storage.setItem(STORAGE_KEYS.currentClient, JSON.stringify(client));
+}
+
+/** Reads the single-sign-on cookie from `document.cookie`-style text. */
+export function readSsoCookie(cookieText: string): string | null {
+  for (const part of cookieText.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === SSO_COOKIE) {
+      const value = decodeURIComponent(rest.join('='));
+      return value === '' ? null : value;
+    }
+  }
+  return null;
+}
+
+/**
+ * The cookie assignment that expires `ssoToken`: same name, domain and path, expiry in the past
+ * (spec §4 sign-out).
+ */
+export function expiredSsoCookie(domain: string | null): string {
+  const scope = domain ? `; domain=${domain}` : '';
+  return `${SSO_COOKIE}=; path=/${scope}; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
