@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import fastifyCookie from '@fastify/cookie';
 import type { ErrorEnvelope } from '@admin/shared';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -74,7 +74,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (wantsSpa(request.method, request.url, request.headers.accept) && app.hasReplyDecorator('sendFile') && config.webDistDir) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    const body: ErrorEnvelope = { message: `Route ${request.method} ${request.url.split('?')[0] ?? request.url} not found.`, statusCode: 404 };
+    const body: ErrorEnvelope = {
+      message: `Route ${request.method} ${request.url.split('?')[0] ?? request.url} not found.`,
+      statusCode: 404,
+    };
     return reply.code(404).send(body);
   });
 
@@ -102,7 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return { data: { status: 'ok' } };
   });
 
-  if (config.webDistDir) await app.register(spaPlugin, {
+  if (config.webDistDir)
+    await app.register(spaPlugin, {
       distDir: config.webDistDir,
       publicUrls: config.publicUrls,
       retiredMasterEmail: config.retiredMasterEmail,
@@ -126,7 +130,7 @@ export function toErrorEnvelope(error: FastifyError | HttpError | Error): ErrorE
           ? keys.map(String)
           : [issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || context];
       const message = issue.keyword === 'unrecognized_keys' ? 'This field is not allowed.' : (issue.message ?? 'Invalid value.');
-      for (const field of fields) (errors[field] ??= []).push(message);
+      for (const field of fields) errors[field] = [...(errors[field] ?? []), message];
     }
     const names = Object.keys(errors).join(', ');
     return { message: `Invalid ${context}: ${names}.`, statusCode: 400, errors };

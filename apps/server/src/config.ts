@@ -4,9 +4,7 @@ import { z } from 'zod';
  * The only reader of the environment (architecture rule 11). Every variable is optional and
  * validated here, so a bad value stops the server at start with a message naming the variable.
  */
-const booleanFlag = z
-  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
-  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+const booleanFlag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']).transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
 const optionalUrl = z.url().optional();
 
@@ -58,9 +56,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const database: Config['database'] = e.DATABASE_URL
-    ? { kind: 'pg', url: e.DATABASE_URL }
-    : { kind: 'pglite', dataDir: e.DATA_DIR };
+  const database: Config['database'] = e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR };
   return {
     port: e.PORT,
     host: e.HOST,

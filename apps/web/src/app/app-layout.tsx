@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
 import { MantineRoot } from '../components/mantine-root.tsx';
 import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session-store.ts';
@@ -36,71 +36,75 @@ export default function AppLayout() {
 
   return (
     <MantineRoot>
-    <QueryClientProvider client={queryClient}>
-    <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'md', collapsed: { desktop: true, mobile: !opened } }} padding="md">
-      <Notifications position="top-right" />
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
-            <Text component={Link} to="/" fw={700} size="lg" c="dark" td="none">
-              Admin Panel
-            </Text>
-            <Group gap={2} visibleFrom="md" component="nav" aria-label="Main">
-              {NAV_GROUPS.map((group) => (
-                <Menu key={group} trigger="click-hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
-                  <Menu.Target>
-                    <UnstyledButton px="sm" py={6} className="nav-menu-button">
-                      {group}
-                    </UnstyledButton>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    {routesOf(group).map((r) => (
-                      <Menu.Item key={r.path} component={Link} to={r.path}>
-                        {r.label}
-                      </Menu.Item>
-                    ))}
-                  </Menu.Dropdown>
-                </Menu>
-              ))}
+      <QueryClientProvider client={queryClient}>
+        <AppShell
+          header={{ height: 60 }}
+          navbar={{ width: 280, breakpoint: 'md', collapsed: { desktop: true, mobile: !opened } }}
+          padding="md"
+        >
+          <Notifications position="top-right" />
+          <AppShell.Header>
+            <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+              <Group gap="sm" wrap="nowrap">
+                <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
+                <Text component={Link} to="/" fw={700} size="lg" c="dark" td="none">
+                  Admin Panel
+                </Text>
+                <Group gap={2} visibleFrom="md" component="nav" aria-label="Main">
+                  {NAV_GROUPS.map((group) => (
+                    <Menu key={group} trigger="click-hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
+                      <Menu.Target>
+                        <UnstyledButton px="sm" py={6} className="nav-menu-button">
+                          {group}
+                        </UnstyledButton>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        {routesOf(group).map((r) => (
+                          <Menu.Item key={r.path} component={Link} to={r.path}>
+                            {r.label}
+                          </Menu.Item>
+                        ))}
+                      </Menu.Dropdown>
+                    </Menu>
+                  ))}
+                </Group>
+              </Group>
+              <Group gap="sm" wrap="nowrap">
+                <ClientSwitcher />
+                <Text size="sm" fw={500} visibleFrom="sm" data-testid="current-user">
+                  {user?.name}
+                </Text>
+                <Button variant="subtle" size="sm" onClick={() => void onSignOut()}>
+                  Sign out
+                </Button>
+              </Group>
             </Group>
-          </Group>
-          <Group gap="sm" wrap="nowrap">
-            <ClientSwitcher />
-            <Text size="sm" fw={500} visibleFrom="sm" data-testid="current-user">
-              {user?.name}
-            </Text>
-            <Button variant="subtle" size="sm" onClick={() => void onSignOut()}>
-              Sign out
-            </Button>
-          </Group>
-        </Group>
-      </AppShell.Header>
+          </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Sidebar">
-        <ScrollArea>
-          {NAV_GROUPS.map((group) => (
-            <NavLink key={group} label={group} defaultOpened childrenOffset={12}>
-              {routesOf(group).map((r) => (
-                <NavLink key={r.path} component={RouterNavLink} to={r.path} end label={r.label} />
+          <AppShell.Navbar p="xs" aria-label="Sidebar">
+            <ScrollArea>
+              {NAV_GROUPS.map((group) => (
+                <NavLink key={group} label={group} defaultOpened childrenOffset={12}>
+                  {routesOf(group).map((r) => (
+                    <NavLink key={r.path} component={RouterNavLink} to={r.path} end label={r.label} />
+                  ))}
+                </NavLink>
               ))}
-            </NavLink>
-          ))}
-          <Text size="sm" c="dimmed" px="sm" mt="md">
-            Signed in as {user?.name}
-          </Text>
-        </ScrollArea>
-      </AppShell.Navbar>
+              <Text size="sm" c="dimmed" px="sm" mt="md">
+                Signed in as {user?.name}
+              </Text>
+            </ScrollArea>
+          </AppShell.Navbar>
 
-      <AppShell.Main>
-        {/* Keyed by path so each page change replays the fade (spec §2). */}
-        <div key={location.pathname} className="page-fade">
-          <Outlet />
-        </div>
-        <footer className="app-footer">© {new Date().getFullYear()} Admin Panel</footer>
-      </AppShell.Main>
-    </AppShell>
-    </QueryClientProvider>
+          <AppShell.Main>
+            {/* Keyed by path so each page change replays the fade (spec §2). */}
+            <div key={location.pathname} className="page-fade">
+              <Outlet />
+            </div>
+            <footer className="app-footer">© {new Date().getFullYear()} Admin Panel</footer>
+          </AppShell.Main>
+        </AppShell>
+      </QueryClientProvider>
     </MantineRoot>
   );
 }

@@ -1,5 +1,5 @@
 import type { Client, User } from '@admin/shared';
-import { STORAGE_KEYS, SSO_COOKIE } from '@admin/shared/constants';
+import { SSO_COOKIE, STORAGE_KEYS } from '@admin/shared/constants';
 
 /**
  * The per-tab session kept in `sessionStorage` (spec §4). Functions take the storage as an
@@ -72,4 +72,14 @@ export function readSsoCookie(cookieText: string): string | null {
 export function expiredSsoCookie(domain: string | null): string {
   const scope = domain ? `; domain=${domain}` : '';
   return `${SSO_COOKIE}=; path=/${scope}; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+/**
+ * Writes a cookie assignment. The spec's sign-out works on `document.cookie` (the ssoToken
+ * cookie is shared with the provider's other apps), and the Cookie Store API is not in every
+ * browser the staff use.
+ */
+export function writeDocumentCookie(assignment: string): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: see the comment above
+  document.cookie = assignment;
 }

@@ -10,6 +10,7 @@ import {
   readStoredUser,
   readToken,
   storeCurrentClient,
+  writeDocumentCookie,
 } from './session-storage.ts';
 
 export type LoadState = 'idle' | 'loading' | 'error' | 'ready';
@@ -138,7 +139,7 @@ export const useSession = create<SessionState>()((set, get) => ({
         get().clearLocal(typedEmail ? loginRejectionMessage(typedEmail) : err.message);
         return false;
       }
-      if (err instanceof ApiError && err.status === 401) document.cookie = expiredSsoCookie(runtimeConfig().cookieDomain);
+      if (err instanceof ApiError && err.status === 401) writeDocumentCookie(expiredSsoCookie(runtimeConfig().cookieDomain));
       set({ loading: false });
       throw err;
     }
@@ -156,13 +157,15 @@ export const useSession = create<SessionState>()((set, get) => ({
   async signOut() {
     const token = get().token ?? readToken(storage());
     // Revoke server-side; sign out locally even if the server cannot be reached.
-    await api.post('/api/logout', undefined, { host: 'identity', ...(token ? { token } : {}) }).catch((err: unknown) => logFailure('sign-out', err));
+    await api
+      .post('/api/logout', undefined, { host: 'identity', ...(token ? { token } : {}) })
+      .catch((err: unknown) => logFailure('sign-out', err));
     get().clearLocal(null);
   },
 
   clearLocal(message = null) {
     storage().clear();
-    document.cookie = expiredSsoCookie(runtimeConfig().cookieDomain);
+    writeDocumentCookie(expiredSsoCookie(runtimeConfig().cookieDomain));
     set({
       token: null,
       user: null,

@@ -21,11 +21,56 @@ const DEMO_CLIENTS = [
   { name: 'Clearwater Pest Control', industry: 'home_services', city: 'Tampa', state: 'FL', timezone: 'America/New_York' },
 ] as const;
 
-const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mason', 'Sophia', 'Lucas', 'Mia', 'Ethan', 'Harper', 'Logan', 'Ella', 'Caleb', 'Grace', 'Owen', 'Chloe', 'Isaac', 'Nora', 'Wyatt'];
-const LAST = ['Garcia', 'Nguyen', 'Patel', 'Johnson', 'Kim', 'Brown', 'Lopez', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Anderson', 'Thomas', 'Martin', 'Clark', 'Lewis', 'Walker', 'Young', 'Hall'];
+const FIRST = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Mason',
+  'Sophia',
+  'Lucas',
+  'Mia',
+  'Ethan',
+  'Harper',
+  'Logan',
+  'Ella',
+  'Caleb',
+  'Grace',
+  'Owen',
+  'Chloe',
+  'Isaac',
+  'Nora',
+  'Wyatt',
+];
+const LAST = [
+  'Garcia',
+  'Nguyen',
+  'Patel',
+  'Johnson',
+  'Kim',
+  'Brown',
+  'Lopez',
+  'Miller',
+  'Davis',
+  'Wilson',
+  'Moore',
+  'Taylor',
+  'Anderson',
+  'Thomas',
+  'Martin',
+  'Clark',
+  'Lewis',
+  'Walker',
+  'Young',
+  'Hall',
+];
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /**

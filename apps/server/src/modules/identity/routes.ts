@@ -60,7 +60,7 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
       }
       const user = await findUserByEmail(app.db, email);
       const passwordOk = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !user.passwordHash || !passwordOk) {
+      if (!user?.passwordHash || !passwordOk) {
         await recordLoginAttempt(app.db, email, request.ip, false);
         throw new HttpError(401, INVALID_CREDENTIALS_MESSAGE);
       }

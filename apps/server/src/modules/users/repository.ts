@@ -14,10 +14,6 @@ export async function listClientUsers(db: Db, clientId: number): Promise<UserLis
 }
 
 export async function setCurrentClient(db: Db, userId: number, clientId: number) {
-  const [row] = await db
-    .update(users)
-    .set({ currentClientId: clientId })
-    .where(eq(users.id, userId))
-    .returning();
+  const [row] = await db.update(users).set({ currentClientId: clientId }).where(eq(users.id, userId)).returning();
   return row;
 }

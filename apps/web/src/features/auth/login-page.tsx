@@ -2,8 +2,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { ApiError } from '../../lib/http.ts';
-import { useSession } from '../../lib/session-store.ts';
 import { isSignedIn, readSsoCookie } from '../../lib/session-storage.ts';
+import { useSession } from '../../lib/session-store.ts';
 
 type Field = 'email' | 'password';
 

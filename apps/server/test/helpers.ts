@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Config, testConfig } from '../src/config.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
+import { seedDemoData } from '../src/db/seed/demo.ts';
+import { createSession, findUserByEmail } from '../src/modules/identity/repository.ts';
+
+export type DbKind = 'pglite' | 'pg';
+
+/** The databases API tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testDatabaseKinds(): DbKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'pg'] : ['pglite'];
+}
+
+/**
+ * A fresh, migrated database. On PostgreSQL each call creates its own database (dropped on
+ * close) so test files never see each other's rows.
+ */
+export async function openTestDatabase(kind: DbKind): Promise<Database> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ kind: 'pglite', dataDir: null });
+    await database.migrate();
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'pg', url: url.toString() });
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export const DEMO_PASSWORD = 'demo-password';
+
+export type TestContext = { app: FastifyInstance; database: Database; config: Config; close(): Promise<void> };
+
+/** The whole server on a fresh database with the demo data, for `app.inject()`. */
+export async function startTestApp(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestContext> {
+  const config = testConfig({ demoPassword: DEMO_PASSWORD, ...overrides });
+  const database = await openTestDatabase(kind);
+  await seedDemoData(database.db, config);
+  const app = await buildApp(config, { database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** Signs in through the API and returns the bearer token. */
+export async function login(app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { data: { token: string } }).data.token;
+}
+
+/**
+ * A session for any account, made directly: the API never issues one to a refused account,
+ * but a token can outlive a demotion, and the server must still refuse it.
+ */
+export async function sessionFor(ctx: TestContext, email: string): Promise<string> {
+  const user = await findUserByEmail(ctx.database.db, email);
+  if (!user) throw new Error(`no user ${email}`);
+  const { token } = await createSession(ctx.database.db, user.id, '127.0.0.1', ctx.config.session);
+  return token;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

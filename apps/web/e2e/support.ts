@@ -1,0 +1,26 @@
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'demo-password';
+
+/** Signs in through the login form as a person would. */
+export async function signIn(page: Page, email = 'admin@example.com', password = PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function signInAsAdmin(page: Page): Promise<void> {
+  await signIn(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
+}
+
+/** Fails the test on any error printed by the page (besides ones a test expects). */
+export function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}

@@ -1,0 +1,32 @@
+// Browser APIs jsdom lacks, which Mantine uses.
+import { afterEach } from 'vitest';
+import { writeDocumentCookie } from './lib/session-storage.ts';
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+class ResizeObserverShim {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObserver;
+Element.prototype.scrollIntoView ??= () => undefined;
+
+afterEach(() => {
+  window.sessionStorage.clear();
+  document.cookie.split(';').forEach((c) => {
+    const name = c.split('=')[0]?.trim();
+    if (name) writeDocumentCookie(`${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`);
+  });
+});
