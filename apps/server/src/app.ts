@@ -10,8 +10,10 @@ import { seedDemoData } from './db/seed/demo.ts';
 import { HttpError } from './lib/http-error.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
+import { preferenceRoutes } from './modules/preferences/routes.ts';
+import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { auditPlugin } from './plugins/audit.ts';
+import { auditPlugin, writeAudit } from './plugins/audit.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -65,9 +67,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const body = toErrorEnvelope(error);
     if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // Server errors and throttling also go to System Logs, where staff look for them.
+    if (body.statusCode >= 500 || body.statusCode === 429) {
+      const level = body.statusCode >= 500 ? 'error' : 'warn';
+      await writeAudit(database.db, request, {
+        level,
+        service: request.url.startsWith('/api/login') ? 'auth' : 'api',
+        action: body.statusCode >= 500 ? 'http.error' : 'http.rate_limited',
+        message: `${request.method} ${request.url.split('?')[0] ?? ''} → ${body.statusCode}: ${body.statusCode >= 500 ? error.message : body.message}`,
+      }).catch((err: unknown) => request.log.error({ err }, 'could not write the error to system logs'));
+    }
     return reply.code(body.statusCode).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
@@ -99,6 +111,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(clientRoutes);
   await app.register(userRoutes);
+  await app.register(systemLogRoutes);
+  await app.register(preferenceRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {
     await database.db.execute('select 1');

@@ -1,3 +1,4 @@
 export * from './clients.ts';
 export * from './identity.ts';
 export * from './logs.ts';
+export * from './preferences.ts';

@@ -19,5 +19,14 @@ export const systemLogs = pgTable(
     requestId: text('request_id'),
     ip: text('ip'),
   },
-  (t) => [index('system_logs_at_idx').on(t.at, t.id), index('system_logs_level_at_idx').on(t.level, t.at, t.id)],
+  // One index per allowed sort and filter, each ending in (at, id), so keyset pages in time
+  // order stay index walks with any one filter applied.
+  (t) => [
+    index('system_logs_at_idx').on(t.at, t.id),
+    index('system_logs_level_at_idx').on(t.level, t.at, t.id),
+    index('system_logs_service_at_idx').on(t.service, t.at, t.id),
+    index('system_logs_actor_at_idx').on(t.actorUserId, t.at, t.id),
+    index('system_logs_client_at_idx').on(t.clientId, t.at, t.id),
+    index('system_logs_entity_at_idx').on(t.entityType, t.at, t.id),
+  ],
 );

@@ -4,6 +4,7 @@ import { hashPassword } from '../../lib/crypto.ts';
 import type { Db } from '../client.ts';
 import { clients, clientUsers, teams, users } from '../schema/index.ts';
 import { seededRandom } from './random.ts';
+import { generateSystemLogs } from './system-logs.ts';
 
 /** The demo clients: realistic names across the industries the platform serves. */
 const DEMO_CLIENTS = [
@@ -127,5 +128,11 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
         .insert(clientUsers)
         .values(inserted.map((u, i) => ({ clientId, userId: u.id, role: i === 0 ? 'owner' : i === 1 ? 'manager' : 'staff' })));
     }
+
+    // A few months of application and audit log, so System Logs has pages to walk.
+    const staff = await tx.select({ id: users.id }).from(users).where(eq(users.isSuperadmin, 1));
+    const anchor = new Date();
+    anchor.setUTCMinutes(0, 0, 0);
+    await generateSystemLogs(tx, { count: 20_000, anchor, days: 90, userIds: staff.map((u) => u.id), clientIds });
   });
 }

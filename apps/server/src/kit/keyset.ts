@@ -1,0 +1,72 @@
+import { and, type SQL, sql } from 'drizzle-orm';
+import { HttpError } from '../lib/http-error.ts';
+
+/**
+ * Keyset (cursor) paging. A sort is an ordered list of key columns ending in a unique one
+ * (the id), all in the same direction, so `(k1, k2, id) < (v1, v2, vid)` walks an index and a
+ * page 900k rows deep costs what the first page costs.
+ */
+export type KeyColumn = {
+  expr: SQL;
+  /** SQL type the cursor's text value is cast back to, e.g. `timestamptz`, `bigint`, `text`. */
+  cast: 'timestamptz' | 'bigint' | 'integer' | 'text';
+};
+
+export type SortSpec = KeyColumn[];
+
+/** Extra select fields carrying each key column as text, so no precision is lost in the cursor. */
+export function cursorFields(keys: SortSpec): Record<string, SQL<string>> {
+  return Object.fromEntries(keys.map((k, i) => [`__k${i}`, sql<string>`(${k.expr})::text`]));
+}
+
+export function orderBy(keys: SortSpec, order: 'asc' | 'desc'): SQL[] {
+  return keys.map((k) => (order === 'asc' ? sql`${k.expr} asc` : sql`${k.expr} desc`));
+}
+
+export function encodeCursor(values: string[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, keys: SortSpec): string[] {
+  try {
+    const values: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(values) && values.length === keys.length && values.every((v) => typeof v === 'string')) {
+      return values as string[];
+    }
+  } catch {
+    // fall through to the 400 below
+  }
+  throw new HttpError(400, 'Invalid query: cursor.', {
+    cursor: ['The cursor is not valid for this list and sort. Start from the first page.'],
+  });
+}
+
+/** `(k1, k2, …) > (v1, v2, …)` (or `<` for descending order). */
+export function afterCursor(keys: SortSpec, order: 'asc' | 'desc', values: string[]): SQL {
+  const cols = sql.join(
+    keys.map((k) => k.expr),
+    sql`, `,
+  );
+  const vals = sql.join(
+    keys.map((k, i) => sql`${values[i] ?? null}::${sql.raw(k.cast)}`),
+    sql`, `,
+  );
+  return order === 'asc' ? sql`(${cols}) > (${vals})` : sql`(${cols}) < (${vals})`;
+}
+
+/** Splits the `limit + 1` rows a page query fetched into the page and the next cursor. */
+export function pageOf<T extends Record<string, unknown>>(
+  rows: T[],
+  limit: number,
+  keys: SortSpec,
+): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  if (rows.length <= limit || !last) return { page, nextCursor: null };
+  return { page, nextCursor: encodeCursor(keys.map((_, i) => String(last[`__k${i}`]))) };
+}
+
+export function allOf(conditions: (SQL | undefined)[]): SQL | undefined {
+  const present = conditions.filter((c): c is SQL => c !== undefined);
+  return present.length === 0 ? undefined : and(...present);
+}

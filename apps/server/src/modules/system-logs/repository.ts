@@ -1,0 +1,144 @@
+import type { SystemLog, SystemLogDetail, SystemLogListQuery } from '@admin/shared';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { clients, systemLogs, users } from '../../db/schema/index.ts';
+import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
+import { countMatching } from '../../kit/totals.ts';
+
+const actor = alias(users, 'actor');
+const client = alias(clients, 'client');
+
+/** Each sort ends in (at, id): matching indexes exist for all three (schema/logs.ts). */
+const SORTS: Record<NonNullable<SystemLogListQuery['sort']>, SortSpec> = {
+  at: [
+    { expr: sql`${systemLogs.at}`, cast: 'timestamptz' },
+    { expr: sql`${systemLogs.id}`, cast: 'bigint' },
+  ],
+  level: [
+    { expr: sql`${systemLogs.level}`, cast: 'text' },
+    { expr: sql`${systemLogs.at}`, cast: 'timestamptz' },
+    { expr: sql`${systemLogs.id}`, cast: 'bigint' },
+  ],
+  service: [
+    { expr: sql`${systemLogs.service}`, cast: 'text' },
+    { expr: sql`${systemLogs.at}`, cast: 'timestamptz' },
+    { expr: sql`${systemLogs.id}`, cast: 'bigint' },
+  ],
+};
+
+type Filters = Omit<SystemLogListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
+
+/** The WHERE of a list or export; dates are whole days in UTC, end date inclusive. */
+export function filtersWhere(q: Filters): SQL | undefined {
+  const inList = (col: SQL, values: readonly (string | number)[] | undefined) =>
+    values && values.length > 0
+      ? sql`${col} in (${sql.join(
+          values.map((v) => sql`${v}`),
+          sql`, `,
+        )})`
+      : undefined;
+  const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return allOf([
+    inList(sql`${systemLogs.level}`, q.level),
+    inList(sql`${systemLogs.service}`, q.service),
+    inList(sql`${systemLogs.actorUserId}`, q.actor),
+    inList(sql`${systemLogs.clientId}`, q.client),
+    q.entityType ? sql`${systemLogs.entityType} = ${q.entityType}` : undefined,
+    q.startDate ? sql`${systemLogs.at} >= ${q.startDate}::date` : undefined,
+    q.endDate ? sql`${systemLogs.at} < (${q.endDate}::date + 1)` : undefined,
+    like ? sql`(${systemLogs.message} ilike ${like} or ${systemLogs.action} ilike ${like} or ${systemLogs.requestId} = ${q.q})` : undefined,
+  ]);
+}
+
+const fields = {
+  id: systemLogs.id,
+  at: systemLogs.at,
+  level: systemLogs.level,
+  service: systemLogs.service,
+  action: systemLogs.action,
+  message: systemLogs.message,
+  actorUserId: systemLogs.actorUserId,
+  actorName: actor.name,
+  clientId: systemLogs.clientId,
+  clientName: client.name,
+  entityType: systemLogs.entityType,
+  entityId: systemLogs.entityId,
+  requestId: systemLogs.requestId,
+  ip: systemLogs.ip,
+};
+
+type Row = {
+  id: number;
+  at: Date;
+  level: string;
+  service: string;
+  action: string;
+  message: string;
+  actorUserId: number | null;
+  actorName: string | null;
+  clientId: number | null;
+  clientName: string | null;
+  entityType: string | null;
+  entityId: string | null;
+  requestId: string | null;
+  ip: string | null;
+};
+
+export function toSystemLog(r: Row): SystemLog {
+  return {
+    id: Number(r.id),
+    at: r.at.toISOString(),
+    level: r.level as SystemLog['level'],
+    service: r.service,
+    action: r.action,
+    message: r.message,
+    actor_user_id: r.actorUserId,
+    actor_name: r.actorName,
+    client_id: r.clientId,
+    client_name: r.clientName,
+    entity: r.entityType ? `${r.entityType}#${r.entityId ?? ''}` : null,
+    entity_type: r.entityType,
+    entity_id: r.entityId,
+    request_id: r.requestId,
+    ip: r.ip,
+  };
+}
+
+/** One keyset page: `limit` rows after `cursor` in the chosen sort. */
+export async function listPage(
+  db: Db,
+  q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
+  limit: number,
+): Promise<{ rows: SystemLog[]; nextCursor: string | null }> {
+  const keys = SORTS[q.sort ?? 'at'];
+  const order = q.order ?? 'desc';
+  const where = allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
+  const rows = await db
+    .select({ ...fields, ...cursorFields(keys) })
+    .from(systemLogs)
+    .leftJoin(actor, eq(actor.id, systemLogs.actorUserId))
+    .leftJoin(client, eq(client.id, systemLogs.clientId))
+    .where(where)
+    .orderBy(...orderBy(keys, order))
+    .limit(limit + 1);
+  const { page, nextCursor } = pageOf(rows, limit, keys);
+  return { rows: page.map(toSystemLog), nextCursor };
+}
+
+export async function countLogs(db: Db, q: Filters) {
+  const where = filtersWhere(q);
+  return countMatching(db, sql`from ${systemLogs}${where ? sql` where ${where}` : sql``}`);
+}
+
+export async function findLog(db: Db, id: number): Promise<SystemLogDetail | undefined> {
+  const [row] = await db
+    .select({ ...fields, before: systemLogs.before, after: systemLogs.after })
+    .from(systemLogs)
+    .leftJoin(actor, eq(actor.id, systemLogs.actorUserId))
+    .leftJoin(client, eq(client.id, systemLogs.clientId))
+    .where(eq(systemLogs.id, id))
+    .limit(1);
+  if (!row) return undefined;
+  return { ...toSystemLog(row), before: row.before, after: row.after };
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { MAX_PER_PAGE, SELECTED_ALL } from '../constants.ts';
+
+/**
+ * The one list contract every table speaks (architecture rule 3):
+ * `GET <collection>?sort=at&order=desc&q=text&<filters>&perPage=50&cursor=…`
+ * → `{ data, total, totalIsEstimate, nextCursor }`; the same query on `<collection>/export`
+ * streams CSV of every matching row.
+ */
+
+export type ColumnDef<K extends string = string> = {
+  key: K;
+  /** Header on screen and in the CSV. */
+  label: string;
+  sortable?: boolean;
+  /** Shown until the user chooses columns. */
+  defaultVisible?: boolean;
+};
+
+/** Splits repeated params or a comma list into trimmed, non-empty values. */
+function listOf(v: unknown): unknown {
+  if (typeof v !== 'string' && !Array.isArray(v)) return v;
+  const parts = (Array.isArray(v) ? v : [v]).flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]));
+  return parts.map((s) => (typeof s === 'string' ? s.trim() : s)).filter((s) => s !== '');
+}
+
+/** A multi-select filter value: repeated params or a comma list; "selected all" means no filter. */
+export function multiValue<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => {
+    const values = listOf(v);
+    return Array.isArray(values) && values.includes(SELECTED_ALL) ? [] : values;
+  }, z.array(item).max(200));
+}
+
+/** `yyyy-MM-dd`, a real calendar date. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the format yyyy-MM-dd')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+  }, 'must be a real date');
+
+/** The query every list accepts, before its own filters. */
+export function listQuerySchema<S extends readonly [string, ...string[]], F extends z.ZodRawShape>(sortable: S, filters: F) {
+  return z
+    .strictObject({
+      sort: z.enum(sortable).optional(),
+      order: z.enum(['asc', 'desc']).optional(),
+      q: z.string().trim().max(200).optional(),
+      perPage: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(50),
+      cursor: z.string().max(500).optional(),
+      ...filters,
+    })
+    .superRefine((v, ctx) => {
+      const range = v as { startDate?: string; endDate?: string };
+      if (range.startDate && range.endDate && range.endDate < range.startDate) {
+        ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The endDate must be after or equal to startDate' });
+      }
+    });
+}
+
+/** The export query: the list query without paging, plus the visible columns in screen order. */
+export function exportColumnsSchema<K extends readonly [string, ...string[]]>(keys: K) {
+  return z.preprocess(listOf, z.array(z.enum(keys)).min(1).max(keys.length));
+}
+
+export type ListResult<T> = {
+  data: T[];
+  total: number;
+  /** True when `total` is the planner's estimate (large tables), not an exact count. */
+  totalIsEstimate: boolean;
+  nextCursor: string | null;
+};
