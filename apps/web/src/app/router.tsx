@@ -16,23 +16,29 @@ function PageLoading() {
 }
 
 export const routeObjects: RouteObject[] = [
-  { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/login-page.tsx')).default }) },
-  { path: '/404', lazy: async () => ({ Component: (await import('../features/errors/not-found-page.tsx')).default }) },
   {
-    Component: RequireSession,
+    // Shown while the first lazy route of a page load arrives.
+    HydrateFallback: PageLoading,
+    Component: Outlet,
     children: [
+      { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/login-page.tsx')).default }) },
+      { path: '/404', lazy: async () => ({ Component: (await import('../features/errors/not-found-page.tsx')).default }) },
       {
-        lazy: async () => ({ Component: (await import('./app-layout.tsx')).default }),
-        HydrateFallback: PageLoading,
-        children: SCREEN_ROUTES.map((r) => ({
-          path: r.path,
-          handle: { label: r.label },
-          lazy: async () => ({ Component: (await r.load()).default }),
-        })),
+        Component: RequireSession,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('./app-layout.tsx')).default }),
+            children: SCREEN_ROUTES.map((r) => ({
+              path: r.path,
+              handle: { label: r.label },
+              lazy: async () => ({ Component: (await r.load()).default }),
+            })),
+          },
+        ],
       },
+      { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
-  { path: '*', element: <Navigate to="/404" replace /> },
 ];
 
 export function createRouter() {

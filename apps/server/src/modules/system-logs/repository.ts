@@ -142,3 +142,12 @@ export async function findLog(db: Db, id: number): Promise<SystemLogDetail | und
   if (!row) return undefined;
   return { ...toSystemLog(row), before: row.before, after: row.after };
 }
+
+/** People who act in the console: the accounts that can sign in (the Users filter's options). */
+export async function listActors(db: Db): Promise<{ id: number; name: string }[]> {
+  return db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(sql`${users.passwordHash} is not null`)
+    .orderBy(users.name, users.id);
+}

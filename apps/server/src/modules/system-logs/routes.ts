@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { notFound } from '../../lib/http-error.ts';
-import { countLogs, findLog, listPage } from './repository.ts';
+import { countLogs, findLog, listActors, listPage } from './repository.ts';
 
 /** Rows per export query. Short queries let other requests through on PGlite's single connection. */
 const EXPORT_BATCH = 2000;
@@ -55,6 +55,15 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
       await request.audit({ action: 'system_logs.export', message: 'Exported system logs as CSV', entityType: 'system_log', after: q });
       return sendCsv(reply, csvFileName('system-logs'), columns, batches());
     },
+  );
+
+  app.get(
+    '/api/system-logs/filter-options',
+    {
+      config: { access: 'superadmin' },
+      schema: { response: { 200: dataEnvelope(z.object({ actors: z.array(z.object({ id: z.number(), name: z.string() })) })) } },
+    },
+    async () => ({ data: { actors: await listActors(app.db) } }),
   );
 
   app.get(
