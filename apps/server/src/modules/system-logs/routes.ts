@@ -1,7 +1,6 @@
 import {
   dataEnvelope,
   listEnvelope,
-  type SystemLog,
   systemLogColumns,
   systemLogDetailSchema,
   systemLogExportQuerySchema,
@@ -12,10 +11,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { notFound } from '../../lib/http-error.ts';
-import { countLogs, findLog, listActors, listPage } from './repository.ts';
+import { countLogs, exportBatch, findLog, listActors, listPage } from './repository.ts';
 
-/** Rows per export query. Short queries let other requests through on PGlite's single connection. */
-const EXPORT_BATCH = 2000;
+/**
+ * Rows per export query. On PGlite (one connection) short queries let other requests through
+ * between batches; a PostgreSQL server takes bigger ones.
+ */
+const EXPORT_BATCH = { pglite: 2000, pg: 10_000 } as const;
 
 /** System Logs: read-only over the audit trail and the server's own warnings and errors. */
 export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -44,10 +46,10 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
         ? chosen.map((key) => systemLogColumns.find((c) => c.key === key)).filter((c) => c !== undefined)
         : systemLogColumns.filter((c) => c.defaultVisible);
       const db = app.db;
-      async function* batches(): AsyncGenerator<SystemLog[]> {
+      async function* batches(): AsyncGenerator<Record<string, string | null>[]> {
         let cursor: string | undefined;
         do {
-          const page = await listPage(db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH);
+          const page = await exportBatch(db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH[app.database.kind]);
           yield page.rows;
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
