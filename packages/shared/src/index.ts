@@ -4,3 +4,4 @@ export * from './constants.ts';
 export * from './resources/clients.ts';
 export * from './resources/identity.ts';
 export * from './resources/system-logs.ts';
+export * as validation from './validation/index.ts';
