@@ -1,4 +1,5 @@
-import { LOG_LEVELS, LOG_SERVICES, type SystemLog, type SystemLogDetail, systemLogColumns } from '@admin/shared';
+import type { SystemLog, SystemLogDetail } from '@admin/shared';
+import { LOG_LEVELS, LOG_SERVICES, systemLogColumns } from '@admin/shared/resources/system-logs';
 import { Badge, Button, Code, Drawer, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
