@@ -149,6 +149,9 @@ export function toErrorEnvelope(error: FastifyError | HttpError | Error): ErrorE
     const names = Object.keys(errors).join(', ');
     return { message: `Invalid ${context}: ${names}.`, statusCode: 400, errors };
   }
+  // A unique constraint that a pre-check missed (two requests racing) is a conflict, not a crash.
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  if (code === '23505') return { message: 'This conflicts with an existing record.', statusCode: 409 };
   const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (statusCode >= 400 && statusCode < 500) {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large …

@@ -42,3 +42,15 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 
 /** Largest page a list endpoint serves. */
 export const MAX_PER_PAGE = 200;
+
+/** Review sites a client can default to; `google` is the default (spec §9: "Google"). */
+export const REVIEW_SITES = [
+  { value: 'google', label: 'Google' },
+  { value: 'facebook', label: 'Facebook' },
+  { value: 'yelp', label: 'Yelp' },
+  { value: 'tripadvisor', label: 'TripAdvisor' },
+  { value: 'bbb', label: 'BBB' },
+  { value: 'cars_com', label: 'Cars.com' },
+  { value: 'dealerrater', label: 'DealerRater' },
+  { value: 'edmunds', label: 'Edmunds' },
+] as const;

@@ -1,5 +1,6 @@
 export * from './api/envelopes.ts';
 export * from './api/list.ts';
+export * from './api/status.ts';
 export * from './constants.ts';
 export * from './resources/clients.ts';
 export * from './resources/identity.ts';

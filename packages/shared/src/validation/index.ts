@@ -157,3 +157,8 @@ export async function validate(
   }
   return { valid: errors.length === 0, errors, failedRules };
 }
+
+/** How a field is named in messages: `postal_code` → "postal code" (both sides use this). */
+export function displayName(field: string): string {
+  return field.replace(/_/g, ' ');
+}

@@ -40,7 +40,11 @@ export function useColumnPreference(tableKey: string, columns: readonly ColumnDe
   });
   const save = useMutation({
     mutationFn: (choice: ColumnChoice) => api.put(`/api/preferences/table:${tableKey}`, { value: choice }),
-    onMutate: (choice) => queryClient.setQueryData(queryKey, choice),
+    // Cancel a first load still in flight, or its (older) answer would undo this change.
+    onMutate: async (choice) => {
+      await queryClient.cancelQueries({ queryKey });
+      queryClient.setQueryData(queryKey, choice);
+    },
     onError: (err) => console.error('Failed to save the column choice', err),
   });
   const choice = useMemo(() => resolveChoice(columns, stored.data ?? null), [columns, stored.data]);

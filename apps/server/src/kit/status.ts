@@ -1,0 +1,28 @@
+import { canTransition, STATUS_LABELS, STATUSES, type Status } from '@admin/shared';
+import { HttpError } from '../lib/http-error.ts';
+
+const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s);
+
+/** 409 unless the move is one of product.md §5's transitions. */
+export function assertTransition(from: string, to: Status, what: string): void {
+  if (!isStatus(from) || !canTransition(from, to)) {
+    const fromLabel = isStatus(from) ? STATUS_LABELS[from] : from;
+    throw new HttpError(409, `${what} is ${fromLabel}; it cannot be made ${STATUS_LABELS[to]}.`, {
+      status: [`A ${fromLabel} record cannot be made ${STATUS_LABELS[to]}`],
+    });
+  }
+}
+
+/**
+ * Optimistic concurrency: `seen` is the `updated_at` the editor loaded. If the record changed
+ * since, the write would overwrite someone else's change, so it is refused with 409.
+ */
+export function assertFresh(current: Date, seen: string | undefined, what: string): void {
+  if (seen === undefined) return;
+  const seenTime = new Date(seen).getTime();
+  if (Number.isNaN(seenTime) || seenTime !== current.getTime()) {
+    throw new HttpError(409, `${what} was changed by someone else since you opened it. Reload it and try again.`, {
+      updated_at: ['The record has changed since it was loaded'],
+    });
+  }
+}

@@ -1,0 +1,158 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients, systemLogs, teams } from '../src/db/schema/index.ts';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+
+for (const kind of testDatabaseKinds()) {
+  describe(`clients API (${kind})`, () => {
+    let ctx: TestContext;
+    let headers: Record<string, string>;
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
+    const send = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
+      ctx.app.inject({ method, url, headers, payload: payload as Record<string, unknown> });
+    const clientCount = async () => (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(clients))[0]?.n ?? 0;
+
+    beforeAll(async () => {
+      ctx = await startTestApp(kind);
+      headers = bearer(await login(ctx.app, 'admin@example.com'));
+    });
+    afterAll(() => ctx.close());
+
+    it('lists clients by name with root team, AC and user counts', async () => {
+      const res = await get('/api/create-client');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.total).toBe(12);
+      expect(body.totalIsEstimate).toBe(false);
+      const names = body.data.map((c: { name: string }) => c.name);
+      expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+      expect(body.data[0]).toMatchObject({ root_team_name: expect.any(String), users_count: expect.any(Number), status: 'active' });
+      expect((await get('/api/create-client?q=honda')).json().data.map((c: { name: string }) => c.name)).toEqual(['Lakeside Honda']);
+      expect((await get('/api/create-client?industry=automotive')).json().total).toBe(2);
+      expect((await get('/api/create-client?perPage=5')).json().nextCursor).toEqual(expect.any(String));
+      expect((await get('/api/create-client?status=deleted')).statusCode).toBe(400);
+    });
+
+    it('creates a client with its root team and audits it in the same transaction', async () => {
+      const before = await clientCount();
+      const res = await send('POST', '/api/create-client', { name: 'Riverbend Dental', industry: 'dental', timezone: 'America/Chicago' });
+      expect(res.statusCode).toBe(201);
+      const client = res.json().data;
+      expect(client).toMatchObject({
+        name: 'Riverbend Dental',
+        country: 'US',
+        default_review_site: 'google',
+        status: 'active',
+        modules: [],
+      });
+      const [team] = await ctx.database.db.select().from(teams).where(eq(teams.id, client.root_team_id));
+      expect(team).toMatchObject({ clientId: client.id, name: 'Riverbend Dental', parentTeamId: null });
+      const [log] = await ctx.database.db
+        .select()
+        .from(systemLogs)
+        .where(and(eq(systemLogs.action, 'client.create'), eq(systemLogs.entityId, String(client.id))));
+      expect(log).toMatchObject({ entityType: 'client', entityId: String(client.id), clientId: client.id });
+      expect(await clientCount()).toBe(before + 1);
+      const roots = (await get('/api/client-root-teams')).json().data;
+      expect(roots.some((r: { clientId: number }) => r.clientId === client.id)).toBe(true);
+    });
+
+    it('answers 422 with the form rules messages per field, and writes nothing', async () => {
+      const before = await clientCount();
+      const res = await send('POST', '/api/create-client', {
+        name: '',
+        industry: 'bogus',
+        website: 'not a url',
+        phone: '12',
+        state: 'co',
+        postal_code: '1234',
+        country: 'USA',
+        timezone: 'Mars/Base',
+        primary_contact_email: 'nobody',
+        modules: ['surveys', 'teleport'],
+        default_review_site: 'myspace',
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual({
+        name: ['The name field is required'],
+        industry: ['The industry field must be a valid value'],
+        website: ['The website field is not a valid URL'],
+        phone: ['The phone field format is invalid'],
+        state: ['The state field format is invalid'],
+        postal_code: ['The postal code field format is invalid'],
+        country: ['The country length must be 2'],
+        timezone: ['The timezone field must be a valid value'],
+        root_team_name: ['The root team name field is required'],
+        primary_contact_email: ['The primary contact email field must be a valid email'],
+        modules: ['The modules field must be a valid value'],
+        default_review_site: ['The default review site field must be a valid value'],
+      });
+      expect(await clientCount()).toBe(before);
+    });
+
+    it('refuses duplicate names (any case) with 409 and unknown fields with 400', async () => {
+      const dup = await send('POST', '/api/create-client', { name: 'lakeside HONDA', industry: 'automotive', timezone: 'America/Chicago' });
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json().errors).toEqual({ name: ['The name has already been taken'] });
+      const extra = await send('POST', '/api/create-client', { name: 'X', industry: 'other', timezone: 'UTC', is_admin: true });
+      expect(extra.statusCode).toBe(400);
+      expect(extra.json().errors).toHaveProperty('is_admin');
+      const wrongType = await send('POST', '/api/create-client', { name: 42, industry: 'other', timezone: 'America/Chicago' });
+      expect(wrongType.statusCode).toBe(400);
+      expect(wrongType.json().errors).toHaveProperty('name');
+    });
+
+    it('two creates racing for one name: one wins, the other gets 409', async () => {
+      const body = { name: 'Racing Co', industry: 'other', timezone: 'America/Chicago' };
+      const [a, b] = await Promise.all([send('POST', '/api/create-client', body), send('POST', '/api/create-client', body)]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+      const rows = await ctx.database.db.select().from(clients).where(eq(clients.name, 'Racing Co'));
+      expect(rows).toHaveLength(1);
+    });
+
+    it('edits with a stale-write check and an audited before/after', async () => {
+      const created = (await send('POST', '/api/create-client', { name: 'Edit Me', industry: 'retail', timezone: 'America/Denver' })).json()
+        .data;
+      const ok = await send('PATCH', `/api/clients/${created.id}`, { city: 'Boulder', state: 'CO', updated_at: created.updated_at });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json().data).toMatchObject({ city: 'Boulder', state: 'CO', name: 'Edit Me' });
+      const stale = await send('PATCH', `/api/clients/${created.id}`, { city: 'Denver', updated_at: created.updated_at });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json().errors).toHaveProperty('updated_at');
+      const bad = await send('PATCH', `/api/clients/${created.id}`, { website: 'nope' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors).toEqual({ website: ['The website field is not a valid URL'] });
+      const [log] = await ctx.database.db
+        .select()
+        .from(systemLogs)
+        .where(and(eq(systemLogs.action, 'client.update'), eq(systemLogs.entityId, String(created.id))));
+      expect(log?.before).toMatchObject({ city: null });
+      expect(log?.after).toMatchObject({ city: 'Boulder' });
+      expect((await send('PATCH', '/api/clients/999999', { city: 'x' })).statusCode).toBe(404);
+    });
+
+    it('moves status only along the allowed transitions', async () => {
+      const c = (await send('POST', '/api/create-client', { name: 'Status Co', industry: 'other', timezone: 'America/Denver' })).json()
+        .data;
+      const to = (status: string) => send('PATCH', `/api/clients/${c.id}/status`, { status });
+      expect((await to('paused')).json().data.status).toBe('paused');
+      expect((await to('paused')).statusCode).toBe(409);
+      expect((await to('active')).json().data.status).toBe('active');
+      expect((await to('inactive')).json().data.status).toBe('inactive');
+      const notAllowed = await to('paused');
+      expect(notAllowed.statusCode).toBe(409);
+      expect(notAllowed.json().errors.status).toEqual(['A Archived record cannot be made Paused']);
+      const roots = (await get('/api/client-root-teams')).json().data;
+      expect(roots.some((r: { clientId: number }) => r.clientId === c.id)).toBe(false);
+      expect((await to('active')).json().data.status).toBe('active');
+      expect((await to('deleted')).statusCode).toBe(400);
+    });
+
+    it('exports the chosen columns as CSV', async () => {
+      const res = await get('/api/create-client/export?columns=name,industry&industry=automotive');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe('\uFEFFName,Industry\r\nLakeside Honda,automotive\r\nNorthstar Toyota,automotive\r\n');
+      expect((await get('/api/create-client/export?columns=password')).statusCode).toBe(400);
+    });
+  });
+}
