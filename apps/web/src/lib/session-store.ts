@@ -28,6 +28,9 @@ type SessionState = {
   usersState: LoadState;
   loginFailureMessage: string | null;
   loading: boolean;
+  /** The spec's client-created status and message, shown on Client Manager after a create. */
+  clientCreated: { status: 'success' | 'error'; message: string } | null;
+  setClientCreated(value: SessionState['clientCreated']): void;
 
   startUp(): Promise<void>;
   loadRootTeams(): Promise<void>;
@@ -63,6 +66,8 @@ export const useSession = create<SessionState>()((set, get) => ({
   usersState: 'idle',
   loginFailureMessage: null,
   loading: false,
+  clientCreated: null,
+  setClientCreated: (clientCreated) => set({ clientCreated }),
 
   async startUp() {
     // Spec §1: root teams, then the stored token and current user, then the user list.

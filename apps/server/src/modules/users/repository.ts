@@ -1,5 +1,5 @@
 import type { UserListEntry } from '@admin/shared';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clientUsers, users } from '../../db/schema/index.ts';
 
@@ -16,4 +16,13 @@ export async function listClientUsers(db: Db, clientId: number): Promise<UserLis
 export async function setCurrentClient(db: Db, userId: number, clientId: number) {
   const [row] = await db.update(users).set({ currentClientId: clientId }).where(eq(users.id, userId)).returning();
   return row;
+}
+
+/** Accounts that can sign in to the console, by name. */
+export async function listStaffUsers(db: Db): Promise<UserListEntry[]> {
+  return db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(isNotNull(users.passwordHash))
+    .orderBy(asc(users.name), asc(users.id));
 }

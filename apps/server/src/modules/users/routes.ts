@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { findClient } from '../clients/repository.ts';
 import { findUserById, toUser } from '../identity/repository.ts';
-import { listClientUsers, setCurrentClient } from './repository.ts';
+import { listClientUsers, listStaffUsers, setCurrentClient } from './repository.ts';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -14,6 +14,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const clientId = request.auth?.user.currentClientId;
       return { data: clientId ? await listClientUsers(app.db, clientId) : [] };
     },
+  );
+
+  // Staff accounts (who sign in here): the options of Account Coordinator and similar pickers.
+  app.get(
+    '/api/staff-users',
+    { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.array(userListEntrySchema)) } } },
+    async () => ({ data: await listStaffUsers(app.db) }),
   );
 
   app.get(

@@ -24,6 +24,8 @@ type Props<Row> = {
   /** Opens a row (Enter or click on its first cell's button). */
   onOpen?(row: Row): void;
   openLabel?(row: Row): string;
+  /** Buttons at the end of each row (edit, status changes …), under an "Actions" header. */
+  rowActions?(row: Row): ReactNode;
 };
 
 /**
@@ -34,6 +36,7 @@ type Props<Row> = {
 export function DataTable<Row>(props: Props<Row>) {
   const { columns, visible, rows, sort, defaultSort } = props;
   const shown = visible.map((k) => columns.find((c) => c.key === k)).filter((c): c is ColumnDef => c !== undefined);
+  const span = shown.length + (props.rowActions ? 1 : 0);
   const activeSort = sort.sort ?? defaultSort.sort;
   const activeOrder = sort.order ?? (sort.sort ? 'asc' : defaultSort.order);
 
@@ -69,7 +72,7 @@ export function DataTable<Row>(props: Props<Row>) {
   if (props.error) {
     body = (
       <Table.Tr>
-        <Table.Td colSpan={shown.length}>
+        <Table.Td colSpan={span}>
           <Alert color="red" variant="light" title="Could not load this list" role="alert">
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{props.error.message}</Text>
@@ -85,8 +88,9 @@ export function DataTable<Row>(props: Props<Row>) {
     body = Array.from({ length: 8 }, (_, i) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
       <Table.Tr key={i} aria-hidden="true">
-        {shown.map((c) => (
-          <Table.Td key={c.key}>
+        {Array.from({ length: span }, (_, j) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cells have no identity
+          <Table.Td key={j}>
             <Skeleton height={14} radius="sm" />
           </Table.Td>
         ))}
@@ -95,7 +99,7 @@ export function DataTable<Row>(props: Props<Row>) {
   } else if (!rows || rows.length === 0) {
     body = (
       <Table.Tr>
-        <Table.Td colSpan={shown.length}>
+        <Table.Td colSpan={span}>
           <Center py="xl">
             <Stack align="center" gap="xs">
               <Text fw={500}>{props.empty.title}</Text>
@@ -119,6 +123,7 @@ export function DataTable<Row>(props: Props<Row>) {
             )}
           </Table.Td>
         ))}
+        {props.rowActions && <Table.Td>{props.rowActions(row)}</Table.Td>}
       </Table.Tr>
     ));
   }
@@ -128,7 +133,10 @@ export function DataTable<Row>(props: Props<Row>) {
       <Table striped highlightOnHover withTableBorder verticalSpacing="xs" fz="sm" aria-busy={props.isPending}>
         <caption className="visually-hidden">{props.caption}</caption>
         <Table.Thead>
-          <Table.Tr>{shown.map(headerCell)}</Table.Tr>
+          <Table.Tr>
+            {shown.map(headerCell)}
+            {props.rowActions && <Table.Th>Actions</Table.Th>}
+          </Table.Tr>
         </Table.Thead>
         <Table.Tbody>{body}</Table.Tbody>
       </Table>

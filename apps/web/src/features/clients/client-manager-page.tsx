@@ -1,5 +1,248 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import type { Client, ClientListItem, Status } from '@admin/shared';
+import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
+import { clientColumns, INDUSTRIES, INDUSTRY_LABELS } from '@admin/shared/resources/clients';
+import { Alert, Badge, Button, Drawer, Group, Loader, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
+import { DataTable, Pager } from '../../components/data-table/data-table.tsx';
+import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { MultiFilter } from '../../components/filters/multi-filter.tsx';
+import { SearchFilter } from '../../components/filters/search-filter.tsx';
+import { Page } from '../../components/page.tsx';
+import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
+import { api } from '../../lib/http.ts';
+import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
+import { useSession } from '../../lib/session-store.ts';
+import { ClientForm } from './client-form.tsx';
 
+type ListAnswer = { data: ClientListItem[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
+
+const config: ListParamsConfig = { multi: { status: ['active', 'paused'], industry: [] }, single: [] };
+const DEFAULT_SORT = { sort: 'name', order: 'asc' } as const;
+const STATUS_EFFECTS: Partial<Record<Status, string>> = {
+  paused: 'All sending stops for this client until it is resumed. Nothing is deleted.',
+  inactive: 'The client is archived: hidden from the client switcher and lists by default. You can restore it later.',
+  active: 'The client becomes active again.',
+};
+
+/** Client Manager (landing page): find, create, edit, pause, archive and switch to clients. */
 export default function ClientManagerPage() {
-  return <ScreenPlaceholder />;
+  const { params, update } = useListParams(config);
+  const [history, setHistory] = useState<string[]>([]);
+  const [editing, setEditing] = useState<Client | null | 'new'>(null);
+  const columns = useColumnPreference('clients', clientColumns);
+  const queryClient = useQueryClient();
+  const currentClient = useSession((s) => s.currentClient);
+  const switchClient = useSession((s) => s.switchClient);
+  const loadRootTeams = useSession((s) => s.loadRootTeams);
+  const created = useSession((s) => s.clientCreated);
+  const setCreated = useSession((s) => s.setClientCreated);
+
+  const query = toApiQuery(params);
+  const list = useQuery({
+    queryKey: ['clients', query],
+    queryFn: ({ signal }) => api.get<ListAnswer>('/api/create-client', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+  if (list.error) console.error('Failed to load clients', list.error);
+
+  const refresh = async () => {
+    await Promise.all([queryClient.invalidateQueries({ queryKey: ['clients'] }), loadRootTeams()]);
+  };
+  const setFilters = (patch: Parameters<typeof update>[0]) => {
+    setHistory([]);
+    update(patch);
+  };
+
+  async function changeStatus(row: ClientListItem, to: Status) {
+    await api.patch(`/api/clients/${row.id}/status`, { status: to, updated_at: row.updated_at });
+    notifications.show({ color: 'green', message: `${row.name} is now ${STATUS_LABELS[to]}` });
+    await refresh();
+  }
+
+  async function switchTo(row: ClientListItem) {
+    try {
+      await switchClient(row.id);
+      await queryClient.invalidateQueries();
+      notifications.show({ color: 'green', message: `Switched to ${row.name}` });
+    } catch (err) {
+      console.error('Failed to switch client', err);
+      notifications.show({ color: 'red', title: 'Could not switch client', message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  return (
+    <Page
+      actions={
+        <Group gap="xs">
+          <ColumnChooser columns={clientColumns} choice={columns.choice} onChange={columns.setChoice} />
+          <ExportButton path="/api/create-client/export" query={() => ({ ...toApiQuery(params, false), columns: columns.visible })} />
+          <Button size="sm" onClick={() => setEditing('new')}>
+            Create client
+          </Button>
+        </Group>
+      }
+    >
+      {created && (
+        <Alert
+          color={created.status === 'success' ? 'green' : 'red'}
+          variant="light"
+          withCloseButton
+          onClose={() => setCreated(null)}
+          role="status"
+        >
+          {created.message}
+        </Alert>
+      )}
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <SearchFilter value={params.q} placeholder="Name or ID" onChange={(q) => setFilters({ q })} />
+        <MultiFilter
+          label="Status"
+          options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          value={params.multi.status ?? []}
+          onChange={(status) => setFilters({ multi: { status } })}
+          w={260}
+        />
+        <MultiFilter
+          label="Industry"
+          options={INDUSTRIES.map((i) => ({ value: i, label: INDUSTRY_LABELS[i] }))}
+          value={params.multi.industry ?? []}
+          onChange={(industry) => setFilters({ multi: { industry } })}
+        />
+        {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+      </Group>
+
+      <DataTable<ClientListItem>
+        caption="Clients"
+        columns={clientColumns}
+        visible={columns.visible}
+        rows={list.data?.data}
+        rowKey={(r) => r.id}
+        sort={{ sort: params.sort, order: params.order }}
+        defaultSort={DEFAULT_SORT}
+        onSort={(s) => setFilters({ sort: s.sort, order: s.order })}
+        isPending={list.isPending}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={{
+          title: 'No clients match these filters.',
+          action: (
+            <Button size="xs" variant="light" onClick={() => setEditing('new')}>
+              Create client
+            </Button>
+          ),
+        }}
+        onOpen={(r) => setEditing(r)}
+        openLabel={(r) => `Edit ${r.name}`}
+        renderCell={(key, r) => {
+          switch (key) {
+            case 'industry':
+              return INDUSTRY_LABELS[r.industry];
+            case 'status':
+              return <StatusBadge status={r.status} />;
+            case 'modules':
+              return (
+                <Group gap={4}>
+                  {r.modules.map((m) => (
+                    <Badge key={m} size="xs" variant="outline">
+                      {m}
+                    </Badge>
+                  ))}
+                </Group>
+              );
+            case 'created_at':
+              return new Date(r.created_at).toLocaleDateString('en-US', { dateStyle: 'medium' });
+            case 'name':
+              return (
+                <>
+                  {r.name}
+                  {currentClient?.id === r.id && (
+                    <Badge ml={6} size="xs" color="blue" variant="light">
+                      current
+                    </Badge>
+                  )}
+                </>
+              );
+            default: {
+              const value = r[key as keyof ClientListItem];
+              return value === null || value === undefined || value === '' ? <Text c="dimmed">—</Text> : String(value);
+            }
+          }
+        }}
+        rowActions={(r) => (
+          <Group gap={4} wrap="nowrap">
+            <Button size="compact-xs" variant="subtle" aria-label={`Edit ${r.name}`} onClick={() => setEditing(r)}>
+              Edit
+            </Button>
+            {r.status !== 'inactive' && currentClient?.id !== r.id && (
+              <Button size="compact-xs" variant="subtle" aria-label={`Switch to ${r.name}`} onClick={() => void switchTo(r)}>
+                Switch to this client
+              </Button>
+            )}
+            <StatusActions status={r.status} what={r.name} effects={STATUS_EFFECTS} onChange={(to) => changeStatus(r, to)} />
+          </Group>
+        )}
+      />
+
+      <Pager
+        total={list.data?.total}
+        totalIsEstimate={list.data?.totalIsEstimate}
+        shownCount={list.data?.data.length ?? 0}
+        onFirst={
+          params.cursor
+            ? () => {
+                setHistory([]);
+                update({ cursor: undefined });
+              }
+            : null
+        }
+        onPrevious={
+          params.cursor
+            ? () => {
+                const previous = history[history.length - 1];
+                setHistory(history.slice(0, -1));
+                update({ cursor: previous || undefined });
+              }
+            : null
+        }
+        onNext={
+          list.data?.nextCursor
+            ? () => {
+                setHistory([...history, params.cursor ?? '']);
+                update({ cursor: list.data?.nextCursor ?? undefined });
+              }
+            : null
+        }
+      />
+
+      <Drawer
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        position="right"
+        size="lg"
+        title={
+          <Title order={2} size="h4">
+            {editing === 'new' ? 'Create client' : `Edit ${editing?.name ?? ''}`}
+          </Title>
+        }
+      >
+        {editing !== null && (
+          <ClientForm
+            key={editing === 'new' ? 'new' : editing.id}
+            client={editing === 'new' ? null : editing}
+            onCancel={() => setEditing(null)}
+            onSaved={async (client, wasCreated) => {
+              setEditing(null);
+              if (wasCreated) setCreated({ status: 'success', message: `Client "${client.name}" was created with its root team.` });
+              else notifications.show({ color: 'green', message: `Saved ${client.name}` });
+              await refresh();
+            }}
+          />
+        )}
+      </Drawer>
+    </Page>
+  );
 }

@@ -1,0 +1,118 @@
+import { displayName, validate } from '@admin/shared/validation';
+import { useRef } from 'react';
+import { type DefaultValues, type FieldErrors, type FieldValues, type Path, type Resolver, useForm } from 'react-hook-form';
+
+export type FieldRules = Record<string, string | Record<string, unknown>>;
+
+/** The original console's error bag (`veeErrors`), read from the form's state. */
+export type VeeErrors = {
+  has(field: string): boolean;
+  first(field: string): string | null;
+  collect(field: string): string[];
+  all(): string[];
+  any(): boolean;
+  count(): number;
+};
+
+/** The original console's field flags (`veeFields[name]`). */
+export type VeeFieldFlags = {
+  touched: boolean;
+  untouched: boolean;
+  dirty: boolean;
+  pristine: boolean;
+  valid: boolean | null;
+  invalid: boolean | null;
+  validated: boolean;
+  pending: boolean;
+  required: boolean;
+  changed: boolean;
+};
+
+function messagesOf(errors: FieldErrors, field: string): string[] {
+  const e = errors[field];
+  if (!e) return [];
+  const types = (e.types ?? {}) as Record<string, unknown>;
+  const all = Object.values(types).flatMap((v) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []));
+  return all.length > 0 ? all : e.message ? [String(e.message)] : [];
+}
+
+const isRequired = (rules: string | Record<string, unknown>) =>
+  typeof rules === 'string'
+    ? rules.split('|').some((r) => r.split(':')[0] === 'required')
+    : rules.required !== undefined && rules.required !== false;
+
+/**
+ * react-hook-form validated by the shared rule library, on change and on blur (spec §5), with
+ * the same messages the server answers in 422s. Exposes `veeErrors` and `veeFields` like the
+ * original, and `setServerErrors` to put a 422's `errors` beside the fields.
+ */
+export function useVeeForm<T extends FieldValues>(options: { defaultValues: DefaultValues<T>; rules: FieldRules }) {
+  const { rules } = options;
+  const validated = useRef(new Set<string>());
+
+  const resolver: Resolver<T> = async (values, _context, { names }) => {
+    const errors: Record<string, { type: string; message: string; types: Record<string, string[]> }> = {};
+    const fields = names && names.length > 0 ? names.map(String) : Object.keys(rules);
+    for (const field of Object.keys(rules)) {
+      const fieldRules = rules[field];
+      if (!fieldRules) continue;
+      const result = await validate((values as Record<string, unknown>)[field], fieldRules, {
+        name: displayName(field),
+        values: values as Record<string, unknown>,
+        bails: true,
+      });
+      if (fields.includes(field)) validated.current.add(field);
+      if (!result.valid) {
+        const [rule = 'invalid'] = Object.keys(result.failedRules);
+        errors[field] = { type: rule, message: result.errors[0] ?? '', types: { [rule]: result.errors } };
+      }
+    }
+    return Object.keys(errors).length > 0 ? { values: {}, errors: errors as unknown as FieldErrors<T> } : { values, errors: {} };
+  };
+
+  const form = useForm<T>({ defaultValues: options.defaultValues, resolver, mode: 'all', criteriaMode: 'all' });
+  const { errors, touchedFields, dirtyFields, isValidating } = form.formState;
+
+  // Built each render: react-hook-form updates `errors` in place, so a memo could go stale.
+  const veeErrors: VeeErrors = {
+    has: (f) => messagesOf(errors, f).length > 0,
+    first: (f) => messagesOf(errors, f)[0] ?? null,
+    collect: (f) => messagesOf(errors, f),
+    all: () => Object.keys(errors).flatMap((f) => messagesOf(errors, f)),
+    any: () => Object.keys(errors).length > 0,
+    count: () => Object.keys(errors).reduce((n, f) => n + messagesOf(errors, f).length, 0),
+  };
+
+  const veeFields: Record<string, VeeFieldFlags> = {};
+  for (const field of Object.keys(rules)) {
+    const wasValidated = validated.current.has(field);
+    const hasError = messagesOf(errors, field).length > 0;
+    const touched = Boolean((touchedFields as Record<string, unknown>)[field]);
+    const dirty = Boolean((dirtyFields as Record<string, unknown>)[field]);
+    veeFields[field] = {
+      touched,
+      untouched: !touched,
+      dirty,
+      pristine: !dirty,
+      valid: wasValidated ? !hasError : null,
+      invalid: wasValidated ? hasError : null,
+      validated: wasValidated,
+      pending: isValidating,
+      required: rules[field] ? isRequired(rules[field]) : false,
+      changed: dirty,
+    };
+  }
+
+  /** Shows a 422's `errors` beside their fields; returns the fields it could not place. */
+  function setServerErrors(fieldErrors: Record<string, string[]>): string[] {
+    const unplaced: string[] = [];
+    for (const [field, messages] of Object.entries(fieldErrors)) {
+      if (field in rules || field in (options.defaultValues as object)) {
+        form.setError(field as Path<T>, { type: 'server', message: messages[0] ?? '', types: { server: messages } });
+      } else unplaced.push(...messages);
+    }
+    return unplaced;
+  }
+
+  return { form, veeErrors, veeFields, setServerErrors };
+}

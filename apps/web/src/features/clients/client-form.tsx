@@ -1,0 +1,236 @@
+import type { Client, ClientCreate } from '@admin/shared';
+import { REVIEW_SITES } from '@admin/shared/constants';
+import { clientFieldRules, INDUSTRIES, INDUSTRY_LABELS, MODULES, TIME_ZONES } from '@admin/shared/resources/clients';
+import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { ApiError, api } from '../../lib/http.ts';
+
+type FormValues = {
+  name: string;
+  industry: string;
+  website: string;
+  phone: string;
+  address1: string;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+  timezone: string;
+  root_team_name: string;
+  account_coordinator_id: string;
+  primary_contact_name: string;
+  primary_contact_email: string;
+  modules: string[];
+  default_review_site: string;
+};
+
+const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
+  surveys: 'Surveys',
+  reputation: 'Reputation',
+  listings: 'Listings',
+  sms: 'SMS',
+};
+
+/** Form values → API body: empty optional text becomes null, the coordinator id a number. */
+function toBody(v: Partial<FormValues>): ClientCreate {
+  const body: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(v)) {
+    if (k === 'account_coordinator_id') body[k] = value ? Number(value) : null;
+    else if (k === 'modules') body[k] = value;
+    else body[k] = typeof value === 'string' && value.trim() === '' ? null : value;
+  }
+  return body as ClientCreate;
+}
+
+function fromClient(c: Client | null): FormValues {
+  return {
+    name: c?.name ?? '',
+    industry: c?.industry ?? '',
+    website: c?.website ?? '',
+    phone: c?.phone ?? '',
+    address1: c?.address1 ?? '',
+    city: c?.city ?? '',
+    state: c?.state ?? '',
+    postal_code: c?.postal_code ?? '',
+    country: c?.country ?? 'US',
+    timezone: c?.timezone ?? '',
+    root_team_name: '',
+    account_coordinator_id: c?.account_coordinator_id ? String(c.account_coordinator_id) : '',
+    primary_contact_name: c?.primary_contact_name ?? '',
+    primary_contact_email: c?.primary_contact_email ?? '',
+    modules: c?.modules ?? ['surveys', 'reputation'],
+    default_review_site: c?.default_review_site ?? 'google',
+  };
+}
+
+// On create the root team defaults to the client's name, so it is not required in the form.
+const { root_team_name: _rootTeam, status: _status, ...editRules } = clientFieldRules;
+const createRules: FieldRules = { ...editRules, root_team_name: 'max:120' };
+
+/** Create or edit a client. Rules run on change and blur; the server's 422/409 land on the fields. */
+export function ClientForm(props: { client: Client | null; onSaved(client: Client, created: boolean): void; onCancel(): void }) {
+  const editing = props.client !== null;
+  const { form, veeErrors, setServerErrors } = useVeeForm<FormValues>({
+    defaultValues: fromClient(props.client),
+    rules: editing ? (editRules as unknown as FieldRules) : createRules,
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  const staff = useQuery({
+    queryKey: ['staff-users'],
+    queryFn: async () => (await api.get<{ data: { id: number; name: string }[] }>('/api/staff-users')).data,
+    staleTime: 5 * 60_000,
+  });
+  const { register, control, handleSubmit, formState } = form;
+  const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      if (props.client) {
+        const changed = Object.fromEntries(
+          Object.keys(formState.dirtyFields).map((k) => [k, values[k as keyof FormValues]]),
+        ) as Partial<FormValues>;
+        const { data } = await api.patch<{ data: Client }>(`/api/clients/${props.client.id}`, {
+          ...toBody(changed),
+          updated_at: props.client.updated_at,
+        });
+        props.onSaved(data, false);
+      } else {
+        const { data } = await api.post<{ data: Client }>('/api/create-client', toBody(values));
+        props.onSaved(data, true);
+      }
+    } catch (e) {
+      if (e instanceof ApiError) {
+        const unplaced = setServerErrors(e.fieldErrors);
+        setFormError(unplaced.length > 0 || Object.keys(e.fieldErrors).length === 0 ? e.message : null);
+      } else setFormError(String(e));
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="sm">
+        {formError && (
+          <Alert color="red" variant="light" role="alert">
+            {formError}
+          </Alert>
+        )}
+        <TextInput label="Name" required {...register('name')} error={err('name')} />
+        <SimpleGrid cols={2}>
+          <Controller
+            control={control}
+            name="industry"
+            render={({ field }) => (
+              <Select
+                label="Industry"
+                required
+                data={INDUSTRIES.map((i) => ({ value: i, label: INDUSTRY_LABELS[i] }))}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                error={err('industry')}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="timezone"
+            render={({ field }) => (
+              <Select
+                label="Time zone"
+                required
+                searchable
+                data={TIME_ZONES as string[]}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                error={err('timezone')}
+                limit={50}
+              />
+            )}
+          />
+        </SimpleGrid>
+        {!editing && (
+          <TextInput
+            label="Root team name"
+            description="Defaults to the client's name"
+            {...register('root_team_name')}
+            error={err('root_team_name')}
+          />
+        )}
+        <SimpleGrid cols={2}>
+          <TextInput label="Website" placeholder="https://…" {...register('website')} error={err('website')} />
+          <TextInput label="Phone" placeholder="+15551234567" {...register('phone')} error={err('phone')} />
+        </SimpleGrid>
+        <TextInput label="Address" {...register('address1')} error={err('address1')} />
+        <SimpleGrid cols={4}>
+          <TextInput label="City" {...register('city')} error={err('city')} />
+          <TextInput label="State" placeholder="CO" {...register('state')} error={err('state')} />
+          <TextInput label="Postal code" {...register('postal_code')} error={err('postal_code')} />
+          <TextInput label="Country" {...register('country')} error={err('country')} />
+        </SimpleGrid>
+        <SimpleGrid cols={2}>
+          <TextInput label="Primary contact name" {...register('primary_contact_name')} error={err('primary_contact_name')} />
+          <TextInput label="Primary contact email" {...register('primary_contact_email')} error={err('primary_contact_email')} />
+        </SimpleGrid>
+        <SimpleGrid cols={2}>
+          <Controller
+            control={control}
+            name="account_coordinator_id"
+            render={({ field }) => (
+              <Select
+                label="Account Coordinator"
+                clearable
+                searchable
+                data={(staff.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                error={err('account_coordinator_id')}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="default_review_site"
+            render={({ field }) => (
+              <Select
+                label="Default review site"
+                required
+                data={REVIEW_SITES.map((s) => ({ value: s.value, label: s.label }))}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                error={err('default_review_site')}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <Controller
+          control={control}
+          name="modules"
+          render={({ field }) => (
+            <Checkbox.Group label="Modules" value={field.value} onChange={field.onChange} error={err('modules')}>
+              <Group mt={4}>
+                {MODULES.map((m) => (
+                  <Checkbox key={m} value={m} label={MODULE_LABELS[m]} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+          )}
+        />
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={formState.isSubmitting}>
+            {editing ? 'Save changes' : 'Create client'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
