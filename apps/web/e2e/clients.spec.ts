@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+test.describe('Client Manager', () => {
+  test('create a client: field errors first, then the created message and the row', async ({ page }) => {
+    const errors = collectConsoleErrors(page);
+    await signInAsAdmin(page);
+    const table = page.getByRole('table', { name: 'Clients' });
+    await expect(table.getByRole('row')).toHaveCount(13);
+
+    await page.getByRole('button', { name: 'Create client' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create client' });
+    await drawer.getByLabel('Website').fill('not a url');
+    await drawer.getByLabel('Phone').fill('12');
+    await drawer.getByRole('button', { name: 'Create client' }).click();
+    await expect(drawer.getByText('The name field is required')).toBeVisible();
+    await expect(drawer.getByText('The website field is not a valid URL')).toBeVisible();
+    await expect(drawer.getByText('The phone field format is invalid')).toBeVisible();
+    await expect(drawer.getByText('The industry field is required')).toBeVisible();
+
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Aurora Vet Clinic');
+    await drawer.getByLabel('Website').fill('https://aurora-vet.example.com');
+    await drawer.getByLabel('Phone').fill('+13035550123');
+    await drawer.getByRole('combobox', { name: 'Industry' }).click();
+    await page.getByRole('option', { name: 'Healthcare' }).click();
+    await drawer.getByRole('combobox', { name: 'Time zone' }).fill('America/Denver');
+    await page.getByRole('option', { name: 'America/Denver' }).click();
+    await expect(drawer.getByText('The phone field format is invalid')).toHaveCount(0);
+    await drawer.getByRole('button', { name: 'Create client' }).click();
+
+    await expect(page.getByRole('status').filter({ hasText: 'Client "Aurora Vet Clinic" was created with its root team.' })).toBeVisible();
+    await expect(table.getByRole('row', { name: /Aurora Vet Clinic/ })).toBeVisible();
+    await expect(table.getByRole('row')).toHaveCount(14);
+
+    // The same name again is refused by the server, beside the field.
+    await page.getByRole('button', { name: 'Create client' }).first().click();
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('aurora vet clinic');
+    await drawer.getByRole('combobox', { name: 'Industry' }).click();
+    await page.getByRole('option', { name: 'Other' }).click();
+    await drawer.getByRole('combobox', { name: 'Time zone' }).fill('America/Denver');
+    await page.getByRole('option', { name: 'America/Denver' }).click();
+    await drawer.getByRole('button', { name: 'Create client' }).click();
+    await expect(drawer.getByText('The name has already been taken')).toBeVisible();
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
+    expect(errors.filter((e) => !e.includes('409'))).toEqual([]);
+  });
+
+  test('edit, archive with confirmation, find among archived, restore', async ({ page }) => {
+    await signInAsAdmin(page);
+    const table = page.getByRole('table', { name: 'Clients' });
+    await table.getByRole('button', { name: 'Edit Maple Street Outfitters' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Maple Street Outfitters' });
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Maple Street Outfitters & Co');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    await expect(table.getByRole('row', { name: /Maple Street Outfitters & Co/ })).toBeVisible();
+
+    await table.getByRole('button', { name: 'Archive Maple Street Outfitters & Co' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Archive Maple Street Outfitters & Co?' });
+    await expect(confirm).toContainText('You can restore it later');
+    await confirm.getByRole('button', { name: 'Archive' }).click();
+    await expect(table.getByRole('row', { name: /Maple Street Outfitters & Co/ })).toHaveCount(0);
+
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Archived' }).click();
+    await page.keyboard.press('Escape');
+    const row = table.getByRole('row', { name: /Maple Street Outfitters & Co/ });
+    await expect(row.getByText('Archived')).toBeVisible();
+    await row.getByRole('button', { name: 'Restore Maple Street Outfitters & Co' }).click();
+    await page
+      .getByRole('dialog', { name: /Restore/ })
+      .getByRole('button', { name: 'Restore' })
+      .click();
+    await expect(row.getByText('Active')).toBeVisible();
+  });
+
+  test('switch to a client from its row, then export the table', async ({ page }) => {
+    await signInAsAdmin(page);
+    const switcher = page.getByRole('combobox', { name: 'Current client' });
+    const original = await switcher.inputValue();
+    const table = page.getByRole('table', { name: 'Clients' });
+    await table.getByRole('button', { name: 'Switch to Crescent City Law' }).click();
+    await expect(switcher).toHaveValue('Crescent City Law');
+    await expect(table.getByRole('row', { name: /Crescent City Law/ }).getByText('current')).toBeVisible();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^clients-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await file.path()) ?? '', 'utf8')
+      .slice(1)
+      .trim()
+      .split('\r\n');
+    const screenRows = await table.getByRole('row').count();
+    expect(lines).toHaveLength(screenRows); // header + one line per client on screen
+    expect(lines[0]?.startsWith('ID,Name,Industry')).toBe(true);
+
+    await table.getByRole('button', { name: `Switch to ${original}` }).click();
+    await expect(switcher).toHaveValue(original);
+  });
+});

@@ -1,0 +1,52 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { useVeeForm } from './use-vee-form.ts';
+
+type Values = { name: string; contact_email: string; age: string };
+const rules = { name: 'required|max:5', contact_email: 'email', age: 'integer|min_value:18' };
+
+function setup() {
+  return renderHook(() => useVeeForm<Values>({ defaultValues: { name: '', contact_email: '', age: '' }, rules }));
+}
+
+describe('useVeeForm', () => {
+  it('validates with the shared rules and messages, exposing veeErrors and veeFields', async () => {
+    const { result } = setup();
+    expect(result.current.veeFields.name).toMatchObject({ validated: false, valid: null, invalid: null, required: true, pristine: true });
+    expect(result.current.veeFields.contact_email?.required).toBe(false);
+    await act(async () => {
+      await result.current.form.trigger();
+    });
+    await waitFor(() => expect(result.current.veeErrors.first('name')).toBe('The name field is required'));
+    expect(result.current.veeErrors.has('contact_email')).toBe(false); // empty and not required: skipped
+    expect(result.current.veeErrors.count()).toBe(1);
+    expect(result.current.veeFields.name).toMatchObject({ validated: true, invalid: true, valid: false });
+
+    await act(async () => {
+      result.current.form.setValue('name', 'Too long name', { shouldValidate: true, shouldDirty: true });
+      result.current.form.setValue('contact_email', 'nope', { shouldValidate: true });
+      result.current.form.setValue('age', '12', { shouldValidate: true });
+    });
+    await waitFor(() => expect(result.current.veeErrors.first('name')).toBe('The name field may not be greater than 5 characters'));
+    expect(result.current.veeErrors.first('contact_email')).toBe('The contact email field must be a valid email');
+    expect(result.current.veeErrors.first('age')).toBe('The age field must be 18 or more');
+    expect(result.current.veeErrors.all()).toHaveLength(3);
+    expect(result.current.veeFields.name).toMatchObject({ dirty: true, changed: true, pristine: false });
+
+    await act(async () => {
+      result.current.form.setValue('name', 'Ada', { shouldValidate: true });
+    });
+    await waitFor(() => expect(result.current.veeErrors.has('name')).toBe(false));
+    expect(result.current.veeFields.name).toMatchObject({ valid: true, invalid: false });
+  });
+
+  it('puts a 422 answer beside the fields and returns what has no field', async () => {
+    const { result } = setup();
+    let unplaced: string[] = [];
+    act(() => {
+      unplaced = result.current.setServerErrors({ name: ['The name has already been taken'], other: ['Something else'] });
+    });
+    await waitFor(() => expect(result.current.veeErrors.first('name')).toBe('The name has already been taken'));
+    expect(unplaced).toEqual(['Something else']);
+  });
+});
