@@ -10,6 +10,7 @@ import { seedDemoData } from './db/seed/demo.ts';
 import { HttpError } from './lib/http-error.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
+import { locationRoutes } from './modules/locations/routes.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(clientRoutes);
   await app.register(userRoutes);
   await app.register(systemLogRoutes);
+  await app.register(locationRoutes);
   await app.register(preferenceRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {

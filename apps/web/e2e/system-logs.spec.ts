@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseCsv } from '@admin/shared';
 import { expect, type Page, test } from '@playwright/test';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
@@ -20,36 +21,6 @@ async function columnTexts(page: Page, header: string): Promise<string[]> {
     .getByRole('row')
     .locator(`td:nth-child(${index + 1})`)
     .allInnerTexts();
-}
-
-/** Splits RFC 4180 CSV into records (quoted fields may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || record.length > 0) records.push([...record, field]);
-  return records;
 }
 
 test.describe('System Logs', () => {
@@ -142,7 +113,7 @@ test.describe('System Logs', () => {
     expect(file.suggestedFilename()).toMatch(/^system-logs-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync((await file.path()) ?? '', 'utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
-    const records = parseCsv(text.slice(1));
+    const records = parseCsv(text);
     expect(records[0]).toEqual(screenHeaders);
     expect(records.length - 1).toBe(total);
     expect(records[1]?.[screenHeaders.indexOf('Message')]).toBe(firstMessage);

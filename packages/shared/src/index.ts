@@ -1,8 +1,10 @@
+export * from './api/csv-parse.ts';
 export * from './api/envelopes.ts';
 export * from './api/list.ts';
 export * from './api/status.ts';
 export * from './constants.ts';
 export * from './resources/clients.ts';
 export * from './resources/identity.ts';
+export * from './resources/locations.ts';
 export * from './resources/system-logs.ts';
 export * as validation from './validation/index.ts';

@@ -1,4 +1,5 @@
 export * from './clients.ts';
 export * from './identity.ts';
+export * from './locations.ts';
 export * from './logs.ts';
 export * from './preferences.ts';

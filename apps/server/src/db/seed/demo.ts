@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import type { Db } from '../client.ts';
-import { clients, clientUsers, teams, users } from '../schema/index.ts';
+import { clients, clientUsers, locations, teams, users } from '../schema/index.ts';
 import { seededRandom } from './random.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
@@ -127,6 +127,35 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
       await tx
         .insert(clientUsers)
         .values(inserted.map((u, i) => ({ clientId, userId: u.id, role: i === 0 ? 'owner' : i === 1 ? 'manager' : 'staff' })));
+    }
+
+    // Locations (the API endpoints): a few per client, in and around the client's city.
+    const STREETS = ['Main St', 'Oak Ave', 'Market St', 'Broadway', 'Cedar Rd', 'Lakeview Dr', 'Park Blvd', 'Mill Rd'];
+    const AREAS = ['Downtown', 'North', 'South', 'East', 'West', 'Airport', 'Riverside', 'Uptown'];
+    const hex = () => Array.from({ length: 24 }, () => '0123456789abcdef'[rnd.int(0, 15)]).join('');
+    for (const [index, clientId] of clientIds.entries()) {
+      const c = DEMO_CLIENTS[index];
+      if (!c) continue;
+      const [team] = await tx.select({ id: clients.rootTeamId }).from(clients).where(eq(clients.id, clientId));
+      const count = rnd.int(3, 8);
+      const rows = Array.from({ length: count }, (_, i) => ({
+        id: hex(),
+        clientId,
+        teamId: team?.id ?? null,
+        locationname: `${c.name} ${AREAS[i % AREAS.length]}`,
+        externalCode: `${slug(c.name).slice(0, 3).toUpperCase()}-${String(100 + i)}`,
+        address1: `${rnd.int(10, 9999)} ${rnd.pick(STREETS)}`,
+        city: c.city,
+        state: c.state,
+        postalCode: String(rnd.int(10000, 99999)),
+        country: 'US',
+        phone: `+1${rnd.int(201, 989)}555${String(rnd.int(0, 9999)).padStart(4, '0')}`,
+        website: `https://www.${slug(c.name)}.example.com/${slug(AREAS[i % AREAS.length] ?? 'x')}`,
+        timezone: c.timezone,
+        googlePlaceId: i % 3 === 2 ? null : `ChIJ${hex().slice(0, 20)}`,
+        status: i === count - 1 && index % 4 === 0 ? 'paused' : 'active',
+      }));
+      await tx.insert(locations).values(rows);
     }
 
     // A few months of application and audit log, so System Logs has pages to walk.

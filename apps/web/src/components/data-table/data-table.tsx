@@ -1,6 +1,6 @@
 import type { ColumnDef } from '@admin/shared';
 import { Alert, Button, Center, Group, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 
 export type SortState = { sort: string | undefined; order: 'asc' | 'desc' | undefined };
 
@@ -171,5 +171,53 @@ export function Pager(props: {
         </Button>
       </Group>
     </Group>
+  );
+}
+
+/**
+ * Cursor paging with a way back: remembers the cursors of the pages before this one. Give it a
+ * `key` that changes with the filters so a new query starts a new history.
+ */
+export function CursorPager(props: {
+  cursor: string | undefined;
+  nextCursor: string | null | undefined;
+  total: number | undefined;
+  totalIsEstimate: boolean | undefined;
+  shownCount: number;
+  onCursor(cursor: string | undefined): void;
+}) {
+  const [history, setHistory] = useState<string[]>([]);
+  const { cursor, nextCursor, onCursor } = props;
+  return (
+    <Pager
+      total={props.total}
+      totalIsEstimate={props.totalIsEstimate}
+      shownCount={props.shownCount}
+      onFirst={
+        cursor
+          ? () => {
+              setHistory([]);
+              onCursor(undefined);
+            }
+          : null
+      }
+      onPrevious={
+        cursor
+          ? () => {
+              setHistory(history.slice(0, -1));
+              onCursor(history[history.length - 1] || undefined);
+            }
+          : null
+      }
+      onNext={
+        nextCursor
+          ? () => {
+              setHistory([...history, cursor ?? '']);
+              onCursor(nextCursor);
+              window.scrollTo(0, 0);
+            }
+          : null
+      }
+    />
   );
 }

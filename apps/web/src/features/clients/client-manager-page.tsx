@@ -6,7 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
-import { DataTable, Pager } from '../../components/data-table/data-table.tsx';
+import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
@@ -31,7 +31,6 @@ const STATUS_EFFECTS: Partial<Record<Status, string>> = {
 /** Client Manager (landing page): find, create, edit, pause, archive and switch to clients. */
 export default function ClientManagerPage() {
   const { params, update } = useListParams(config);
-  const [history, setHistory] = useState<string[]>([]);
   const [editing, setEditing] = useState<Client | null | 'new'>(null);
   const columns = useColumnPreference('clients', clientColumns);
   const queryClient = useQueryClient();
@@ -52,10 +51,7 @@ export default function ClientManagerPage() {
   const refresh = async () => {
     await Promise.all([queryClient.invalidateQueries({ queryKey: ['clients'] }), loadRootTeams()]);
   };
-  const setFilters = (patch: Parameters<typeof update>[0]) => {
-    setHistory([]);
-    update(patch);
-  };
+  const setFilters = update;
 
   async function changeStatus(row: ClientListItem, to: Status) {
     await api.patch(`/api/clients/${row.id}/status`, { status: to, updated_at: row.updated_at });
@@ -187,35 +183,14 @@ export default function ClientManagerPage() {
         )}
       />
 
-      <Pager
+      <CursorPager
+        key={JSON.stringify(toApiQuery(params, false))}
+        cursor={params.cursor}
+        nextCursor={list.data?.nextCursor}
         total={list.data?.total}
         totalIsEstimate={list.data?.totalIsEstimate}
         shownCount={list.data?.data.length ?? 0}
-        onFirst={
-          params.cursor
-            ? () => {
-                setHistory([]);
-                update({ cursor: undefined });
-              }
-            : null
-        }
-        onPrevious={
-          params.cursor
-            ? () => {
-                const previous = history[history.length - 1];
-                setHistory(history.slice(0, -1));
-                update({ cursor: previous || undefined });
-              }
-            : null
-        }
-        onNext={
-          list.data?.nextCursor
-            ? () => {
-                setHistory([...history, params.cursor ?? '']);
-                update({ cursor: list.data?.nextCursor ?? undefined });
-              }
-            : null
-        }
+        onCursor={(cursor) => update({ cursor })}
       />
 
       <Drawer

@@ -4,7 +4,7 @@ import { Badge, Button, Code, Drawer, Group, Loader, SimpleGrid, Stack, Text, Te
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
-import { DataTable, Pager } from '../../components/data-table/data-table.tsx';
+import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
 import { DateRangeFilter } from '../../components/filters/date-range-filter.tsx';
@@ -31,7 +31,6 @@ function formatTime(iso: string): string {
 
 export default function SystemLogsPage() {
   const { params, update } = useListParams(config);
-  const [history, setHistory] = useState<string[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
   const rootTeams = useSession((s) => s.rootTeams);
   const columns = useColumnPreference('system-logs', systemLogColumns);
@@ -49,10 +48,7 @@ export default function SystemLogsPage() {
   });
   if (list.error) console.error('Failed to load system logs', list.error);
 
-  const setFilters = (patch: Parameters<typeof update>[0]) => {
-    setHistory([]);
-    update(patch);
-  };
+  const setFilters = update;
 
   return (
     <Page
@@ -159,36 +155,14 @@ export default function SystemLogsPage() {
         }}
       />
 
-      <Pager
+      <CursorPager
+        key={JSON.stringify(toApiQuery(params, false))}
+        cursor={params.cursor}
+        nextCursor={list.data?.nextCursor}
         total={list.data?.total}
         totalIsEstimate={list.data?.totalIsEstimate}
         shownCount={list.data?.data.length ?? 0}
-        onFirst={
-          params.cursor
-            ? () => {
-                setHistory([]);
-                update({ cursor: undefined });
-              }
-            : null
-        }
-        onPrevious={
-          params.cursor
-            ? () => {
-                const previous = history[history.length - 1];
-                setHistory(history.slice(0, -1));
-                update({ cursor: previous || undefined });
-              }
-            : null
-        }
-        onNext={
-          list.data?.nextCursor
-            ? () => {
-                setHistory([...history, params.cursor ?? '']);
-                update({ cursor: list.data?.nextCursor ?? undefined });
-                window.scrollTo(0, 0);
-              }
-            : null
-        }
+        onCursor={(cursor) => update({ cursor })}
       />
 
       <LogDetail id={openId} onClose={() => setOpenId(null)} />

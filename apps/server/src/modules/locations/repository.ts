@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Location, LocationCreate, LocationListQuery } from '@admin/shared';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { clients, locations } from '../../db/schema/index.ts';
+import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
+import { countMatching } from '../../kit/totals.ts';
+
+export type LocationRow = typeof locations.$inferSelect;
+
+/** A new endpoint id: 24 lower-case hex characters (12 random bytes). */
+export const newLocationId = () => randomBytes(12).toString('hex');
+
+export function toLocation(row: LocationRow, clientName: string | null = null): Location {
+  return {
+    _id: row.id,
+    client_id: row.clientId,
+    client_name: clientName,
+    locationname: row.locationname,
+    external_code: row.externalCode,
+    address1: row.address1,
+    address2: row.address2,
+    city: row.city,
+    state: row.state,
+    postal_code: row.postalCode,
+    country: row.country,
+    phone: row.phone,
+    website: row.website,
+    timezone: row.timezone,
+    google_place_id: row.googlePlaceId,
+    status: row.status as Location['status'],
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const SORTS: Record<NonNullable<LocationListQuery['sort']>, SortSpec> = {
+  locationname: [
+    { expr: sql`lower(${locations.locationname})`, cast: 'text' },
+    { expr: sql`${locations.id}`, cast: 'text' },
+  ],
+  external_code: [
+    { expr: sql`coalesce(lower(${locations.externalCode}), '')`, cast: 'text' },
+    { expr: sql`${locations.id}`, cast: 'text' },
+  ],
+  city_state: [
+    { expr: sql`lower(${locations.city} || ', ' || ${locations.state})`, cast: 'text' },
+    { expr: sql`${locations.id}`, cast: 'text' },
+  ],
+  status: [
+    { expr: sql`${locations.status}`, cast: 'text' },
+    { expr: sql`${locations.id}`, cast: 'text' },
+  ],
+};
+
+type Filters = Omit<LocationListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
+
+const inList = (col: SQL, values: readonly (string | number)[] | undefined) =>
+  values && values.length > 0
+    ? sql`${col} in (${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )})`
+    : undefined;
+
+/** `clientIds` are the clients to list: the filter's, or the current client. */
+export function locationWhere(q: Filters, clientIds: number[]): SQL | undefined {
+  const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  return allOf([
+    inList(sql`${locations.clientId}`, clientIds.length > 0 ? clientIds : [-1]),
+    inList(sql`${locations.status}`, q.status),
+    inList(sql`${locations.state}`, q.state),
+    q.hasGoogle === 'yes' ? sql`${locations.googlePlaceId} is not null` : undefined,
+    q.hasGoogle === 'no' ? sql`${locations.googlePlaceId} is null` : undefined,
+    like
+      ? sql`(${locations.locationname} ilike ${like} or ${locations.externalCode} ilike ${like} or ${locations.city} ilike ${like} or ${locations.id} = ${q.q})`
+      : undefined,
+  ]);
+}
+
+export async function listLocations(
+  db: Db,
+  q: Filters & { sort?: LocationListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
+  clientIds: number[],
+  limit: number,
+): Promise<{ rows: Location[]; nextCursor: string | null }> {
+  const keys = SORTS[q.sort ?? 'locationname'];
+  const order = q.order ?? 'asc';
+  const where = allOf([locationWhere(q, clientIds), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
+  const rows = await db
+    .select({ location: locations, clientName: clients.name, ...cursorFields(keys) })
+    .from(locations)
+    .innerJoin(clients, eq(clients.id, locations.clientId))
+    .where(where)
+    .orderBy(...orderBy(keys, order))
+    .limit(limit + 1);
+  const { page, nextCursor } = pageOf(rows, limit, keys);
+  return { rows: page.map((r) => toLocation(r.location, r.clientName)), nextCursor };
+}
+
+export async function countLocations(db: Db, q: Filters, clientIds: number[]) {
+  const where = locationWhere(q, clientIds);
+  return countMatching(db, sql`from ${locations}${where ? sql` where ${where}` : sql``}`);
+}
+
+export async function findLocation(db: Db, id: string): Promise<{ row: LocationRow; clientName: string } | undefined> {
+  const [r] = await db
+    .select({ row: locations, clientName: clients.name })
+    .from(locations)
+    .innerJoin(clients, eq(clients.id, locations.clientId))
+    .where(eq(locations.id, id))
+    .limit(1);
+  return r;
+}
+
+/** Store codes already used in this client (case-insensitive), except by `exceptId`. */
+export async function usedExternalCodes(db: Db, clientId: number, codes: string[], exceptId?: string): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const rows = await db
+    .select({ code: sql<string>`lower(${locations.externalCode})` })
+    .from(locations)
+    .where(
+      and(
+        eq(locations.clientId, clientId),
+        sql`lower(${locations.externalCode}) in (${sql.join(
+          codes.map((c) => sql`${c.toLowerCase()}`),
+          sql`, `,
+        )})`,
+        exceptId ? ne(locations.id, exceptId) : undefined,
+      ),
+    );
+  return new Set(rows.map((r) => r.code));
+}
+
+/** Column values from a create/update body; empty optional text becomes null. */
+export function locationValues(body: Partial<LocationCreate>): Partial<typeof locations.$inferInsert> {
+  const v: Partial<typeof locations.$inferInsert> = {};
+  const opt = (x: string | null | undefined) => (x === undefined ? undefined : x === null || x.trim() === '' ? null : x.trim());
+  const req = (x: string | null | undefined) => (x === undefined ? undefined : (x ?? '').trim());
+  if (body.locationname !== undefined) v.locationname = req(body.locationname);
+  if (body.external_code !== undefined) v.externalCode = opt(body.external_code);
+  if (body.address1 !== undefined) v.address1 = req(body.address1);
+  if (body.address2 !== undefined) v.address2 = opt(body.address2);
+  if (body.city !== undefined) v.city = req(body.city);
+  if (body.state !== undefined) v.state = req(body.state);
+  if (body.postal_code !== undefined) v.postalCode = req(body.postal_code);
+  if (body.country !== undefined) v.country = opt(body.country) ?? 'US';
+  if (body.phone !== undefined) v.phone = req(body.phone);
+  if (body.website !== undefined) v.website = opt(body.website);
+  if (body.timezone !== undefined) v.timezone = req(body.timezone);
+  if (body.google_place_id !== undefined) v.googlePlaceId = opt(body.google_place_id);
+  return v;
+}

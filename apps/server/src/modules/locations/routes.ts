@@ -1,0 +1,304 @@
+import {
+  dataEnvelope,
+  type LocationCreate,
+  listEnvelope,
+  locationColumns,
+  locationCreateSchema,
+  locationExportQuerySchema,
+  locationFieldRules,
+  locationIdParamSchema,
+  locationImportSchema,
+  locationListQuerySchema,
+  locationSchema,
+  locationUpdateSchema,
+  parseCsv,
+  statusChangeSchema,
+} from '@admin/shared';
+import { displayName, validate } from '@admin/shared/validation';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { locations } from '../../db/schema/index.ts';
+import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { assertFresh, assertTransition } from '../../kit/status.ts';
+import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
+import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { findClient } from '../clients/repository.ts';
+import { countLocations, findLocation, listLocations, locationValues, newLocationId, toLocation, usedExternalCodes } from './repository.ts';
+
+const rules = locationFieldRules as unknown as FieldRules;
+const listAnswer = listEnvelope(locationSchema).extend({ totalIsEstimate: z.boolean() });
+/** Rows a single import may hold. */
+const MAX_IMPORT_ROWS = 5000;
+
+/** Locations, served as the spec's `endpoints` collection (the current client's by default). */
+export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const currentClientIds = (filter: number[] | undefined, current: number | null | undefined) =>
+    filter && filter.length > 0 ? filter : current ? [current] : [];
+
+  async function writableClient(clientId: number | null | undefined) {
+    if (!clientId) throw new HttpError(422, 'Please correct: client_id.', { client_id: ['Choose a client first'] });
+    const client = await findClient(app.db, clientId);
+    if (!client) throw new HttpError(422, 'Please correct: client_id.', { client_id: ['The client does not exist'] });
+    if (client.status === 'inactive') throw conflict(`${client.name} is archived; restore it before adding locations.`);
+    return client;
+  }
+
+  app.get(
+    '/api/endpoints',
+    { config: { access: 'superadmin' }, schema: { querystring: locationListQuerySchema, response: { 200: listAnswer } } },
+    async (request) => {
+      const q = request.query;
+      const ids = currentClientIds(q.client, request.auth?.user.currentClientId);
+      const { rows, nextCursor } = await listLocations(app.db, q, ids, q.perPage);
+      return { data: rows, nextCursor, ...(await countLocations(app.db, q, ids)) };
+    },
+  );
+
+  app.get(
+    '/api/endpoints/export',
+    { config: { access: 'superadmin' }, schema: { querystring: locationExportQuerySchema } },
+    async (request, reply) => {
+      const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
+      const ids = currentClientIds(q.client, request.auth?.user.currentClientId);
+      const columns = chosen
+        ? chosen.map((k) => locationColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
+        : locationColumns.filter((c) => c.defaultVisible);
+      const db = app.db;
+      async function* batches() {
+        let cursor: string | undefined;
+        do {
+          const page = await listLocations(db, { ...q, ...(cursor ? { cursor } : {}) }, ids, 2000);
+          yield page.rows.map((r) => ({ ...r, city_state: `${r.city}, ${r.state}` }));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      }
+      return sendCsv(reply, csvFileName('locations'), columns, batches());
+    },
+  );
+
+  app.post(
+    '/api/endpoints',
+    { config: { access: 'superadmin' }, schema: { body: locationCreateSchema, response: { 201: dataEnvelope(locationSchema) } } },
+    async (request, reply) => {
+      const { client_id, ...fields } = request.body;
+      const client = await writableClient(client_id ?? request.auth?.user.currentClientId);
+      const body = { country: 'US', ...fields };
+      await validateFields(body, rules);
+      if (body.external_code && (await usedExternalCodes(app.db, client.id, [body.external_code])).size > 0) {
+        throw conflict('This store code is already used by another location of the client.', {
+          external_code: ['The external code has already been taken'],
+        });
+      }
+      const created = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(locations)
+          .values({
+            address1: '',
+            city: '',
+            state: '',
+            postalCode: '',
+            phone: '',
+            timezone: '',
+            locationname: '',
+            ...locationValues(body),
+            id: newLocationId(),
+            clientId: client.id,
+            teamId: client.rootTeamId,
+          })
+          .returning();
+        if (!row) throw new Error('insert returned nothing');
+        await request.audit(
+          {
+            action: 'location.create',
+            message: `Created location ${row.locationname}`,
+            clientId: client.id,
+            entityType: 'location',
+            entityId: row.id,
+            after: toLocation(row),
+          },
+          tx,
+        );
+        return row;
+      });
+      return reply.code(201).send({ data: toLocation(created, client.name) });
+    },
+  );
+
+  app.post(
+    '/api/endpoints/import',
+    {
+      config: { access: 'superadmin' },
+      bodyLimit: 6 * 1024 * 1024,
+      schema: {
+        body: locationImportSchema,
+        response: { 201: dataEnvelope(z.object({ imported: z.number().int(), clientId: z.number().int() })) },
+      },
+    },
+    async (request, reply) => {
+      const client = await writableClient(request.auth?.user.currentClientId);
+      const records = parseCsv(request.body.csv);
+      const [header, ...rows] = records;
+      const known = new Set(Object.keys(rules));
+      const columns = (header ?? []).map((h) => h.trim().toLowerCase());
+      const unknownColumns = columns.filter((c) => !known.has(c));
+      if (!header || rows.length === 0 || unknownColumns.length > 0) {
+        throw new HttpError(422, 'The file is not a location import.', {
+          csv: [
+            !header || rows.length === 0
+              ? 'The file needs a header row and at least one location'
+              : `Unknown columns: ${unknownColumns.join(', ')}. Allowed: ${[...known].join(', ')}`,
+          ],
+        });
+      }
+      if (rows.length > MAX_IMPORT_ROWS) throw new HttpError(413, `At most ${MAX_IMPORT_ROWS} locations per file.`);
+
+      // Check every row first; import all rows or none.
+      const errors: Record<string, string[]> = {};
+      const bodies: LocationCreate[] = [];
+      const codesInFile = new Map<string, number>();
+      for (const [i, record] of rows.entries()) {
+        const line = i + 2; // the header is line 1
+        const body: Record<string, string> = { country: 'US' };
+        columns.forEach((c, j) => {
+          body[c] = (record[j] ?? '').trim();
+        });
+        const messages: string[] = [];
+        for (const [field, fieldRules] of Object.entries(rules)) {
+          const r = await validate(body[field] ?? '', fieldRules, { name: displayName(field) });
+          messages.push(...r.errors);
+        }
+        const code = body.external_code?.toLowerCase();
+        if (code) {
+          const first = codesInFile.get(code);
+          if (first) messages.push(`The external code is also on line ${first}`);
+          else codesInFile.set(code, line);
+        }
+        if (messages.length > 0) errors[`line ${line}`] = messages;
+        bodies.push(body as LocationCreate);
+      }
+      const taken = await usedExternalCodes(app.db, client.id, [...codesInFile.keys()]);
+      for (const [code, line] of codesInFile) {
+        if (taken.has(code)) errors[`line ${line}`] = [...(errors[`line ${line}`] ?? []), 'The external code has already been taken'];
+      }
+      if (Object.keys(errors).length > 0) {
+        throw new HttpError(422, `Nothing was imported: ${Object.keys(errors).length} of ${rows.length} lines have errors.`, errors);
+      }
+
+      await app.db.transaction(async (tx) => {
+        const values = bodies.map((b) => ({
+          address1: '',
+          city: '',
+          state: '',
+          postalCode: '',
+          phone: '',
+          timezone: '',
+          locationname: '',
+          ...locationValues(b),
+          id: newLocationId(),
+          clientId: client.id,
+          teamId: client.rootTeamId,
+        }));
+        for (let i = 0; i < values.length; i += 500) await tx.insert(locations).values(values.slice(i, i + 500));
+        await request.audit(
+          {
+            action: 'location.import',
+            message: `Imported ${values.length} locations`,
+            clientId: client.id,
+            entityType: 'location',
+            after: { count: values.length },
+          },
+          tx,
+        );
+      });
+      return reply.code(201).send({ data: { imported: bodies.length, clientId: client.id } });
+    },
+  );
+
+  app.get(
+    '/api/endpoints/:id',
+    { config: { access: 'superadmin' }, schema: { params: locationIdParamSchema, response: { 200: dataEnvelope(locationSchema) } } },
+    async (request) => {
+      const found = await findLocation(app.db, request.params.id);
+      if (!found) throw notFound('Location');
+      return { data: toLocation(found.row, found.clientName) };
+    },
+  );
+
+  app.patch(
+    '/api/endpoints/:id',
+    {
+      config: { access: 'superadmin' },
+      schema: { params: locationIdParamSchema, body: locationUpdateSchema, response: { 200: dataEnvelope(locationSchema) } },
+    },
+    async (request) => {
+      const { updated_at: seen, ...changes } = request.body;
+      await validateFields(changes, rules, { partial: true });
+      const found = await findLocation(app.db, request.params.id);
+      if (!found) throw notFound('Location');
+      if (changes.external_code && (await usedExternalCodes(app.db, found.row.clientId, [changes.external_code], found.row.id)).size > 0) {
+        throw conflict('This store code is already used by another location of the client.', {
+          external_code: ['The external code has already been taken'],
+        });
+      }
+      const updated = await app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(locations).where(eq(locations.id, request.params.id)).for('update');
+        if (!before) throw notFound('Location');
+        assertFresh(before.updatedAt, seen, 'This location');
+        const [row] = await tx
+          .update(locations)
+          .set({ ...locationValues(changes), updatedAt: sql`now()` })
+          .where(eq(locations.id, before.id))
+          .returning();
+        if (!row) throw notFound('Location');
+        await request.audit(
+          {
+            action: 'location.update',
+            message: `Updated location ${row.locationname}`,
+            clientId: row.clientId,
+            entityType: 'location',
+            entityId: row.id,
+            before: toLocation(before),
+            after: toLocation(row),
+          },
+          tx,
+        );
+        return row;
+      });
+      return { data: toLocation(updated, found.clientName) };
+    },
+  );
+
+  app.patch(
+    '/api/endpoints/:id/status',
+    {
+      config: { access: 'superadmin' },
+      schema: { params: locationIdParamSchema, body: statusChangeSchema, response: { 200: dataEnvelope(locationSchema) } },
+    },
+    async (request) => {
+      const { status, updated_at: seen } = request.body;
+      const updated = await app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(locations).where(eq(locations.id, request.params.id)).for('update');
+        if (!before) throw notFound('Location');
+        assertFresh(before.updatedAt, seen, 'This location');
+        assertTransition(before.status, status, before.locationname);
+        const [row] = await tx.update(locations).set({ status, updatedAt: sql`now()` }).where(eq(locations.id, before.id)).returning();
+        if (!row) throw notFound('Location');
+        await request.audit(
+          {
+            action: `location.status.${status}`,
+            message: `Changed ${row.locationname} from ${before.status} to ${status}`,
+            clientId: row.clientId,
+            entityType: 'location',
+            entityId: row.id,
+            before: { status: before.status },
+            after: { status },
+          },
+          tx,
+        );
+        return row;
+      });
+      return { data: toLocation(updated) };
+    },
+  );
+};

@@ -1,0 +1,131 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locations, systemLogs } from '../src/db/schema/index.ts';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+
+const valid = {
+  locationname: 'Summit Heating & Air Lakewood',
+  external_code: 'SUM-900',
+  address1: '12 Union Blvd',
+  city: 'Lakewood',
+  state: 'CO',
+  postal_code: '80228',
+  phone: '+13035550100',
+  timezone: 'America/Denver',
+};
+
+for (const kind of testDatabaseKinds()) {
+  describe(`locations API, the spec's endpoints (${kind})`, () => {
+    let ctx: TestContext;
+    let headers: Record<string, string>;
+    let currentClient: number;
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
+    const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const countFor = async (clientId: number) =>
+      (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(locations).where(eq(locations.clientId, clientId)))[0]?.n ?? 0;
+
+    beforeAll(async () => {
+      ctx = await startTestApp(kind);
+      headers = bearer(await login(ctx.app, 'admin@example.com'));
+      currentClient = (await get('/api/user')).json().data.user.current_client_id;
+    });
+    afterAll(() => ctx.close());
+
+    it("lists the current client's locations with _id and locationname", async () => {
+      const res = await get('/api/endpoints');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.total).toBe(await countFor(currentClient));
+      expect(body.total).toBeGreaterThanOrEqual(3);
+      for (const l of body.data) {
+        expect(l._id).toMatch(/^[a-f0-9]{24}$/);
+        expect(l).toMatchObject({ client_id: currentClient, locationname: expect.any(String) });
+      }
+    });
+
+    it('follows the current client after a switch', async () => {
+      const other = currentClient === 2 ? 3 : 2;
+      await send('PUT', `/api/users/switch-client/${other}`);
+      const body = (await get('/api/endpoints')).json();
+      expect(body.data.every((l: { client_id: number }) => l.client_id === other)).toBe(true);
+      await send('PUT', `/api/users/switch-client/${currentClient}`);
+      expect((await get(`/api/endpoints?client=${other}`)).json().data[0].client_id).toBe(other);
+    });
+
+    it('creates, edits and changes status, audited; rules and store codes enforced', async () => {
+      const created = await send('POST', '/api/endpoints', valid);
+      expect(created.statusCode).toBe(201);
+      const loc = created.json().data;
+      expect(loc).toMatchObject({ ...valid, client_id: currentClient, status: 'active', country: 'US' });
+      const dup = await send('POST', '/api/endpoints', { ...valid, locationname: 'Other', external_code: 'sum-900' });
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json().errors).toEqual({ external_code: ['The external code has already been taken'] });
+      const bad = await send('POST', '/api/endpoints', {
+        ...valid,
+        external_code: 'has space',
+        state: 'Colorado',
+        postal_code: '8022',
+        phone: 'call me',
+        google_place_id: 'short',
+      });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors).toEqual({
+        external_code: ['The external code field may contain alpha-numeric characters as well as dashes and underscores'],
+        state: ['The state field format is invalid'],
+        postal_code: ['The postal code field format is invalid'],
+        phone: ['The phone field format is invalid'],
+        google_place_id: ['The google place id field must be at least 10 characters'],
+      });
+      const edited = await send('PATCH', `/api/endpoints/${loc._id}`, { city: 'Golden', updated_at: loc.updated_at });
+      expect(edited.json().data.city).toBe('Golden');
+      expect((await send('PATCH', `/api/endpoints/${loc._id}`, { city: 'Arvada', updated_at: loc.updated_at })).statusCode).toBe(409);
+      expect((await send('PATCH', `/api/endpoints/${loc._id}/status`, { status: 'paused' })).json().data.status).toBe('paused');
+      expect((await send('PATCH', `/api/endpoints/${loc._id}/status`, { status: 'paused' })).statusCode).toBe(409);
+      expect((await get('/api/endpoints/not-an-id')).statusCode).toBe(400);
+      expect((await get('/api/endpoints/aaaaaaaaaaaaaaaaaaaaaaaa')).statusCode).toBe(404);
+      const logs = await ctx.database.db
+        .select({ action: systemLogs.action })
+        .from(systemLogs)
+        .where(and(eq(systemLogs.entityType, 'location'), eq(systemLogs.entityId, loc._id)));
+      expect(logs.map((l) => l.action).sort()).toEqual(['location.create', 'location.status.paused', 'location.update']);
+    });
+
+    it('imports a CSV all or nothing, reporting each bad line', async () => {
+      const before = await countFor(currentClient);
+      const header = 'locationname,external_code,address1,city,state,postal_code,phone,timezone';
+      const good = (i: number) => `"Imported, ${i}",IMP-${i},${i} Elm St,Denver,CO,80202,+1303555${String(1000 + i)},America/Denver`;
+      const badCsv = [header, good(1), 'Broken,IMP-2,1 Elm St,Denver,colorado,80202,+13035551002,America/Denver', good(3), good(1)].join(
+        '\r\n',
+      );
+      const rejected = await send('POST', '/api/endpoints/import', { csv: badCsv });
+      expect(rejected.statusCode).toBe(422);
+      expect(rejected.json().message).toBe('Nothing was imported: 2 of 4 lines have errors.');
+      expect(rejected.json().errors).toEqual({
+        'line 3': ['The state field format is invalid'],
+        'line 5': ['The external code is also on line 2'],
+      });
+      expect(await countFor(currentClient)).toBe(before);
+
+      const accepted = await send('POST', '/api/endpoints/import', { csv: [header, good(1), good(2), good(3)].join('\n') });
+      expect(accepted.statusCode).toBe(201);
+      expect(accepted.json().data.imported).toBe(3);
+      expect(await countFor(currentClient)).toBe(before + 3);
+      const names = (await get('/api/endpoints?q=Imported&perPage=10')).json().data.map((l: { locationname: string }) => l.locationname);
+      expect(names).toEqual(['Imported, 1', 'Imported, 2', 'Imported, 3']);
+
+      const again = await send('POST', '/api/endpoints/import', { csv: [header, good(1)].join('\n') });
+      expect(again.json().errors).toEqual({ 'line 2': ['The external code has already been taken'] });
+      const wrongHeader = await send('POST', '/api/endpoints/import', { csv: 'name,colour\nx,y' });
+      expect(wrongHeader.statusCode).toBe(422);
+      expect(wrongHeader.json().errors.csv[0]).toContain('Unknown columns: name, colour');
+    });
+
+    it('exports the current filter as CSV', async () => {
+      const res = await get('/api/endpoints/export?q=Imported&columns=locationname,city_state');
+      expect(res.body).toBe(
+        '\uFEFFLocation name,City/State\r\n"Imported, 1","Denver, CO"\r\n"Imported, 2","Denver, CO"\r\n"Imported, 3","Denver, CO"\r\n',
+      );
+    });
+  });
+}
