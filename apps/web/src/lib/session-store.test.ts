@@ -102,6 +102,7 @@ describe('switching client', () => {
     sessionStorage.setItem('storage-auth-user-token', '"tok"');
     const calls = fakeServer({
       ...shellRoutes,
+      'GET /api/endpoints': () => ({ status: 200, body: { data: [{ _id: 'a'.repeat(24), locationname: 'Lakeside Honda Downtown' }] } }),
       'PUT /api/users/switch-client/7': () => ({ status: 200, body: { data: { ...admin, current_client_id: 7 } } }),
     });
     await useSession.getState().switchClient(7);
@@ -109,8 +110,10 @@ describe('switching client', () => {
       'PUT /api/users/switch-client/7',
       'GET /api/clients/7',
       'GET /api/clients-user-list',
+      'GET /api/endpoints',
     ]);
     expect(useSession.getState().currentClient).toEqual(client);
+    expect(useSession.getState().locationOptions).toEqual([{ label: 'Lakeside Honda Downtown', value: 'a'.repeat(24) }]);
   });
 });
 

@@ -30,6 +30,9 @@ type SessionState = {
   loading: boolean;
   /** The spec's client-created status and message, shown on Client Manager after a create. */
   clientCreated: { status: 'success' | 'error'; message: string } | null;
+  /** The current client's locations as filter options (spec: label = locationname, value = _id). */
+  locationOptions: { label: string; value: string }[];
+  loadEndpoints(): Promise<void>;
   setClientCreated(value: SessionState['clientCreated']): void;
 
   startUp(): Promise<void>;
@@ -67,6 +70,15 @@ export const useSession = create<SessionState>()((set, get) => ({
   loginFailureMessage: null,
   loading: false,
   clientCreated: null,
+  locationOptions: [],
+  async loadEndpoints() {
+    try {
+      const { data } = await api.get<{ data: { _id: string; locationname: string }[] }>('/api/endpoints', { query: { perPage: 200 } });
+      set({ locationOptions: data.map((l) => ({ label: l.locationname, value: l._id })) });
+    } catch (err) {
+      logFailure('endpoints', err);
+    }
+  },
   setClientCreated: (clientCreated) => set({ clientCreated }),
 
   async startUp() {
@@ -136,7 +148,8 @@ export const useSession = create<SessionState>()((set, get) => ({
         storeCurrentClient(storage(), client);
         set({ currentClient: client });
       }
-      await Promise.all([get().loadRootTeams(), get().loadUsers()]);
+      // Spec §7: after the current client, the user list and the endpoints are reloaded.
+      await Promise.all([get().loadRootTeams(), get().loadUsers(), get().loadEndpoints()]);
       set({ loading: false });
       return true;
     } catch (err) {
@@ -156,7 +169,7 @@ export const useSession = create<SessionState>()((set, get) => ({
     storeCurrentClient(storage(), client);
     set({ user, currentClient: client });
     storage().setItem(STORAGE_KEYS.user, JSON.stringify(user));
-    await get().loadUsers();
+    await Promise.all([get().loadUsers(), get().loadEndpoints()]);
   },
 
   async signOut() {
@@ -181,6 +194,7 @@ export const useSession = create<SessionState>()((set, get) => ({
       users: [DEFAULT_USER_ENTRY],
       usersState: 'idle',
       loading: false,
+      locationOptions: [],
       loginFailureMessage: message,
     });
   },

@@ -1,6 +1,6 @@
 import type { ColumnDef } from '@admin/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { api } from '../../lib/http.ts';
 
 /** Every column in display order, and which of them are hidden. */
@@ -39,15 +39,25 @@ export function useColumnPreference(tableKey: string, columns: readonly ColumnDe
     staleTime: Number.POSITIVE_INFINITY,
   });
   const save = useMutation({
+    // Saves run one after another, so the server ends with the last choice.
+    scope: { id: `preferences:table:${tableKey}` },
     mutationFn: (choice: ColumnChoice) => api.put(`/api/preferences/table:${tableKey}`, { value: choice }),
-    // Cancel a first load still in flight, or its (older) answer would undo this change.
-    onMutate: async (choice) => {
-      await queryClient.cancelQueries({ queryKey });
-      queryClient.setQueryData(queryKey, choice);
-    },
+    onSuccess: (_data, choice) => queryClient.setQueryData(queryKey, choice),
     onError: (err) => console.error('Failed to save the column choice', err),
   });
-  const choice = useMemo(() => resolveChoice(columns, stored.data ?? null), [columns, stored.data]);
+  // The user's latest choice wins at once, over a first load still in flight and over saves
+  // still on their way (clicks can come faster than the server answers).
+  const [local, setLocal] = useState<ColumnChoice | null>(null);
+  const resolved = useMemo(() => resolveChoice(columns, stored.data ?? null), [columns, stored.data]);
+  const choice = local ?? resolved;
   const visible = useMemo(() => choice.order.filter((k) => !choice.hidden.includes(k)), [choice]);
-  return { choice, visible, setChoice: (next: ColumnChoice) => save.mutate(next), ready: !stored.isPending };
+  return {
+    choice,
+    visible,
+    setChoice: (next: ColumnChoice) => {
+      setLocal(next);
+      save.mutate(next);
+    },
+    ready: !stored.isPending,
+  };
 }
