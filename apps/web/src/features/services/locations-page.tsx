@@ -1,5 +1,203 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import type { Location, Status } from '@admin/shared';
+import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
+import { locationColumns } from '@admin/shared/resources/locations';
+import { Button, CopyButton, Drawer, Group, Loader, Modal, Select, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
+import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
+import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { MultiFilter } from '../../components/filters/multi-filter.tsx';
+import { SearchFilter } from '../../components/filters/search-filter.tsx';
+import { Page } from '../../components/page.tsx';
+import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
+import { api } from '../../lib/http.ts';
+import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
+import { useSession } from '../../lib/session-store.ts';
+import { LocationForm } from './location-form.tsx';
+import { LocationImport } from './location-import.tsx';
 
+type ListAnswer = { data: Location[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
+const config: ListParamsConfig = { multi: { status: ['active', 'paused'] }, single: ['hasGoogle'] };
+const DEFAULT_SORT = { sort: 'locationname', order: 'asc' } as const;
+const EFFECTS: Partial<Record<Status, string>> = {
+  paused: 'Surveys and alerts stop for this location until it is resumed.',
+  inactive: 'The location is archived and hidden by default. You can restore it later.',
+  active: 'The location becomes active again.',
+};
+
+/** Locations of the current client (the spec's endpoints). Follows the client switcher. */
 export default function LocationsPage() {
-  return <ScreenPlaceholder />;
+  const { params, update } = useListParams(config);
+  const [editing, setEditing] = useState<Location | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
+  const currentClient = useSession((s) => s.currentClient);
+  const loadEndpoints = useSession((s) => s.loadEndpoints);
+  const columns = useColumnPreference('locations', locationColumns);
+  const queryClient = useQueryClient();
+
+  const query = toApiQuery(params);
+  const list = useQuery({
+    queryKey: ['locations', currentClient?.id, query],
+    queryFn: ({ signal }) => api.get<ListAnswer>('/api/endpoints', { query, signal }),
+    placeholderData: keepPreviousData,
+    enabled: currentClient !== null,
+  });
+  if (list.error) console.error('Failed to load locations', list.error);
+
+  const refresh = async () => {
+    await Promise.all([queryClient.invalidateQueries({ queryKey: ['locations'] }), loadEndpoints()]);
+  };
+
+  return (
+    <Page
+      actions={
+        <Group gap="xs">
+          <ColumnChooser columns={locationColumns} choice={columns.choice} onChange={columns.setChoice} />
+          <ExportButton path="/api/endpoints/export" query={() => ({ ...toApiQuery(params, false), columns: columns.visible })} />
+          <Button size="sm" variant="default" onClick={() => setImporting(true)} disabled={!currentClient}>
+            Import CSV
+          </Button>
+          <Button size="sm" onClick={() => setEditing('new')} disabled={!currentClient}>
+            Create location
+          </Button>
+        </Group>
+      }
+    >
+      <Text size="sm" c="dimmed">
+        Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
+      </Text>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <SearchFilter value={params.q} placeholder="Name, store code, city or id" onChange={(q) => update({ q })} />
+        <MultiFilter
+          label="Status"
+          options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          value={params.multi.status ?? []}
+          onChange={(status) => update({ multi: { status } })}
+          w={260}
+        />
+        <Select
+          label="Google link"
+          w={200}
+          data={[
+            { value: '', label: 'Any' },
+            { value: 'yes', label: 'Has Google Place ID' },
+            { value: 'no', label: 'No Google Place ID' },
+          ]}
+          value={params.single.hasGoogle ?? ''}
+          allowDeselect={false}
+          onChange={(v) => update({ single: { hasGoogle: v ?? '' } })}
+        />
+        {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+      </Group>
+
+      <DataTable<Location>
+        caption="Locations"
+        columns={locationColumns}
+        visible={columns.visible}
+        rows={list.data?.data}
+        rowKey={(r) => r._id}
+        sort={{ sort: params.sort, order: params.order }}
+        defaultSort={DEFAULT_SORT}
+        onSort={(s) => update({ sort: s.sort, order: s.order })}
+        isPending={list.isPending && currentClient !== null}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={{
+          title: currentClient ? `No locations of ${currentClient.name} match these filters.` : 'Choose a client to see its locations.',
+          action: currentClient ? (
+            <Button size="xs" variant="light" onClick={() => setEditing('new')}>
+              Create location
+            </Button>
+          ) : undefined,
+        }}
+        onOpen={(r) => setEditing(r)}
+        openLabel={(r) => `Edit ${r.locationname}`}
+        renderCell={(key, r) => {
+          switch (key) {
+            case 'status':
+              return <StatusBadge status={r.status} />;
+            case 'city_state':
+              return `${r.city}, ${r.state}`;
+            default: {
+              const value = r[key as keyof Location];
+              return value === null || value === undefined || value === '' ? <Text c="dimmed">—</Text> : String(value);
+            }
+          }
+        }}
+        rowActions={(r) => (
+          <Group gap={4} wrap="nowrap">
+            <Button size="compact-xs" variant="subtle" aria-label={`Edit ${r.locationname}`} onClick={() => setEditing(r)}>
+              Edit
+            </Button>
+            <CopyButton value={r._id}>
+              {({ copied, copy }) => (
+                <Button size="compact-xs" variant="subtle" aria-label={`Copy endpoint id of ${r.locationname}`} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy id'}
+                </Button>
+              )}
+            </CopyButton>
+            <StatusActions
+              status={r.status}
+              what={r.locationname}
+              effects={EFFECTS}
+              onChange={async (to) => {
+                await api.patch(`/api/endpoints/${r._id}/status`, { status: to, updated_at: r.updated_at });
+                notifications.show({ color: 'green', message: `${r.locationname} is now ${STATUS_LABELS[to]}` });
+                await refresh();
+              }}
+            />
+          </Group>
+        )}
+      />
+      <CursorPager
+        key={JSON.stringify(toApiQuery(params, false))}
+        cursor={params.cursor}
+        nextCursor={list.data?.nextCursor}
+        total={list.data?.total}
+        totalIsEstimate={list.data?.totalIsEstimate}
+        shownCount={list.data?.data.length ?? 0}
+        onCursor={(cursor) => update({ cursor })}
+      />
+
+      <Drawer
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        position="right"
+        size="lg"
+        title={
+          <Title order={2} size="h4">
+            {editing === 'new' ? 'Create location' : `Edit ${editing?.locationname ?? ''}`}
+          </Title>
+        }
+      >
+        {editing !== null && (
+          <LocationForm
+            key={editing === 'new' ? 'new' : editing._id}
+            location={editing === 'new' ? null : editing}
+            clientTimezone={currentClient?.timezone}
+            onCancel={() => setEditing(null)}
+            onSaved={async (l) => {
+              setEditing(null);
+              notifications.show({ color: 'green', message: `Saved ${l.locationname}` });
+              await refresh();
+            }}
+          />
+        )}
+      </Drawer>
+      <Modal opened={importing} onClose={() => setImporting(false)} title="Import locations" size="lg">
+        <LocationImport
+          clientName={currentClient?.name ?? ''}
+          onCancel={() => setImporting(false)}
+          onImported={async (count) => {
+            setImporting(false);
+            notifications.show({ color: 'green', message: `Imported ${count} locations` });
+            await refresh();
+          }}
+        />
+      </Modal>
+    </Page>
+  );
 }

@@ -1,0 +1,82 @@
+import { expect, type Page, test } from '@playwright/test';
+import { signInAsAdmin } from './support.ts';
+
+async function switchClient(page: Page, name: string) {
+  await page.getByRole('combobox', { name: 'Current client' }).click();
+  await page.getByRole('option', { name, exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Current client' })).toHaveValue(name);
+}
+
+test.describe('Locations', () => {
+  test('follow the client switcher', async ({ page }) => {
+    await signInAsAdmin(page);
+    const original = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+    await page.goto('/admin/location');
+    const table = page.getByRole('table', { name: 'Locations' });
+    await switchClient(page, 'Bayside Inn & Suites');
+    await expect(table.getByRole('row').nth(1)).toContainText('Bayside Inn & Suites');
+    const clientCells = await table.getByRole('row').locator('td:nth-child(2)').allInnerTexts();
+    expect(clientCells.every((c) => c === 'Bayside Inn & Suites')).toBe(true);
+    await switchClient(page, original);
+    await expect(table.getByRole('row').nth(1)).toContainText(original);
+  });
+
+  test('import a CSV: one bad line imports nothing and says why; fixed, all lines arrive', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/location');
+    await switchClient(page, 'Evergreen Credit Union');
+    const table = page.getByRole('table', { name: 'Locations' });
+    await expect(table.getByRole('row').nth(1)).toContainText('Evergreen');
+    const summary = page.getByText(/^Showing \d+ of \d+/);
+    const before = await summary.innerText();
+
+    const header = 'locationname,external_code,address1,city,state,postal_code,phone,timezone';
+    const upload = async (lines: string[]) => {
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import locations' });
+      await dialog.locator('input[type=file]').setInputFiles({
+        name: 'locations.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from([header, ...lines].join('\n')),
+      });
+      await dialog.getByRole('button', { name: 'Import' }).click();
+      return dialog;
+    };
+    const good = 'Evergreen Beaverton,EVE-500,1 Canyon Rd,Beaverton,OR,97005,+15035550100,America/Los_Angeles';
+    const dialog = await upload([good, 'Evergreen Gresham,EVE-501,2 Main St,Gresham,Oregon,97030,+15035550101,America/Los_Angeles']);
+    await expect(dialog.getByRole('alert')).toContainText('Nothing was imported: 1 of 2 lines have errors.');
+    await expect(dialog.getByRole('alert')).toContainText('line 3: The state field format is invalid');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(summary).toHaveText(before);
+
+    await upload([good, 'Evergreen Gresham,EVE-501,2 Main St,Gresham,OR,97030,+15035550101,America/Los_Angeles']);
+    await expect(page.getByText('Imported 2 locations')).toBeVisible();
+    await expect(table.getByRole('row', { name: /Evergreen Beaverton/ })).toBeVisible();
+    await expect(table.getByRole('row', { name: /Evergreen Gresham/ })).toBeVisible();
+  });
+
+  test('create a location with field errors first, then pause it', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/location');
+    await page.getByRole('button', { name: 'Create location' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create location' });
+    await drawer.getByRole('button', { name: 'Create location' }).click();
+    await expect(drawer.getByText('The locationname field is required')).toBeVisible();
+    await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill('Test Depot');
+    await drawer.getByRole('textbox', { name: 'Address', exact: true }).fill('5 Depot Rd');
+    await drawer.getByRole('textbox', { name: 'City' }).fill('Boulder');
+    await drawer.getByRole('textbox', { name: 'State' }).fill('co');
+    await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80301');
+    await drawer.getByRole('textbox', { name: 'Phone' }).fill('+13035550999');
+    await drawer.getByRole('textbox', { name: 'Postal code' }).focus();
+    await expect(drawer.getByText('The state field format is invalid')).toBeVisible();
+    await drawer.getByRole('textbox', { name: 'State' }).fill('CO');
+    await drawer.getByRole('button', { name: 'Create location' }).click();
+    const table = page.getByRole('table', { name: 'Locations' });
+    const row = table.getByRole('row', { name: /Test Depot/ });
+    await expect(row).toBeVisible();
+    await row.getByRole('button', { name: 'Pause Test Depot' }).click();
+    await page.getByRole('dialog', { name: 'Pause Test Depot?' }).getByRole('button', { name: 'Pause' }).click();
+    await expect(row.getByText('Paused')).toBeVisible();
+  });
+});

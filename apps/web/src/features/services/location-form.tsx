@@ -1,0 +1,123 @@
+import type { Location, LocationCreate } from '@admin/shared';
+import { TIME_ZONES } from '@admin/shared/resources/clients';
+import { locationFieldRules } from '@admin/shared/resources/locations';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { ApiError, api } from '../../lib/http.ts';
+
+type FormValues = Record<keyof typeof locationFieldRules, string>;
+
+const FIELDS = Object.keys(locationFieldRules) as (keyof FormValues)[];
+
+function fromLocation(l: Location | null): FormValues {
+  const v = {} as FormValues;
+  for (const f of FIELDS) v[f] = (l?.[f] as string | null | undefined) ?? '';
+  if (!l) v.country = 'US';
+  return v;
+}
+
+/** Form values → API body: empty optional text becomes null. */
+function toBody(values: Partial<FormValues>): LocationCreate {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim() === '' ? null : v.trim()])) as LocationCreate;
+}
+
+/** Create or edit a location of the current client (domain.md §13). */
+export function LocationForm(props: {
+  location: Location | null;
+  clientTimezone: string | undefined;
+  onSaved(l: Location): void;
+  onCancel(): void;
+}) {
+  const defaults = fromLocation(props.location);
+  if (!props.location && props.clientTimezone) defaults.timezone = props.clientTimezone;
+  const { form, veeErrors, setServerErrors } = useVeeForm<FormValues>({
+    defaultValues: defaults,
+    rules: locationFieldRules as unknown as FieldRules,
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, control, handleSubmit, formState } = form;
+  const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      if (props.location) {
+        const changed = Object.fromEntries(Object.keys(formState.dirtyFields).map((k) => [k, values[k as keyof FormValues]]));
+        const { data } = await api.patch<{ data: Location }>(`/api/endpoints/${props.location._id}`, {
+          ...toBody(changed),
+          updated_at: props.location.updated_at,
+        });
+        props.onSaved(data);
+      } else {
+        const { data } = await api.post<{ data: Location }>('/api/endpoints', toBody(values));
+        props.onSaved(data);
+      }
+    } catch (e) {
+      if (e instanceof ApiError) {
+        const unplaced = setServerErrors(e.fieldErrors);
+        setFormError(unplaced.length > 0 || Object.keys(e.fieldErrors).length === 0 ? e.message : null);
+      } else setFormError(String(e));
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="sm">
+        {formError && (
+          <Alert color="red" variant="light" role="alert">
+            {formError}
+          </Alert>
+        )}
+        <TextInput label="Location name" required {...register('locationname')} error={err('locationname')} />
+        <SimpleGrid cols={2}>
+          <TextInput
+            label="Store code"
+            description="External code from feeds"
+            {...register('external_code')}
+            error={err('external_code')}
+          />
+          <TextInput label="Phone" required placeholder="+15551234567" {...register('phone')} error={err('phone')} />
+        </SimpleGrid>
+        <TextInput label="Address" required {...register('address1')} error={err('address1')} />
+        <TextInput label="Address line 2" {...register('address2')} error={err('address2')} />
+        <SimpleGrid cols={4}>
+          <TextInput label="City" required {...register('city')} error={err('city')} />
+          <TextInput label="State" required placeholder="CO" {...register('state')} error={err('state')} />
+          <TextInput label="Postal code" required {...register('postal_code')} error={err('postal_code')} />
+          <TextInput label="Country" {...register('country')} error={err('country')} />
+        </SimpleGrid>
+        <SimpleGrid cols={2}>
+          <TextInput label="Website" {...register('website')} error={err('website')} />
+          <Controller
+            control={control}
+            name="timezone"
+            render={({ field }) => (
+              <Select
+                label="Time zone"
+                required
+                searchable
+                limit={50}
+                data={TIME_ZONES as string[]}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                error={err('timezone')}
+              />
+            )}
+          />
+        </SimpleGrid>
+        <TextInput label="Google Place ID" {...register('google_place_id')} error={err('google_place_id')} />
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={formState.isSubmitting}>
+            {props.location ? 'Save changes' : 'Create location'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
