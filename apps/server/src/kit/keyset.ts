@@ -70,3 +70,17 @@ export function allOf(conditions: (SQL | undefined)[]): SQL | undefined {
   const present = conditions.filter((c): c is SQL => c !== undefined);
   return present.length === 0 ? undefined : and(...present);
 }
+
+/** `col in (…)` for a multi-select filter; no values means no filter. */
+export function inList(col: SQL, values: readonly (string | number)[] | undefined): SQL | undefined {
+  if (!values || values.length === 0) return undefined;
+  return sql`${col} in (${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )})`;
+}
+
+/** An ILIKE pattern for a quick search, with LIKE's wildcards in the text escaped. */
+export function containsPattern(text: string | undefined): string | undefined {
+  return text ? `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+}

@@ -58,7 +58,8 @@ function logFailure(what: string, err: unknown): void {
  * The session: the spec's shared state (§3) and its transitions (§4). Screens read it with
  * `useSession(s => s.currentClient)`.
  */
-export const useSession = create<SessionState>()((set, get) => ({
+/** The signed-out state: where the store starts and what signing out returns to. */
+const signedOut = {
   token: null,
   user: null,
   activeUser: null,
@@ -67,10 +68,14 @@ export const useSession = create<SessionState>()((set, get) => ({
   rootTeamsState: 'idle',
   users: [DEFAULT_USER_ENTRY],
   usersState: 'idle',
-  loginFailureMessage: null,
   loading: false,
   clientCreated: null,
   locationOptions: [],
+} satisfies Partial<SessionState>;
+
+export const useSession = create<SessionState>()((set, get) => ({
+  ...signedOut,
+  loginFailureMessage: null,
   async loadEndpoints() {
     try {
       const { data } = await api.get<{ data: { _id: string; locationname: string }[] }>('/api/endpoints', { query: { perPage: 200 } });
@@ -184,18 +189,6 @@ export const useSession = create<SessionState>()((set, get) => ({
   clearLocal(message = null) {
     storage().clear();
     writeDocumentCookie(expiredSsoCookie(runtimeConfig().cookieDomain));
-    set({
-      token: null,
-      user: null,
-      activeUser: null,
-      currentClient: null,
-      rootTeams: [],
-      rootTeamsState: 'idle',
-      users: [DEFAULT_USER_ENTRY],
-      usersState: 'idle',
-      loading: false,
-      locationOptions: [],
-      loginFailureMessage: message,
-    });
+    set({ ...signedOut, loginFailureMessage: message });
   },
 }));

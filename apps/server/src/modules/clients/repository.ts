@@ -3,7 +3,17 @@ import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { clients, teams, users } from '../../db/schema/index.ts';
-import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
+import {
+  afterCursor,
+  allOf,
+  containsPattern,
+  cursorFields,
+  decodeCursor,
+  inList,
+  orderBy,
+  pageOf,
+  type SortSpec,
+} from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -84,16 +94,8 @@ const SORTS: Record<NonNullable<ClientListQuery['sort']>, SortSpec> = {
 
 type Filters = Omit<ClientListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
-function inList(col: SQL, values: readonly (string | number)[] | undefined): SQL | undefined {
-  if (!values || values.length === 0) return undefined;
-  return sql`${col} in (${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )})`;
-}
-
 export function clientFiltersWhere(q: Filters): SQL | undefined {
-  const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const like = containsPattern(q.q);
   return allOf([
     inList(sql`${clients.status}`, q.status),
     inList(sql`${clients.industry}`, q.industry),

@@ -3,7 +3,17 @@ import type { Location, LocationCreate, LocationListQuery } from '@admin/shared'
 import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, locations } from '../../db/schema/index.ts';
-import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
+import {
+  afterCursor,
+  allOf,
+  containsPattern,
+  cursorFields,
+  decodeCursor,
+  inList,
+  orderBy,
+  pageOf,
+  type SortSpec,
+} from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 export type LocationRow = typeof locations.$inferSelect;
@@ -55,17 +65,9 @@ const SORTS: Record<NonNullable<LocationListQuery['sort']>, SortSpec> = {
 
 type Filters = Omit<LocationListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
-const inList = (col: SQL, values: readonly (string | number)[] | undefined) =>
-  values && values.length > 0
-    ? sql`${col} in (${sql.join(
-        values.map((v) => sql`${v}`),
-        sql`, `,
-      )})`
-    : undefined;
-
 /** `clientIds` are the clients to list: the filter's, or the current client. */
 export function locationWhere(q: Filters, clientIds: number[]): SQL | undefined {
-  const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const like = containsPattern(q.q);
   return allOf([
     inList(sql`${locations.clientId}`, clientIds.length > 0 ? clientIds : [-1]),
     inList(sql`${locations.status}`, q.status),

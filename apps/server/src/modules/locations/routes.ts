@@ -31,6 +31,23 @@ const listAnswer = listEnvelope(locationSchema).extend({ totalIsEstimate: z.bool
 /** Rows a single import may hold. */
 const MAX_IMPORT_ROWS = 5000;
 
+/** A row for a new location of `client`; the rules have already checked the required fields. */
+function newLocationRow(body: Partial<LocationCreate>, client: { id: number; rootTeamId: number | null }) {
+  return {
+    address1: '',
+    city: '',
+    state: '',
+    postalCode: '',
+    phone: '',
+    timezone: '',
+    locationname: '',
+    ...locationValues(body),
+    id: newLocationId(),
+    clientId: client.id,
+    teamId: client.rootTeamId,
+  };
+}
+
 /** Locations, served as the spec's `endpoints` collection (the current client's by default). */
 export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   const currentClientIds = (filter: number[] | undefined, current: number | null | undefined) =>
@@ -91,22 +108,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       const created = await app.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(locations)
-          .values({
-            address1: '',
-            city: '',
-            state: '',
-            postalCode: '',
-            phone: '',
-            timezone: '',
-            locationname: '',
-            ...locationValues(body),
-            id: newLocationId(),
-            clientId: client.id,
-            teamId: client.rootTeamId,
-          })
-          .returning();
+        const [row] = await tx.insert(locations).values(newLocationRow(body, client)).returning();
         if (!row) throw new Error('insert returned nothing');
         await request.audit(
           {
@@ -186,19 +188,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       }
 
       await app.db.transaction(async (tx) => {
-        const values = bodies.map((b) => ({
-          address1: '',
-          city: '',
-          state: '',
-          postalCode: '',
-          phone: '',
-          timezone: '',
-          locationname: '',
-          ...locationValues(b),
-          id: newLocationId(),
-          clientId: client.id,
-          teamId: client.rootTeamId,
-        }));
+        const values = bodies.map((b) => newLocationRow(b, client));
         for (let i = 0; i < values.length; i += 500) await tx.insert(locations).values(values.slice(i, i + 500));
         await request.audit(
           {

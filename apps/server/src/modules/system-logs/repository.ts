@@ -3,7 +3,17 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { clients, systemLogs, users } from '../../db/schema/index.ts';
-import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
+import {
+  afterCursor,
+  allOf,
+  containsPattern,
+  cursorFields,
+  decodeCursor,
+  inList,
+  orderBy,
+  pageOf,
+  type SortSpec,
+} from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 const actor = alias(users, 'actor');
@@ -31,14 +41,7 @@ type Filters = Omit<SystemLogListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>
 
 /** The WHERE of a list or export; dates are whole days in UTC, end date inclusive. */
 export function filtersWhere(q: Filters): SQL | undefined {
-  const inList = (col: SQL, values: readonly (string | number)[] | undefined) =>
-    values && values.length > 0
-      ? sql`${col} in (${sql.join(
-          values.map((v) => sql`${v}`),
-          sql`, `,
-        )})`
-      : undefined;
-  const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const like = containsPattern(q.q);
   return allOf([
     inList(sql`${systemLogs.level}`, q.level),
     inList(sql`${systemLogs.service}`, q.service),

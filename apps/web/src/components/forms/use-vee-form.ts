@@ -1,6 +1,7 @@
 import { displayName, validate } from '@admin/shared/validation';
 import { useRef } from 'react';
 import { type DefaultValues, type FieldErrors, type FieldValues, type Path, type Resolver, useForm } from 'react-hook-form';
+import { ApiError } from '../../lib/http.ts';
 
 export type FieldRules = Record<string, string | Record<string, unknown>>;
 
@@ -114,5 +115,20 @@ export function useVeeForm<T extends FieldValues>(options: { defaultValues: Defa
     return unplaced;
   }
 
-  return { form, veeErrors, veeFields, setServerErrors };
+  /**
+   * After a failed save: a 422/409's field errors go beside their fields; returns the message to
+   * show above the form, or null when every error found its field.
+   */
+  function errorFromSave(e: unknown): string | null {
+    if (!(e instanceof ApiError)) return e instanceof Error ? e.message : String(e);
+    const unplaced = setServerErrors(e.fieldErrors);
+    return unplaced.length > 0 || Object.keys(e.fieldErrors).length === 0 ? e.message : null;
+  }
+
+  /** The values the user changed (for a PATCH). */
+  function changedValues(values: T): Partial<T> {
+    return Object.fromEntries(Object.keys(form.formState.dirtyFields).map((k) => [k, values[k]])) as Partial<T>;
+  }
+
+  return { form, veeErrors, veeFields, setServerErrors, errorFromSave, changedValues };
 }

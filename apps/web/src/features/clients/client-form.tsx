@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { api } from '../../lib/http.ts';
 
 type FormValues = {
   name: string;
@@ -73,7 +73,7 @@ const createRules: FieldRules = { ...editRules, root_team_name: 'max:120' };
 /** Create or edit a client. Rules run on change and blur; the server's 422/409 land on the fields. */
 export function ClientForm(props: { client: Client | null; onSaved(client: Client, created: boolean): void; onCancel(): void }) {
   const editing = props.client !== null;
-  const { form, veeErrors, setServerErrors } = useVeeForm<FormValues>({
+  const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
     defaultValues: fromClient(props.client),
     rules: editing ? (editRules as unknown as FieldRules) : createRules,
   });
@@ -90,9 +90,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
     setFormError(null);
     try {
       if (props.client) {
-        const changed = Object.fromEntries(
-          Object.keys(formState.dirtyFields).map((k) => [k, values[k as keyof FormValues]]),
-        ) as Partial<FormValues>;
+        const changed = changedValues(values);
         const { data } = await api.patch<{ data: Client }>(`/api/clients/${props.client.id}`, {
           ...toBody(changed),
           updated_at: props.client.updated_at,
@@ -103,10 +101,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
         props.onSaved(data, true);
       }
     } catch (e) {
-      if (e instanceof ApiError) {
-        const unplaced = setServerErrors(e.fieldErrors);
-        setFormError(unplaced.length > 0 || Object.keys(e.fieldErrors).length === 0 ? e.message : null);
-      } else setFormError(String(e));
+      setFormError(errorFromSave(e));
     }
   });
 

@@ -5,7 +5,7 @@ import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@man
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { api } from '../../lib/http.ts';
 
 type FormValues = Record<keyof typeof locationFieldRules, string>;
 
@@ -32,7 +32,7 @@ export function LocationForm(props: {
 }) {
   const defaults = fromLocation(props.location);
   if (!props.location && props.clientTimezone) defaults.timezone = props.clientTimezone;
-  const { form, veeErrors, setServerErrors } = useVeeForm<FormValues>({
+  const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
     defaultValues: defaults,
     rules: locationFieldRules as unknown as FieldRules,
   });
@@ -44,7 +44,7 @@ export function LocationForm(props: {
     setFormError(null);
     try {
       if (props.location) {
-        const changed = Object.fromEntries(Object.keys(formState.dirtyFields).map((k) => [k, values[k as keyof FormValues]]));
+        const changed = changedValues(values);
         const { data } = await api.patch<{ data: Location }>(`/api/endpoints/${props.location._id}`, {
           ...toBody(changed),
           updated_at: props.location.updated_at,
@@ -55,10 +55,7 @@ export function LocationForm(props: {
         props.onSaved(data);
       }
     } catch (e) {
-      if (e instanceof ApiError) {
-        const unplaced = setServerErrors(e.fieldErrors);
-        setFormError(unplaced.length > 0 || Object.keys(e.fieldErrors).length === 0 ? e.message : null);
-      } else setFormError(String(e));
+      setFormError(errorFromSave(e));
     }
   });
 
