@@ -12,6 +12,7 @@ import {
   storeCurrentClient,
   writeDocumentCookie,
 } from './session-storage.ts';
+import { useSharedFilters } from './shared-filters.ts';
 
 export type LoadState = 'idle' | 'loading' | 'error' | 'ready';
 
@@ -79,7 +80,9 @@ export const useSession = create<SessionState>()((set, get) => ({
   async loadEndpoints() {
     try {
       const { data } = await api.get<{ data: { _id: string; locationname: string }[] }>('/api/endpoints', { query: { perPage: 200 } });
-      set({ locationOptions: data.map((l) => ({ label: l.locationname, value: l._id })) });
+      const locationOptions = data.map((l) => ({ label: l.locationname, value: l._id }));
+      set({ locationOptions });
+      useSharedFilters.getState().setLocationOptions(locationOptions);
     } catch (err) {
       logFailure('endpoints', err);
     }
@@ -190,5 +193,6 @@ export const useSession = create<SessionState>()((set, get) => ({
     storage().clear();
     writeDocumentCookie(expiredSsoCookie(runtimeConfig().cookieDomain));
     set({ ...signedOut, loginFailureMessage: message });
+    useSharedFilters.getState().reset();
   },
 }));
