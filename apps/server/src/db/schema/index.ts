@@ -1,3 +1,4 @@
+export * from './catalog.ts';
 export * from './clients.ts';
 export * from './identity.ts';
 export * from './locations.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import type { Db } from '../client.ts';
-import { clients, clientUsers, locations, teams, users } from '../schema/index.ts';
+import { clients, clientUsers, locations, products, teams, users } from '../schema/index.ts';
 import { seededRandom } from './random.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
@@ -156,6 +156,60 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
         status: i === count - 1 && index % 4 === 0 ? 'paused' : 'active',
       }));
       await tx.insert(locations).values(rows);
+    }
+
+    // Products and services, by industry.
+    const CATALOG: Record<string, [string, string, string][]> = {
+      home_services: [
+        ['AC repair', 'AC-REP', 'Cooling'],
+        ['Furnace tune-up', 'FURN-TUNE', 'Heating'],
+        ['Drain cleaning', 'DRAIN', 'Plumbing'],
+        ['Water heater install', 'WH-INST', 'Plumbing'],
+      ],
+      automotive: [
+        ['Oil change', 'OIL', 'Service'],
+        ['Brake service', 'BRAKES', 'Service'],
+        ['New vehicle sale', 'NEW-SALE', 'Sales'],
+        ['Used vehicle sale', 'USED-SALE', 'Sales'],
+      ],
+      dental: [
+        ['Cleaning', 'CLEAN', 'Hygiene'],
+        ['Whitening', 'WHITE', 'Cosmetic'],
+        ['Crown', 'CROWN', 'Restorative'],
+      ],
+      senior_care: [
+        ['Assisted living', 'AL', 'Residential'],
+        ['Memory care', 'MC', 'Residential'],
+        ['Respite stay', 'RESPITE', 'Short stay'],
+      ],
+      healthcare: [
+        ['Annual physical', 'PHYS', 'Primary care'],
+        ['Telehealth visit', 'TELE', 'Primary care'],
+        ['Lab work', 'LAB', 'Diagnostics'],
+      ],
+      legal: [
+        ['Estate planning', 'ESTATE', 'Consultation'],
+        ['Personal injury', 'PI', 'Litigation'],
+      ],
+      financial: [
+        ['Auto loan', 'AUTO-LOAN', 'Lending'],
+        ['Mortgage', 'MORTGAGE', 'Lending'],
+        ['Checking account', 'CHK', 'Accounts'],
+      ],
+      retail: [
+        ['In-store purchase', 'STORE', 'Sales'],
+        ['Online order', 'ONLINE', 'Sales'],
+        ['Gear rental', 'RENTAL', 'Rentals'],
+      ],
+      hospitality: [
+        ['Overnight stay', 'STAY', 'Rooms'],
+        ['Event booking', 'EVENT', 'Events'],
+      ],
+    };
+    for (const [index, clientId] of clientIds.entries()) {
+      const items = CATALOG[DEMO_CLIENTS[index]?.industry ?? ''] ?? [];
+      if (items.length === 0) continue;
+      await tx.insert(products).values(items.map(([name, code, category]) => ({ clientId, name, code, category })));
     }
 
     // A few months of application and audit log, so System Logs has pages to walk.

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+
+for (const kind of testDatabaseKinds()) {
+  describe(`products API (${kind})`, () => {
+    let ctx: TestContext;
+    let headers: Record<string, string>;
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
+    const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+
+    beforeAll(async () => {
+      ctx = await startTestApp(kind);
+      headers = bearer(await login(ctx.app, 'admin@example.com'));
+    });
+    afterAll(() => ctx.close());
+
+    it("lists the current client's products and follows a switch", async () => {
+      const first = (await get('/api/product')).json();
+      expect(first.total).toBeGreaterThan(0);
+      const clientId = first.data[0].client_id;
+      expect(first.data.every((p: { client_id: number }) => p.client_id === clientId)).toBe(true);
+      await send('PUT', '/api/users/switch-client/2');
+      const other = (await get('/api/product')).json();
+      expect(other.data.every((p: { client_id: number }) => p.client_id === 2)).toBe(true);
+      expect(other.data.map((p: { name: string }) => p.name)).toContain('Oil change');
+    });
+
+    it('creates with the form rules, unique codes per client, edits and archives', async () => {
+      const bad = await send('POST', '/api/product', { name: '', code: 'has space', description: 'x'.repeat(501) });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors).toEqual({
+        name: ['The name field is required'],
+        code: ['The code field may contain alpha-numeric characters as well as dashes and underscores'],
+        description: ['The description field may not be greater than 500 characters'],
+      });
+      const created = await send('POST', '/api/product', { name: 'Tire rotation', code: 'TIRE-ROT', category: 'Service' });
+      expect(created.statusCode).toBe(201);
+      const product = created.json().data;
+      expect((await send('POST', '/api/product', { name: 'Again', code: 'tire-rot' })).statusCode).toBe(409);
+      const edited = await send('PATCH', `/api/product/${product.id}`, { description: 'Four tires', updated_at: product.updated_at });
+      expect(edited.json().data.description).toBe('Four tires');
+      expect((await send('PATCH', `/api/product/${product.id}`, { code: 'OIL' })).statusCode).toBe(409);
+      expect((await send('PATCH', `/api/product/${product.id}/status`, { status: 'inactive' })).json().data.status).toBe('inactive');
+      expect((await send('PATCH', `/api/product/${product.id}/status`, { status: 'paused' })).statusCode).toBe(409);
+      expect((await get('/api/product?status=inactive')).json().data.map((p: { code: string }) => p.code)).toEqual(['TIRE-ROT']);
+      const csv = (await get('/api/product/export?columns=code,name&status=inactive')).body;
+      expect(csv).toBe('\uFEFFCode,Name\r\nTIRE-ROT,Tire rotation\r\n');
+    });
+  });
+}

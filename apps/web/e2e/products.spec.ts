@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { signInAsAdmin } from './support.ts';
+
+test('Product: create with a field error first, edit, archive', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/product');
+  const table = page.getByRole('table', { name: 'Products' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  await page.getByRole('button', { name: 'Create product' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create product' });
+  await drawer.getByRole('textbox', { name: 'Name' }).fill('Duct cleaning');
+  await drawer.getByRole('textbox', { name: 'Code' }).fill('duct cleaning');
+  await drawer.getByRole('textbox', { name: 'Category' }).focus();
+  await expect(drawer.getByText('The code field may contain alpha-numeric characters as well as dashes and underscores')).toBeVisible();
+  await drawer.getByRole('textbox', { name: 'Code' }).fill('DUCT');
+  await drawer.getByRole('button', { name: 'Create product' }).click();
+  const row = table.getByRole('row', { name: /Duct cleaning/ });
+  await expect(row).toBeVisible();
+
+  await row.getByRole('button', { name: 'Edit Duct cleaning' }).first().click();
+  const edit = page.getByRole('dialog', { name: 'Edit Duct cleaning' });
+  await edit.getByRole('textbox', { name: 'Category' }).fill('Air quality');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(row).toContainText('Air quality');
+
+  await row.getByRole('button', { name: 'Archive Duct cleaning' }).click();
+  await page.getByRole('dialog', { name: 'Archive Duct cleaning?' }).getByRole('button', { name: 'Archive' }).click();
+  await expect(table.getByRole('row', { name: /Duct cleaning/ })).toHaveCount(0);
+});
