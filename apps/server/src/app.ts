@@ -13,6 +13,7 @@ import { identityRoutes } from './modules/identity/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
+import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { auditPlugin, writeAudit } from './plugins/audit.ts';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(systemLogRoutes);
   await app.register(locationRoutes);
   await app.register(productRoutes);
+  await app.register(referralSourceRoutes);
   await app.register(preferenceRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {

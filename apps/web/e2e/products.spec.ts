@@ -27,3 +27,27 @@ test('Product: create with a field error first, edit, archive', async ({ page })
   await page.getByRole('dialog', { name: 'Archive Duct cleaning?' }).getByRole('button', { name: 'Archive' }).click();
   await expect(table.getByRole('row', { name: /Duct cleaning/ })).toHaveCount(0);
 });
+
+test('Referral Source: a global default shows for every client; scope filters it', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/referral-source');
+  const table = page.getByRole('table', { name: 'Referral sources' });
+  await expect(table.getByRole('row', { name: /Google search/ })).toContainText('All clients');
+  await page.getByRole('button', { name: 'Create referral source' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create referral source' });
+  await drawer.getByRole('textbox', { name: 'Name' }).fill('Podcast sponsorship');
+  await drawer.getByRole('textbox', { name: 'Code' }).fill('PODCAST');
+  await drawer.getByRole('textbox', { name: 'Name' }).focus();
+  await drawer.getByRole('button', { name: 'Create referral source' }).click();
+  await expect(drawer.getByText('The type field is required')).toBeVisible();
+  await drawer.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Advertising' }).click();
+  await drawer.getByRole('checkbox', { name: /Global default for all clients/ }).check();
+  await drawer.getByRole('button', { name: 'Create referral source' }).click();
+  await expect(table.getByRole('row', { name: /Podcast sponsorship/ })).toContainText('All clients');
+
+  await page.getByRole('combobox', { name: 'Scope' }).click();
+  await page.getByRole('option', { name: 'This client only' }).click();
+  await expect(table.getByRole('row', { name: /Podcast sponsorship/ })).toHaveCount(0);
+  await expect(table.getByRole('row', { name: /Yard sign/ })).toBeVisible();
+});

@@ -7,5 +7,6 @@ export * from './resources/clients.ts';
 export * from './resources/identity.ts';
 export * from './resources/locations.ts';
 export * from './resources/products.ts';
+export * from './resources/referral-sources.ts';
 export * from './resources/system-logs.ts';
 export * as validation from './validation/index.ts';

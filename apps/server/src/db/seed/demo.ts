@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import type { Db } from '../client.ts';
-import { clients, clientUsers, locations, products, teams, users } from '../schema/index.ts';
+import { clients, clientUsers, locations, products, referralSources, teams, users } from '../schema/index.ts';
 import { seededRandom } from './random.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
@@ -210,6 +210,21 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
       const items = CATALOG[DEMO_CLIENTS[index]?.industry ?? ''] ?? [];
       if (items.length === 0) continue;
       await tx.insert(products).values(items.map(([name, code, category]) => ({ clientId, name, code, category })));
+    }
+
+    // Referral sources: global defaults for every client, plus a few of the clients' own.
+    await tx.insert(referralSources).values([
+      { clientId: null, name: 'Google search', code: 'GOOGLE', type: 'online' },
+      { clientId: null, name: 'Referral from a friend', code: 'FRIEND', type: 'word_of_mouth' },
+      { clientId: null, name: 'Returning customer', code: 'REPEAT', type: 'repeat' },
+      { clientId: null, name: 'Walk-in', code: 'WALKIN', type: 'walk_in' },
+      { clientId: null, name: 'Social media ad', code: 'SOCIAL-AD', type: 'advertising' },
+    ]);
+    for (const clientId of clientIds) {
+      await tx.insert(referralSources).values([
+        { clientId, name: 'Yard sign', code: 'YARD-SIGN', type: 'advertising' },
+        { clientId, name: 'Partner referral', code: 'PARTNER', type: 'professional_referral' },
+      ]);
     }
 
     // A few months of application and audit log, so System Logs has pages to walk.
