@@ -6,6 +6,7 @@ export * from './constants.ts';
 export * from './resources/clients.ts';
 export * from './resources/identity.ts';
 export * from './resources/locations.ts';
+export * from './resources/personnel.ts';
 export * from './resources/products.ts';
 export * from './resources/referral-sources.ts';
 export * from './resources/system-logs.ts';

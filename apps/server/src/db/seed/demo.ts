@@ -2,7 +2,17 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import type { Db } from '../client.ts';
-import { clients, clientUsers, locations, products, referralSources, teams, users } from '../schema/index.ts';
+import {
+  clients,
+  clientUsers,
+  locations,
+  personnel,
+  personnelLocations,
+  products,
+  referralSources,
+  teams,
+  users,
+} from '../schema/index.ts';
 import { seededRandom } from './random.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
@@ -156,6 +166,39 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
         status: i === count - 1 && index % 4 === 0 ? 'paused' : 'active',
       }));
       await tx.insert(locations).values(rows);
+
+      // Personnel: technicians, advisors … with one or two locations each. Every third client
+      // also gets a typical feed duplicate (same person, a nickname and a second code) for merging.
+      const TITLES = ['Technician', 'Service advisor', 'Sales consultant', 'Office manager', 'Coordinator', 'Specialist'];
+      const people = Array.from({ length: rnd.int(15, 25) }, (_, i) => {
+        const first = rnd.pick(FIRST);
+        const last = rnd.pick(LAST);
+        return {
+          clientId,
+          firstName: first,
+          lastName: last,
+          title: rnd.pick(TITLES),
+          employeeCode: `E${String(index * 100 + i + 1).padStart(4, '0')}`,
+          email: `${first}.${last}.${i}@${slug(c.name)}.example.com`.toLowerCase(),
+          phone: `+1${rnd.int(201, 989)}555${String(rnd.int(0, 9999)).padStart(4, '0')}`,
+        };
+      });
+      const first = people[0];
+      if (first && index % 3 === 0) {
+        people.push({
+          ...first,
+          firstName: `${first.firstName.slice(0, 3)}.`,
+          employeeCode: `E${String(index * 100 + 99)}`,
+          email: first.email,
+        });
+      }
+      const inserted = await tx.insert(personnel).values(people).returning({ id: personnel.id });
+      const links = inserted.flatMap((p, i) => {
+        const a = rows[i % rows.length];
+        const b = rows[(i + 1) % rows.length];
+        return [a, i % 4 === 0 ? b : undefined].filter((l) => l !== undefined).map((l) => ({ personnelId: p.id, locationId: l.id }));
+      });
+      await tx.insert(personnelLocations).values(links);
     }
 
     // Products and services, by industry.

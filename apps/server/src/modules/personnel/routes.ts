@@ -1,0 +1,205 @@
+import {
+  dataEnvelope,
+  listEnvelope,
+  type PersonCreate,
+  personCreateSchema,
+  personIdParamSchema,
+  personnelColumns,
+  personnelExportQuerySchema,
+  personnelFieldRules,
+  personnelListQuerySchema,
+  personSchema,
+  personUpdateSchema,
+  statusChangeSchema,
+} from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { personnel, personnelLocations } from '../../db/schema/index.ts';
+import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { assertFresh, assertTransition } from '../../kit/status.ts';
+import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
+import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { findClient } from '../clients/repository.ts';
+import {
+  countPersonnel,
+  employeeCodeTaken,
+  foreignLocations,
+  linksOf,
+  listPersonnel,
+  type PersonRow,
+  personValues,
+  toPerson,
+} from './repository.ts';
+
+const rules = personnelFieldRules as unknown as FieldRules;
+const listAnswer = listEnvelope(personSchema).extend({ totalIsEstimate: z.boolean() });
+const codeConflict = () =>
+  conflict('Another person of this client has this employee code.', { employee_code: ['The employee code has already been taken'] });
+
+/** Personnel of the current client (spec path `personnel`), linked to its locations. */
+export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** 422 unless every location is one of the client's. */
+  async function checkLocations(db: Db, clientId: number, ids: string[] | undefined) {
+    if (!ids) return;
+    const foreign = await foreignLocations(db, clientId, ids);
+    if (foreign.length > 0) {
+      throw new HttpError(422, 'Please correct: location_ids.', { location_ids: ['Choose locations of the current client'] });
+    }
+  }
+
+  async function withLinks(db: Db, row: PersonRow) {
+    return toPerson(row, (await linksOf(db, [row.id])).get(row.id));
+  }
+
+  async function setLinks(tx: Db, personId: number, ids: string[]) {
+    await tx.delete(personnelLocations).where(eq(personnelLocations.personnelId, personId));
+    const unique = [...new Set(ids)];
+    if (unique.length > 0) await tx.insert(personnelLocations).values(unique.map((locationId) => ({ personnelId: personId, locationId })));
+  }
+
+  app.get(
+    '/api/personnel',
+    { config: { access: 'superadmin' }, schema: { querystring: personnelListQuerySchema, response: { 200: listAnswer } } },
+    async (request) => {
+      const q = request.query;
+      const clientId = request.auth?.user.currentClientId ?? 0;
+      const { rows, nextCursor } = await listPersonnel(app.db, q, clientId, q.perPage);
+      return { data: rows, nextCursor, ...(await countPersonnel(app.db, q, clientId)) };
+    },
+  );
+
+  app.get(
+    '/api/personnel/export',
+    { config: { access: 'superadmin' }, schema: { querystring: personnelExportQuerySchema } },
+    async (request, reply) => {
+      const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
+      const clientId = request.auth?.user.currentClientId ?? 0;
+      const columns = chosen
+        ? chosen.map((k) => personnelColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
+        : personnelColumns.filter((c) => c.defaultVisible);
+      const db = app.db;
+      async function* batches() {
+        let cursor: string | undefined;
+        do {
+          const page = await listPersonnel(db, { ...q, ...(cursor ? { cursor } : {}) }, clientId, 1000);
+          yield page.rows.map((p) => ({ ...p, location_names: p.location_names.join('; '), aliases_count: p.aliases.length }));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      }
+      return sendCsv(reply, csvFileName('personnel'), columns, batches());
+    },
+  );
+
+  app.post(
+    '/api/personnel',
+    { config: { access: 'superadmin' }, schema: { body: personCreateSchema, response: { 201: dataEnvelope(personSchema) } } },
+    async (request, reply) => {
+      const clientId = request.auth?.user.currentClientId;
+      const client = clientId ? await findClient(app.db, clientId) : undefined;
+      if (!client || client.status === 'inactive') throw conflict('Choose an active client first (client switcher).');
+      const body: PersonCreate = { location_ids: [], aliases: [], ...request.body };
+      await validateFields(body, rules);
+      await checkLocations(app.db, client.id, body.location_ids);
+      if (body.employee_code && (await employeeCodeTaken(app.db, client.id, body.employee_code))) throw codeConflict();
+      const created = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(personnel)
+          .values({ firstName: '', lastName: '', ...personValues(body), clientId: client.id })
+          .returning();
+        if (!row) throw new Error('insert returned nothing');
+        await setLinks(tx, row.id, body.location_ids ?? []);
+        const person = await withLinks(tx, row);
+        await request.audit(
+          {
+            action: 'personnel.create',
+            message: `Created personnel ${person.name}`,
+            clientId: client.id,
+            entityType: 'personnel',
+            entityId: row.id,
+            after: person,
+          },
+          tx,
+        );
+        return person;
+      });
+      return reply.code(201).send({ data: created });
+    },
+  );
+
+  app.patch(
+    '/api/personnel/:id',
+    {
+      config: { access: 'superadmin' },
+      schema: { params: personIdParamSchema, body: personUpdateSchema, response: { 200: dataEnvelope(personSchema) } },
+    },
+    async (request) => {
+      const { updated_at: seen, ...changes } = request.body;
+      await validateFields(changes, rules, { partial: true });
+      const updated = await app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(personnel).where(eq(personnel.id, request.params.id)).for('update');
+        if (!before) throw notFound('Person');
+        assertFresh(before.updatedAt, seen, 'This person');
+        await checkLocations(tx, before.clientId, changes.location_ids);
+        if (changes.employee_code && (await employeeCodeTaken(tx, before.clientId, changes.employee_code, before.id))) throw codeConflict();
+        const beforePerson = await withLinks(tx, before);
+        const [row] = await tx
+          .update(personnel)
+          .set({ ...personValues(changes), updatedAt: sql`now()` })
+          .where(eq(personnel.id, before.id))
+          .returning();
+        if (!row) throw notFound('Person');
+        if (changes.location_ids) await setLinks(tx, row.id, changes.location_ids);
+        const person = await withLinks(tx, row);
+        await request.audit(
+          {
+            action: 'personnel.update',
+            message: `Updated personnel ${person.name}`,
+            clientId: row.clientId,
+            entityType: 'personnel',
+            entityId: row.id,
+            before: beforePerson,
+            after: person,
+          },
+          tx,
+        );
+        return person;
+      });
+      return { data: updated };
+    },
+  );
+
+  app.patch(
+    '/api/personnel/:id/status',
+    {
+      config: { access: 'superadmin' },
+      schema: { params: personIdParamSchema, body: statusChangeSchema, response: { 200: dataEnvelope(personSchema) } },
+    },
+    async (request) => {
+      const { status, updated_at: seen } = request.body;
+      const updated = await app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(personnel).where(eq(personnel.id, request.params.id)).for('update');
+        if (!before) throw notFound('Person');
+        assertFresh(before.updatedAt, seen, 'This person');
+        assertTransition(before.status, status, `${before.firstName} ${before.lastName}`);
+        const [row] = await tx.update(personnel).set({ status, updatedAt: sql`now()` }).where(eq(personnel.id, before.id)).returning();
+        if (!row) throw notFound('Person');
+        await request.audit(
+          {
+            action: `personnel.status.${status}`,
+            message: `Changed ${row.firstName} ${row.lastName} from ${before.status} to ${status}`,
+            clientId: row.clientId,
+            entityType: 'personnel',
+            entityId: row.id,
+            before: { status: before.status },
+            after: { status },
+          },
+          tx,
+        );
+        return withLinks(tx, row);
+      });
+      return { data: updated };
+    },
+  );
+};

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+
+for (const kind of testDatabaseKinds()) {
+  describe(`personnel API (${kind})`, () => {
+    let ctx: TestContext;
+    let headers: Record<string, string>;
+    let locationIds: string[];
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
+    const send = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
+      ctx.app.inject({ method, url, headers, payload: payload as Record<string, unknown> });
+
+    beforeAll(async () => {
+      ctx = await startTestApp(kind);
+      headers = bearer(await login(ctx.app, 'admin@example.com'));
+      locationIds = (await get('/api/endpoints')).json().data.map((l: { _id: string }) => l._id);
+    });
+    afterAll(() => ctx.close());
+
+    it("lists the current client's personnel with their locations; filters by location", async () => {
+      const body = (await get('/api/personnel')).json();
+      expect(body.total).toBeGreaterThanOrEqual(15);
+      expect(body.data[0]).toMatchObject({ location_ids: expect.any(Array), location_names: expect.any(Array), name: expect.any(String) });
+      const at = (await get(`/api/personnel?location=${locationIds[0]}&perPage=200`)).json();
+      expect(at.total).toBeGreaterThan(0);
+      expect(at.data.every((p: { location_ids: string[] }) => p.location_ids.includes(locationIds[0] ?? ''))).toBe(true);
+    });
+
+    it('creates with locations and rules, edits, archives and restores', async () => {
+      const bad = await send('POST', '/api/personnel', {
+        first_name: '',
+        last_name: 'Ng',
+        location_ids: [],
+        email: 'x',
+        aliases: ['a'.repeat(121)],
+      });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors).toEqual({
+        first_name: ['The first name field is required'],
+        location_ids: ['The location ids field is required'],
+        aliases: ['The aliases field may not be greater than 120 characters'],
+        email: ['The email field must be a valid email'],
+      });
+      const foreign = await send('POST', '/api/personnel', { first_name: 'A', last_name: 'B', location_ids: ['f'.repeat(24)] });
+      expect(foreign.statusCode).toBe(422);
+      expect(foreign.json().errors).toEqual({ location_ids: ['Choose locations of the current client'] });
+
+      const created = await send('POST', '/api/personnel', {
+        first_name: 'Rosa',
+        last_name: 'Diaz',
+        title: 'Technician',
+        employee_code: 'T-77',
+        aliases: ['Rosie D'],
+        location_ids: locationIds.slice(0, 2),
+      });
+      expect(created.statusCode).toBe(201);
+      const rosa = created.json().data;
+      expect(rosa).toMatchObject({
+        name: 'Rosa Diaz',
+        aliases: ['Rosie D'],
+        location_ids: expect.arrayContaining(locationIds.slice(0, 2)),
+      });
+      expect(
+        (await send('POST', '/api/personnel', { first_name: 'X', last_name: 'Y', employee_code: 't-77', location_ids: [locationIds[0]] }))
+          .statusCode,
+      ).toBe(409);
+      const moved = await send('PATCH', `/api/personnel/${rosa.id}`, { location_ids: [locationIds[2]], updated_at: rosa.updated_at });
+      expect(moved.json().data.location_ids).toEqual([locationIds[2]]);
+      expect((await send('PATCH', `/api/personnel/${rosa.id}`, { title: 'Lead', updated_at: rosa.updated_at })).statusCode).toBe(409);
+      expect((await send('PATCH', `/api/personnel/${rosa.id}/status`, { status: 'inactive' })).json().data.status).toBe('inactive');
+      expect((await send('PATCH', `/api/personnel/${rosa.id}/status`, { status: 'active' })).json().data.status).toBe('active');
+      expect((await get('/api/personnel?q=rosie')).json().data.map((p: { id: number }) => p.id)).toEqual([rosa.id]);
+    });
+
+    it('exports personnel with their locations', async () => {
+      const csv = (await get('/api/personnel/export?q=rosa%20diaz&columns=name,location_names,employee_code')).body;
+      expect(csv.split('\r\n')[0]).toBe('\uFEFFName,Locations,Employee code');
+      expect(csv).toContain('Rosa Diaz,');
+      expect(csv).toContain(',T-77');
+    });
+  });
+}
