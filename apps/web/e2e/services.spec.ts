@@ -51,3 +51,37 @@ test('Referral Source: a global default shows for every client; scope filters it
   await expect(table.getByRole('row', { name: /Podcast sponsorship/ })).toHaveCount(0);
   await expect(table.getByRole('row', { name: /Yard sign/ })).toBeVisible();
 });
+
+test('Personnel: create a person at two locations, filter by location, archive and restore', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/personnel');
+  const table = page.getByRole('table', { name: 'Personnel' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  await page.getByRole('button', { name: 'Create person' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create person' });
+  await drawer.getByRole('button', { name: 'Create person' }).click();
+  await expect(drawer.getByText('The first name field is required')).toBeVisible();
+  await expect(drawer.getByText('The location ids field is required')).toBeVisible();
+  await drawer.getByRole('textbox', { name: 'First name' }).fill('Marisol');
+  await drawer.getByRole('textbox', { name: 'Last name' }).fill('Quintero');
+  await drawer.getByRole('combobox', { name: 'Locations' }).click();
+  const options = page.getByRole('option');
+  const firstLocation = (await options.nth(0).innerText()).trim();
+  await options.nth(0).click();
+  await options.nth(1).click();
+  await page.keyboard.press('Escape');
+  await drawer.getByRole('combobox', { name: 'Aliases' }).fill('Mari Q');
+  await page.keyboard.press('Enter');
+  await drawer.getByRole('button', { name: 'Create person' }).click();
+  const row = table.getByRole('row', { name: /Marisol Quintero/ });
+  await expect(row).toContainText(firstLocation);
+
+  await page.getByRole('combobox', { name: 'Locations' }).click();
+  await page.getByRole('option', { name: firstLocation, exact: true }).click();
+  await page.keyboard.press('Escape');
+  await expect(row).toBeVisible();
+
+  await row.getByRole('button', { name: 'Archive Marisol Quintero' }).click();
+  await page.getByRole('dialog', { name: 'Archive Marisol Quintero?' }).getByRole('button', { name: 'Archive' }).click();
+  await expect(table.getByRole('row', { name: /Marisol Quintero/ })).toHaveCount(0);
+});
