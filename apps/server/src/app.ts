@@ -12,6 +12,7 @@ import { clientRoutes } from './modules/clients/routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
 import { personnelRoutes } from './modules/personnel/routes.ts';
+import { personnelMergeRoutes } from './modules/personnel-merge/routes.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(locationRoutes);
   await app.register(productRoutes);
   await app.register(personnelRoutes);
+  await app.register(personnelMergeRoutes);
   await app.register(referralSourceRoutes);
   await app.register(preferenceRoutes);
 

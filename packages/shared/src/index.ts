@@ -7,6 +7,7 @@ export * from './resources/clients.ts';
 export * from './resources/identity.ts';
 export * from './resources/locations.ts';
 export * from './resources/personnel.ts';
+export * from './resources/personnel-merge.ts';
 export * from './resources/products.ts';
 export * from './resources/referral-sources.ts';
 export * from './resources/system-logs.ts';

@@ -16,6 +16,12 @@ export type Schema = typeof schema;
 /** The database handle every repository takes: the same API on PGlite and on PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The rows of a raw `db.execute()` answer (same shape on PGlite and node-postgres). */
+export function rowsOf(result: unknown): Record<string, unknown>[] {
+  const rows = (result as { rows?: unknown }).rows;
+  return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+}
+
 export type Database = {
   db: Db;
   kind: 'pglite' | 'pg';

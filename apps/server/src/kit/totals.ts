@@ -1,13 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { type Db, rowsOf } from '../db/client.ts';
 
 /** Above this many matching rows a list reports the planner's estimate instead of counting. */
 export const EXACT_COUNT_LIMIT = 10_000;
-
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  const rows = (result as { rows?: unknown }).rows;
-  return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
-}
 
 /**
  * Counts matching rows exactly up to EXACT_COUNT_LIMIT (a bounded scan), and past that

@@ -170,7 +170,7 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
       // Personnel: technicians, advisors … with one or two locations each. Every third client
       // also gets a typical feed duplicate (same person, a nickname and a second code) for merging.
       const TITLES = ['Technician', 'Service advisor', 'Sales consultant', 'Office manager', 'Coordinator', 'Specialist'];
-      const people = Array.from({ length: rnd.int(15, 25) }, (_, i) => {
+      const people: (typeof personnel.$inferInsert)[] = Array.from({ length: rnd.int(15, 25) }, (_, i) => {
         const first = rnd.pick(FIRST);
         const last = rnd.pick(LAST);
         return {
@@ -183,14 +183,19 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
           phone: `+1${rnd.int(201, 989)}555${String(rnd.int(0, 9999)).padStart(4, '0')}`,
         };
       });
-      const first = people[0];
-      if (first && index % 3 === 0) {
-        people.push({
-          ...first,
-          firstName: `${first.firstName.slice(0, 3)}.`,
-          employeeCode: `E${String(index * 100 + 99)}`,
-          email: first.email,
-        });
+      const [first, second] = people;
+      if (first && second && index % 3 === 0) {
+        // A nickname under a second code with the same email, and a re-hire: same name, new
+        // code, no email, the phone written another way.
+        people.push(
+          { ...first, firstName: `${first.firstName.slice(0, 3)}.`, employeeCode: `E${String(index * 100 + 99)}`, email: first.email },
+          {
+            ...second,
+            employeeCode: `E${String(index * 100 + 98)}`,
+            email: null,
+            phone: second.phone?.replace(/^\+1(\d{3})(\d{3})(\d{4})$/, '($1) $2-$3'),
+          },
+        );
       }
       const inserted = await tx.insert(personnel).values(people).returning({ id: personnel.id });
       const links = inserted.flatMap((p, i) => {

@@ -1,0 +1,391 @@
+import {
+  MATCH_REASONS,
+  type MatchReason,
+  MERGE_FIELDS,
+  type MergeField,
+  type MergeGroup,
+  type MergeHistoryQuery,
+  type MergePerson,
+  type MergePreview,
+  type MergeRecord,
+} from '@admin/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { personnel, personnelLocations, personnelMergeDismissals, personnelMerges, users } from '../../db/schema/index.ts';
+import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
+import { conflict, HttpError } from '../../lib/http-error.ts';
+import { linksOf, type PersonRow, toPerson } from '../personnel/repository.ts';
+
+/**
+ * The match keys, normalised the way the expression indexes in db/schema/personnel.ts are, so
+ * "Maria  O'Neil" = "maria oneil", "+1 (555) 010-2000" = "5550102000", "T-104" = "t104".
+ */
+const KEYS: Record<MatchReason, string> = {
+  name: `regexp_replace(lower(first_name || last_name), '[^a-z]', '', 'g')`,
+  email: 'lower(email)',
+  // The last ten digits: "+1 555 010 2000" and "(555) 010-2000" are one number.
+  phone: `right(regexp_replace(phone, '[^0-9]', '', 'g'), 10)`,
+  code: `regexp_replace(lower(employee_code), '[^a-z0-9]', '', 'g')`,
+};
+/** A phone or email shared by more people than this is an office line, not a duplicate. */
+const MAX_SHARED = 10;
+
+function toMergePerson(row: PersonRow, locations: { name: string }[] = []): MergePerson {
+  const p = toPerson(row);
+  return {
+    id: p.id,
+    name: p.name,
+    employee_code: p.employee_code,
+    email: p.email,
+    phone: p.phone,
+    title: p.title,
+    location_names: locations.map((l) => l.name),
+    status: p.status,
+  };
+}
+
+async function mergePeople(db: Db, ids: number[]): Promise<Map<number, MergePerson>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(personnel).where(inArray(personnel.id, ids));
+  const links = await linksOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return new Map(rows.map((r) => [r.id, toMergePerson(r, links.get(r.id))]));
+}
+
+/**
+ * Suspected duplicate groups of a client (spec: `GET get-merge-personnel`): people not yet merged
+ * who share a normalised name, email, phone or employee code. Overlapping matches join into one
+ * group (A~B by email, B~C by name → A, B, C). Groups someone dismissed are left out.
+ */
+export async function findGroups(
+  db: Db,
+  clientId: number,
+  q: string | undefined,
+  limit: number,
+): Promise<{ groups: MergeGroup[]; total: number }> {
+  const matches = rowsOf(
+    await db.execute(sql`
+      with p as (
+        select id, ${sql.raw(MATCH_REASONS.map((r) => `${KEYS[r]} as k_${r}`).join(', '))}
+        from personnel where client_id = ${clientId} and merged_into_id is null
+      )
+      select reason, array_agg(id order by id) as ids from (
+        ${sql.raw(MATCH_REASONS.map((r) => `select '${r}' as reason, k_${r} as k, id from p where coalesce(k_${r}, '') <> ''`).join(' union all '))}
+      ) m
+      group by reason, k
+      having count(*) between 2 and ${MAX_SHARED}`),
+  ) as { reason: MatchReason; ids: number[] }[];
+
+  // Union-find over the matched pairs.
+  const parent = new Map<number, number>();
+  const root = (id: number): number => {
+    let r = id;
+    while (parent.get(r) !== undefined && parent.get(r) !== r) r = parent.get(r) ?? r;
+    parent.set(id, r);
+    return r;
+  };
+  for (const m of matches) {
+    const [first, ...rest] = m.ids.map(Number);
+    if (first === undefined) continue;
+    for (const id of rest) parent.set(root(id), root(first));
+  }
+  const members = new Map<number, Set<number>>();
+  for (const m of matches) for (const id of m.ids.map(Number)) members.set(root(id), (members.get(root(id)) ?? new Set()).add(id));
+  const reasons = new Map<number, Set<MatchReason>>();
+  for (const m of matches) {
+    const r = root(Number(m.ids[0]));
+    reasons.set(r, (reasons.get(r) ?? new Set()).add(m.reason));
+  }
+
+  const dismissed = (
+    await db
+      .select({ ids: personnelMergeDismissals.personnelIds })
+      .from(personnelMergeDismissals)
+      .where(eq(personnelMergeDismissals.clientId, clientId))
+  ).map((d) => new Set(d.ids));
+  const candidates = [...members.entries()]
+    .map(([r, set]) => ({ ids: [...set].sort((a, b) => a - b), reasons: MATCH_REASONS.filter((x) => reasons.get(r)?.has(x)) }))
+    .filter((g) => !dismissed.some((d) => g.ids.every((id) => d.has(id))));
+
+  const people = await mergePeople(
+    db,
+    candidates.flatMap((g) => g.ids),
+  );
+  const needle = q?.toLowerCase();
+  const groups = candidates
+    .map((g) => ({
+      key: g.ids.join('-'),
+      personnel_ids: g.ids,
+      reasons: g.reasons,
+      people: g.ids.map((id) => people.get(id)).filter((p) => p !== undefined),
+    }))
+    .filter((g) => !needle || g.people.some((p) => `${p.name} ${p.employee_code ?? ''} ${p.email ?? ''}`.toLowerCase().includes(needle)))
+    .sort((a, b) => (a.people[0]?.name ?? '').localeCompare(b.people[0]?.name ?? '') || a.key.localeCompare(b.key));
+  return { groups: groups.slice(0, limit), total: groups.length };
+}
+
+/** 422 unless every id is a person of the client. */
+export async function assertClientPeople(db: Db, clientId: number, ids: number[]): Promise<void> {
+  const rows = await db
+    .select({ id: personnel.id })
+    .from(personnel)
+    .where(and(eq(personnel.clientId, clientId), inArray(personnel.id, ids)));
+  if (rows.length !== new Set(ids).size) {
+    throw new HttpError(422, 'Please correct: personnel_ids.', { personnel_ids: ['Choose people of the current client'] });
+  }
+}
+
+export async function dismissGroup(db: Db, clientId: number, ids: number[], userId: number): Promise<void> {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  await db.insert(personnelMergeDismissals).values({ clientId, personnelIds: sorted, dismissedBy: userId }).onConflictDoNothing();
+}
+
+/**
+ * What else points at a person and moves to the survivor. Each later entity that references
+ * personnel (responses, processing items, amplifications, testimonials, review mentions, alert
+ * rules) adds its entry here, and the preview, the merge and the history pick it up.
+ */
+const REFERENCES: {
+  kind: string;
+  count(tx: Db, survivorId: number, duplicateIds: number[]): Promise<number>;
+  move(tx: Db, survivorId: number, duplicateIds: number[]): Promise<number>;
+}[] = [
+  {
+    // Links the survivor does not have yet; the duplicates' own links are removed.
+    kind: 'location_links',
+    async count(tx, survivorId, duplicateIds) {
+      const [row] = rowsOf(
+        await tx.execute(sql`
+          select count(distinct location_id)::int as n from personnel_locations d
+          where d.personnel_id in (${sql.join(
+            duplicateIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+            and not exists (select 1 from personnel_locations s where s.personnel_id = ${survivorId} and s.location_id = d.location_id)`),
+      );
+      return Number(row?.n ?? 0);
+    },
+    async move(tx, survivorId, duplicateIds) {
+      const moved = await this.count(tx, survivorId, duplicateIds);
+      await tx.execute(sql`
+        insert into personnel_locations (personnel_id, location_id)
+        select distinct ${survivorId}::int, location_id from personnel_locations
+        where personnel_id in (${sql.join(
+          duplicateIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+        on conflict do nothing`);
+      await tx.delete(personnelLocations).where(inArray(personnelLocations.personnelId, duplicateIds));
+      return moved;
+    },
+  },
+];
+
+const FIELD_COLUMNS: Record<MergeField, keyof PersonRow> = {
+  display_name: 'displayName',
+  title: 'title',
+  employee_code: 'employeeCode',
+  email: 'email',
+  phone: 'phone',
+  photo_url: 'photoUrl',
+};
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const MAX_ALIASES = 20;
+
+export type MergePlan = MergePreview & {
+  survivorRow: PersonRow;
+  duplicateRows: PersonRow[];
+  aliases: string[];
+  fill: Partial<Record<MergeField, string>>;
+};
+
+/**
+ * Reads the people (locking them when `lock`, in id order so two merges over the same people
+ * queue instead of deadlocking) and works out what a merge would do. Refuses (422) a selection
+ * that breaks the rules and (409) people already merged — the loser of a race lands here.
+ */
+export async function planMerge(tx: Db, clientId: number, survivorId: number, duplicateIds: number[], lock: boolean): Promise<MergePlan> {
+  const dupIds = [...new Set(duplicateIds)];
+  const errors: Record<string, string[]> = {};
+  if (dupIds.length === 0) errors.duplicate_ids = ['Choose at least one duplicate'];
+  if (dupIds.includes(survivorId)) errors.duplicate_ids = ['The survivor cannot also be a duplicate'];
+  if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+
+  const ids = [survivorId, ...dupIds].sort((a, b) => a - b);
+  const query = tx.select().from(personnel).where(inArray(personnel.id, ids)).orderBy(personnel.id);
+  const rows = lock ? await query.for('update') : await query;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const survivorRow = byId.get(survivorId);
+  const duplicateRows = dupIds.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  if (!survivorRow || survivorRow.clientId !== clientId) {
+    throw new HttpError(422, 'Please correct: survivor_id.', { survivor_id: ['Choose a person of the current client'] });
+  }
+  if (duplicateRows.length !== dupIds.length || duplicateRows.some((r) => r.clientId !== clientId)) {
+    throw new HttpError(422, 'Please correct: duplicate_ids.', { duplicate_ids: ['All people must belong to the current client'] });
+  }
+  const merged = rows.filter((r) => r.mergedIntoId !== null);
+  if (merged.length > 0) {
+    throw conflict(
+      `${merged.map((r) => `${r.firstName} ${r.lastName}`).join(', ')} ${merged.length === 1 ? 'was' : 'were'} already merged into someone else. Reload the suggestions.`,
+    );
+  }
+
+  const fill: Partial<Record<MergeField, string>> = {};
+  const filled: MergePreview['filled'] = [];
+  const conflicts: MergePreview['conflicts'] = [];
+  for (const field of MERGE_FIELDS) {
+    const column = FIELD_COLUMNS[field];
+    const mine = survivorRow[column] as string | null;
+    const theirs = duplicateRows
+      .map((r) => ({ id: r.id, value: r[column] as string | null }))
+      .filter((v): v is { id: number; value: string } => v.value !== null && v.value.trim() !== '');
+    if (mine === null || mine.trim() === '') {
+      const donor = theirs[0];
+      if (donor) {
+        fill[field] = donor.value;
+        filled.push({ field, value: donor.value, from_id: donor.id });
+      }
+      const others = theirs.filter((t) => donor && !same(t.value, donor.value));
+      if (donor && others.length > 0) conflicts.push({ field, survivor_value: donor.value, others });
+    } else {
+      const others = theirs.filter((t) => !same(t.value, mine));
+      if (others.length > 0) conflicts.push({ field, survivor_value: mine, others });
+    }
+  }
+
+  // The duplicates' names and codes become aliases so future feed rows and reviews map here.
+  const survivorName = toPerson(survivorRow).name;
+  const aliases = [...survivorRow.aliases];
+  const added: string[] = [];
+  const known = (a: string) =>
+    same(a, survivorName) || same(a, `${survivorRow.firstName} ${survivorRow.lastName}`) || aliases.some((x) => same(x, a));
+  for (const d of duplicateRows) {
+    const candidates = [`${d.firstName} ${d.lastName}`, d.displayName, ...d.aliases, d.employeeCode];
+    for (const c of candidates) {
+      const value = c?.trim();
+      if (!value || known(value) || (fill.employee_code !== undefined && same(value, fill.employee_code))) continue;
+      aliases.push(value);
+      added.push(value);
+    }
+  }
+  if (aliases.length > MAX_ALIASES) {
+    throw new HttpError(422, 'Please correct: aliases.', {
+      aliases: [
+        `The survivor would have ${aliases.length} aliases; at most ${MAX_ALIASES} are kept. Remove some of the survivor's aliases first, or merge fewer people at once.`,
+      ],
+    });
+  }
+
+  const moved_counts: Record<string, number> = {};
+  for (const ref of REFERENCES) moved_counts[ref.kind] = await ref.count(tx, survivorId, dupIds);
+  const links = await linksOf(tx, ids);
+  const location_names = [...new Set(ids.flatMap((id) => (links.get(id) ?? []).map((l) => l.name)))].sort((a, b) => a.localeCompare(b));
+
+  return {
+    survivor: toMergePerson(survivorRow, links.get(survivorId)),
+    duplicates: duplicateRows.map((r) => toMergePerson(r, links.get(r.id))),
+    filled,
+    conflicts,
+    aliases_added: added,
+    aliases_total: aliases.length,
+    moved_counts,
+    location_names,
+    survivorRow,
+    duplicateRows,
+    aliases,
+    fill,
+  };
+}
+
+/** Carries out a plan inside the caller's transaction; returns the PersonnelMerge row id. */
+export async function applyMerge(tx: Db, clientId: number, plan: MergePlan, userId: number): Promise<number> {
+  const survivorId = plan.survivorRow.id;
+  const dupIds = plan.duplicateRows.map((r) => r.id);
+  const moved: Record<string, number> = {};
+  for (const ref of REFERENCES) moved[ref.kind] = await ref.move(tx, survivorId, dupIds);
+
+  // Duplicates first: their employee codes are released (kept as survivor aliases and in the
+  // merge record) so the survivor may take one without breaking the per-client unique index.
+  await tx
+    .update(personnel)
+    .set({ status: 'inactive', mergedIntoId: survivorId, employeeCode: null, updatedAt: sql`now()` })
+    .where(inArray(personnel.id, dupIds));
+  const set: Partial<typeof personnel.$inferInsert> = { aliases: plan.aliases };
+  for (const [field, value] of Object.entries(plan.fill) as [MergeField, string][]) {
+    (set as Record<string, string>)[FIELD_COLUMNS[field]] = value;
+  }
+  await tx
+    .update(personnel)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(personnel.id, survivorId));
+
+  const [row] = await tx
+    .insert(personnelMerges)
+    .values({
+      clientId,
+      survivorId,
+      mergedIds: dupIds,
+      movedCounts: moved,
+      fieldResolution: {
+        filled: plan.filled,
+        conflicts: plan.conflicts,
+        aliases_added: plan.aliases_added,
+        merged_names: plan.duplicates.map((d) => d.name),
+        duplicates: plan.duplicateRows.map((r) => toPerson(r)),
+      },
+      performedBy: userId,
+    })
+    .returning({ id: personnelMerges.id });
+  if (!row) throw new Error('insert returned nothing');
+  return row.id;
+}
+
+const HISTORY_SORTS: Record<NonNullable<MergeHistoryQuery['sort']>, SortSpec> = {
+  performed_at: [
+    { expr: sql`${personnelMerges.performedAt}`, cast: 'timestamptz' },
+    { expr: sql`${personnelMerges.id}`, cast: 'integer' },
+  ],
+};
+
+export async function listHistory(
+  db: Db,
+  clientId: number,
+  q: { sort?: MergeHistoryQuery['sort']; order?: 'asc' | 'desc'; cursor?: string; q?: string },
+  limit: number,
+): Promise<{ rows: MergeRecord[]; nextCursor: string | null }> {
+  const keys = HISTORY_SORTS[q.sort ?? 'performed_at'];
+  const order = q.order ?? 'desc';
+  const rows = await db
+    .select({ merge: personnelMerges, by: users.name, survivor: personnel, ...cursorFields(keys) })
+    .from(personnelMerges)
+    .innerJoin(users, eq(users.id, personnelMerges.performedBy))
+    .innerJoin(personnel, eq(personnel.id, personnelMerges.survivorId))
+    .where(allOf([eq(personnelMerges.clientId, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
+    .orderBy(...orderBy(keys, order))
+    .limit(limit + 1);
+  const { page, nextCursor } = pageOf(rows, limit, keys);
+  return {
+    rows: page.map((r) => {
+      const resolution = r.merge.fieldResolution as { merged_names?: string[]; aliases_added?: string[] };
+      return {
+        id: r.merge.id,
+        performed_at: r.merge.performedAt.toISOString(),
+        performed_by: r.by,
+        survivor_id: r.merge.survivorId,
+        survivor_name: toPerson(r.survivor).name,
+        merged_ids: r.merge.mergedIds,
+        merged_names: resolution.merged_names ?? [],
+        moved_counts: r.merge.movedCounts,
+        aliases_added: resolution.aliases_added ?? [],
+      };
+    }),
+    nextCursor,
+  };
+}
+
+export async function countHistory(db: Db, clientId: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(personnelMerges).where(eq(personnelMerges.clientId, clientId));
+  return Number(row?.n ?? 0);
+}

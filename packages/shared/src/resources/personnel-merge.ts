@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { type ColumnDef, exportColumnsSchema, listQuerySchema } from '../api/list.ts';
+import { STATUSES } from '../constants.ts';
+
+/**
+ * Merge Personnel Data (domain.md §17): suspected duplicate groups, the preview of a merge, the
+ * merge itself and its history. One definition for the API, the screen and the CSV.
+ */
+
+export const MATCH_REASONS = ['name', 'email', 'phone', 'code'] as const;
+export type MatchReason = (typeof MATCH_REASONS)[number];
+export const MATCH_REASON_LABELS: Record<MatchReason, string> = {
+  name: 'Same name',
+  email: 'Same email',
+  phone: 'Same phone',
+  code: 'Same employee code',
+};
+
+/** A person as the merge screens show them. */
+export const mergePersonSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  employee_code: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  title: z.string().nullable(),
+  location_names: z.array(z.string()),
+  status: z.enum(STATUSES),
+});
+export type MergePerson = z.infer<typeof mergePersonSchema>;
+
+export const mergeGroupSchema = z.object({
+  /** The sorted ids, joined: a stable key for the set of people. */
+  key: z.string(),
+  personnel_ids: z.array(z.number().int()),
+  people: z.array(mergePersonSchema),
+  reasons: z.array(z.enum(MATCH_REASONS)),
+});
+export type MergeGroup = z.infer<typeof mergeGroupSchema>;
+
+export const mergeGroupsQuerySchema = z.strictObject({
+  q: z.string().trim().max(200).optional(),
+  perPage: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+const personIds = z.array(z.number().int().positive().max(2_147_483_647)).max(50);
+
+/** Who survives and who is merged into them; the same body previews and performs. */
+export const mergeSelectionSchema = z.strictObject({
+  survivor_id: z.number().int().positive().max(2_147_483_647),
+  duplicate_ids: personIds,
+});
+export const mergeRequestSchema = mergeSelectionSchema.extend({
+  /** The survivor's name typed again: the merge cannot be undone. */
+  confirm_name: z.string().max(300),
+});
+export type MergeRequest = z.infer<typeof mergeRequestSchema>;
+
+export const dismissGroupSchema = z.strictObject({ personnel_ids: personIds.min(2) });
+
+/** Fields a merge fills or reports, in the order the preview lists them. */
+export const MERGE_FIELDS = ['display_name', 'title', 'employee_code', 'email', 'phone', 'photo_url'] as const;
+export type MergeField = (typeof MERGE_FIELDS)[number];
+export const MERGE_FIELD_LABELS: Record<MergeField, string> = {
+  display_name: 'Display name',
+  title: 'Title',
+  employee_code: 'Employee code',
+  email: 'Email',
+  phone: 'Phone',
+  photo_url: 'Photo URL',
+};
+
+/** Reference kinds a merge moves to the survivor, with their labels. */
+export const MOVED_KINDS = { location_links: 'Location links' } as const;
+
+export const mergePreviewSchema = z.object({
+  survivor: mergePersonSchema,
+  duplicates: z.array(mergePersonSchema),
+  /** Empty survivor fields taken from a duplicate. */
+  filled: z.array(z.object({ field: z.enum(MERGE_FIELDS), value: z.string(), from_id: z.number().int() })),
+  /** Survivor fields that differ from a duplicate's: the survivor's value is kept. */
+  conflicts: z.array(
+    z.object({
+      field: z.enum(MERGE_FIELDS),
+      survivor_value: z.string(),
+      others: z.array(z.object({ id: z.number().int(), value: z.string() })),
+    }),
+  ),
+  aliases_added: z.array(z.string()),
+  aliases_total: z.number().int(),
+  moved_counts: z.record(z.string(), z.number().int()),
+  /** The survivor's locations after the merge. */
+  location_names: z.array(z.string()),
+});
+export type MergePreview = z.infer<typeof mergePreviewSchema>;
+
+/** A row of the History tab. */
+export const mergeRecordSchema = z.object({
+  id: z.number().int(),
+  performed_at: z.string(),
+  performed_by: z.string(),
+  survivor_id: z.number().int(),
+  survivor_name: z.string(),
+  merged_ids: z.array(z.number().int()),
+  merged_names: z.array(z.string()),
+  moved_counts: z.record(z.string(), z.number().int()),
+  aliases_added: z.array(z.string()),
+});
+export type MergeRecord = z.infer<typeof mergeRecordSchema>;
+
+export const MERGE_HISTORY_COLUMN_KEYS = [
+  'performed_at',
+  'performed_by',
+  'survivor_name',
+  'merged_names',
+  'moved',
+  'aliases_added',
+] as const;
+export const mergeHistoryColumns: ColumnDef<(typeof MERGE_HISTORY_COLUMN_KEYS)[number]>[] = [
+  { key: 'performed_at', label: 'Date', sortable: true, defaultVisible: true },
+  { key: 'performed_by', label: 'By', defaultVisible: true },
+  { key: 'survivor_name', label: 'Survivor', defaultVisible: true },
+  { key: 'merged_names', label: 'Merged names', defaultVisible: true },
+  { key: 'moved', label: 'Moved', defaultVisible: true },
+  { key: 'aliases_added', label: 'Aliases added', defaultVisible: false },
+];
+export const MERGE_HISTORY_SORTS = ['performed_at'] as const;
+export const mergeHistoryQuerySchema = listQuerySchema(MERGE_HISTORY_SORTS, {});
+export type MergeHistoryQuery = z.infer<typeof mergeHistoryQuerySchema>;
+export const mergeHistoryExportQuerySchema = listQuerySchema(MERGE_HISTORY_SORTS, {
+  columns: exportColumnsSchema(MERGE_HISTORY_COLUMN_KEYS).optional(),
+});
+
+/** "Location links: 2, Responses: 5" — the counts a merge moved, for the table and the CSV. */
+export function describeMoved(counts: Record<string, number>): string {
+  const labels: Record<string, string> = MOVED_KINDS;
+  return Object.entries(counts)
+    .map(([k, n]) => `${labels[k] ?? k}: ${n}`)
+    .join(', ');
+}
