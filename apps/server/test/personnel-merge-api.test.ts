@@ -151,6 +151,23 @@ for (const kind of testDatabaseKinds()) {
       expect((await get('/api/get-merge-personnel/history')).json().total).toBe(2);
     });
 
+    it('the personnel list flags possible duplicates; a merged person reads back but cannot be restored', async () => {
+      const flagged = (await get('/api/personnel?duplicates=yes&perPage=200&status=active,paused,inactive')).json().data as Person[];
+      const suggested = new Set((await groups()).flatMap((g) => g.personnel_ids));
+      expect(flagged.length).toBeGreaterThan(0);
+      for (const id of suggested) expect(flagged.some((p) => p.id === id)).toBe(true);
+      expect(flagged.every((p) => p.merged_into_id === null)).toBe(true);
+      expect((await get('/api/personnel?duplicates=maybe')).statusCode).toBe(400);
+
+      const history = (await get('/api/get-merge-personnel/history')).json().data as { merged_ids: number[] }[];
+      const mergedId = history[0]?.merged_ids[0] ?? 0;
+      const merged = (await get(`/api/personnel/${mergedId}`)).json().data;
+      expect(merged).toMatchObject({ id: mergedId, status: 'inactive', merged_into_id: expect.any(Number) });
+      const restore = await ctx.app.inject({ method: 'PATCH', url: `/api/personnel/${mergedId}/status`, headers, payload: { status: 'active' } });
+      expect(restore.statusCode).toBe(409);
+      expect((await get('/api/personnel/999999')).statusCode).toBe(404);
+    });
+
     it('dismissing a suggestion hides it; merged people are never suggested', async () => {
       const before = await groups();
       const target = before[0];

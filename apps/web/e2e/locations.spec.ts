@@ -1,11 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { signInAsAdmin } from './support.ts';
-
-async function switchClient(page: Page, name: string) {
-  await page.getByRole('combobox', { name: 'Current client' }).click();
-  await page.getByRole('option', { name, exact: true }).click();
-  await expect(page.getByRole('combobox', { name: 'Current client' })).toHaveValue(name);
-}
+import { expect, test } from '@playwright/test';
+import { signInAsAdmin, switchClient } from './support.ts';
 
 test.describe('Locations', () => {
   test('follow the client switcher', async ({ page }) => {

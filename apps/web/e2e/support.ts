@@ -24,3 +24,10 @@ export function collectConsoleErrors(page: Page): string[] {
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
 }
+
+/** Changes the current client with the switcher in the navigation bar. */
+export async function switchClient(page: Page, name: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Current client' }).click();
+  await page.getByRole('option', { name, exact: true }).click();
+  await expect(page.getByRole('combobox', { name: 'Current client' })).toHaveValue(name);
+}

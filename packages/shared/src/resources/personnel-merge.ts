@@ -38,6 +38,15 @@ export const mergeGroupSchema = z.object({
 });
 export type MergeGroup = z.infer<typeof mergeGroupSchema>;
 
+/** Columns of the Suggestions tab (no sorting: groups come ordered by their first name). */
+export const mergeGroupColumns: ColumnDef<'names' | 'employee_codes' | 'locations' | 'reasons' | 'records'>[] = [
+  { key: 'names', label: 'Names in group', defaultVisible: true },
+  { key: 'employee_codes', label: 'Employee codes', defaultVisible: true },
+  { key: 'locations', label: 'Locations', defaultVisible: true },
+  { key: 'reasons', label: 'Match reason', defaultVisible: true },
+  { key: 'records', label: 'Records', defaultVisible: true },
+];
+
 export const mergeGroupsQuerySchema = z.strictObject({
   q: z.string().trim().max(200).optional(),
   perPage: z.coerce.number().int().min(1).max(200).default(50),

@@ -81,6 +81,8 @@ export const PERSONNEL_SORTS = ['name', 'title', 'employee_code', 'status'] as c
 export const personnelFilters = {
   status: multiValue(z.enum(STATUSES)).optional(),
   location: multiValue(z.string().regex(LOCATION_ID)).optional(),
+  /** `yes`: only people who share a name, email, phone or code with someone else (domain.md §14). */
+  duplicates: z.enum(['yes']).optional(),
 };
 export const personnelListQuerySchema = listQuerySchema(PERSONNEL_SORTS, personnelFilters);
 export type PersonnelListQuery = z.infer<typeof personnelListQuerySchema>;

@@ -14,19 +14,8 @@ import { type Db, rowsOf } from '../../db/client.ts';
 import { personnel, personnelLocations, personnelMergeDismissals, personnelMerges, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import { conflict, HttpError } from '../../lib/http-error.ts';
-import { linksOf, type PersonRow, toPerson } from '../personnel/repository.ts';
+import { linksOf, matchKey, type PersonRow, toPerson } from '../personnel/repository.ts';
 
-/**
- * The match keys, normalised the way the expression indexes in db/schema/personnel.ts are, so
- * "Maria  O'Neil" = "maria oneil", "+1 (555) 010-2000" = "5550102000", "T-104" = "t104".
- */
-const KEYS: Record<MatchReason, string> = {
-  name: `regexp_replace(lower(first_name || last_name), '[^a-z]', '', 'g')`,
-  email: 'lower(email)',
-  // The last ten digits: "+1 555 010 2000" and "(555) 010-2000" are one number.
-  phone: `right(regexp_replace(phone, '[^0-9]', '', 'g'), 10)`,
-  code: `regexp_replace(lower(employee_code), '[^a-z0-9]', '', 'g')`,
-};
 /** A phone or email shared by more people than this is an office line, not a duplicate. */
 const MAX_SHARED = 10;
 
@@ -68,7 +57,7 @@ export async function findGroups(
   const matches = rowsOf(
     await db.execute(sql`
       with p as (
-        select id, ${sql.raw(MATCH_REASONS.map((r) => `${KEYS[r]} as k_${r}`).join(', '))}
+        select id, ${sql.raw(MATCH_REASONS.map((r) => `${matchKey(r, 'personnel')} as k_${r}`).join(', '))}
         from personnel where client_id = ${clientId} and merged_into_id is null
       )
       select reason, array_agg(id order by id) as ids from (

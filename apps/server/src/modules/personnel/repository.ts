@@ -1,4 +1,4 @@
-import type { Person, PersonCreate, PersonnelListQuery } from '@admin/shared';
+import { MATCH_REASONS, type MatchReason, type Person, type PersonCreate, type PersonnelListQuery } from '@admin/shared';
 import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { locations, personnel, personnelLocations } from '../../db/schema/index.ts';
@@ -62,6 +62,32 @@ const SORTS: Record<NonNullable<PersonnelListQuery['sort']>, SortSpec> = {
   status: [{ expr: sql`${personnel.status}`, cast: 'text' }, byId],
 };
 
+/**
+ * The duplicate finder's match keys on table alias `t`, normalised the way the expression indexes
+ * in db/schema/personnel.ts are: "Maria  O'Neil" = "maria oneil", "+1 (555) 010-2000" =
+ * "5550102000", "T-104" = "t104".
+ */
+export function matchKey(reason: MatchReason, t: string): string {
+  switch (reason) {
+    case 'name':
+      return `regexp_replace(lower(${t}.first_name || ${t}.last_name), '[^a-z]', '', 'g')`;
+    case 'email':
+      return `lower(${t}.email)`;
+    case 'phone':
+      // The last ten digits: a country code or punctuation does not make another number.
+      return `right(regexp_replace(${t}.phone, '[^0-9]', '', 'g'), 10)`;
+    case 'code':
+      return `regexp_replace(lower(${t}.employee_code), '[^a-z0-9]', '', 'g')`;
+  }
+}
+
+/** Someone else of the client, not merged, shares a match key with this person. */
+const possibleDuplicate = sql.raw(
+  `personnel.merged_into_id is null and exists (select 1 from personnel o where o.client_id = personnel.client_id and o.id <> personnel.id and o.merged_into_id is null and (${MATCH_REASONS.map(
+    (r) => `${matchKey(r, 'o')} = ${matchKey(r, 'personnel')}`,
+  ).join(' or ')}))`,
+);
+
 type Filters = Omit<PersonnelListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
 function personnelWhere(q: Filters, clientId: number): SQL | undefined {
@@ -69,6 +95,7 @@ function personnelWhere(q: Filters, clientId: number): SQL | undefined {
   return allOf([
     sql`${personnel.clientId} = ${clientId}`,
     inList(sql`${personnel.status}`, q.status),
+    q.duplicates === 'yes' ? possibleDuplicate : undefined,
     q.location && q.location.length > 0
       ? sql`exists (select 1 from personnel_locations pl where pl.personnel_id = ${personnel.id} and ${inList(sql`pl.location_id`, q.location)})`
       : undefined,

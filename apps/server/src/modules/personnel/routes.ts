@@ -92,6 +92,16 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/api/personnel/:id',
+    { config: { access: 'superadmin' }, schema: { params: personIdParamSchema, response: { 200: dataEnvelope(personSchema) } } },
+    async (request) => {
+      const [row] = await app.db.select().from(personnel).where(eq(personnel.id, request.params.id));
+      if (!row) throw notFound('Person');
+      return { data: await withLinks(app.db, row) };
+    },
+  );
+
   app.post(
     '/api/personnel',
     { config: { access: 'superadmin' }, schema: { body: personCreateSchema, response: { 201: dataEnvelope(personSchema) } } },
@@ -182,6 +192,11 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
         const [before] = await tx.select().from(personnel).where(eq(personnel.id, request.params.id)).for('update');
         if (!before) throw notFound('Person');
         assertFresh(before.updatedAt, seen, 'This person');
+        if (before.mergedIntoId !== null) {
+          throw conflict(
+            `${before.firstName} ${before.lastName} was merged into person #${before.mergedIntoId}; a merge cannot be undone.`,
+          );
+        }
         assertTransition(before.status, status, `${before.firstName} ${before.lastName}`);
         const [row] = await tx.update(personnel).set({ status, updatedAt: sql`now()` }).where(eq(personnel.id, before.id)).returning();
         if (!row) throw notFound('Person');

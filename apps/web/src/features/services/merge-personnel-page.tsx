@@ -1,5 +1,287 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import type { MergeGroup, MergePerson, MergeRecord, Person } from '@admin/shared';
+import { describeMoved, MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryColumns } from '@admin/shared/resources/personnel-merge';
+import { Badge, Button, Drawer, Group, Loader, Modal, Tabs, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
+import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { SearchFilter } from '../../components/filters/search-filter.tsx';
+import { Page } from '../../components/page.tsx';
+import { api } from '../../lib/http.ts';
+import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
+import { useSession } from '../../lib/session-store.ts';
+import { MergePanel } from './merge-panel.tsx';
 
+type GroupsAnswer = { data: MergeGroup[]; total: number };
+type HistoryAnswer = { data: MergeRecord[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
+const config: ListParamsConfig = { multi: {}, single: ['tab', 'person'] };
+const NO_SORT = { sort: undefined, order: undefined };
+const GROUP_COLUMN_KEYS = mergeGroupColumns.map((c) => c.key);
+
+function Dash() {
+  return <Text c="dimmed">—</Text>;
+}
+
+/** Suspected duplicate groups of the current client, with Review merge and Not duplicates. */
+function Suggestions(props: { q: string; onSearch(q: string): void; onReview(people: MergePerson[]): void }) {
+  const currentClient = useSession((s) => s.currentClient);
+  const queryClient = useQueryClient();
+  const [dismissing, setDismissing] = useState<MergeGroup | null>(null);
+  const [busy, setBusy] = useState(false);
+  const list = useQuery({
+    queryKey: ['merge-groups', currentClient?.id, props.q],
+    queryFn: ({ signal }) =>
+      api.get<GroupsAnswer>('/api/get-merge-personnel', { query: { q: props.q || undefined, perPage: 200 }, signal }),
+    placeholderData: keepPreviousData,
+    enabled: currentClient !== null,
+  });
+
+  async function dismiss() {
+    if (!dismissing) return;
+    setBusy(true);
+    try {
+      await api.post('/api/get-merge-personnel/dismissals', { personnel_ids: dismissing.personnel_ids });
+      notifications.show({ color: 'green', message: `${dismissing.people.map((p) => p.name).join(' and ')} will not be suggested again.` });
+      setDismissing(null);
+      await queryClient.invalidateQueries({ queryKey: ['merge-groups'] });
+    } catch (e) {
+      notifications.show({ color: 'red', message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Group align="flex-end" gap="sm" mt="md">
+        <SearchFilter value={props.q} placeholder="Name, code or email" onChange={props.onSearch} />
+        {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+        {list.data && (
+          <Text size="sm" c="dimmed">
+            {list.data.total === 1 ? '1 suggested group' : `${list.data.total} suggested groups`}
+            {list.data.total > list.data.data.length ? ` (first ${list.data.data.length} shown; search to narrow)` : ''}
+          </Text>
+        )}
+      </Group>
+      <DataTable<MergeGroup>
+        caption="Suggested duplicate groups"
+        columns={mergeGroupColumns}
+        visible={GROUP_COLUMN_KEYS}
+        rows={list.data?.data}
+        rowKey={(g) => g.key}
+        sort={NO_SORT}
+        defaultSort={{ sort: 'names', order: 'asc' }}
+        onSort={() => undefined}
+        isPending={list.isPending && currentClient !== null}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={{
+          title: currentClient
+            ? `No suspected duplicates among ${currentClient.name}'s personnel${props.q ? ' match this search' : ''}.`
+            : 'Choose a client to see its suspected duplicates.',
+        }}
+        renderCell={(key, g) => {
+          if (key === 'names') return g.people.map((p) => p.name).join(', ');
+          if (key === 'employee_codes') {
+            const codes = g.people.map((p) => p.employee_code).filter((c) => c !== null);
+            return codes.length > 0 ? codes.join(', ') : <Dash />;
+          }
+          if (key === 'locations') {
+            const names = [...new Set(g.people.flatMap((p) => p.location_names))];
+            return names.length > 0 ? names.join(', ') : <Dash />;
+          }
+          if (key === 'reasons')
+            return (
+              <Group gap={4}>
+                {g.reasons.map((r) => (
+                  <Badge key={r} variant="light" size="sm">
+                    {MATCH_REASON_LABELS[r]}
+                  </Badge>
+                ))}
+              </Group>
+            );
+          return g.people.length;
+        }}
+        rowActions={(g) => (
+          <Group gap={4} wrap="nowrap">
+            <Button size="compact-xs" variant="subtle" onClick={() => props.onReview(g.people)}>
+              Review merge
+            </Button>
+            <Button size="compact-xs" variant="subtle" color="gray" onClick={() => setDismissing(g)}>
+              Not duplicates
+            </Button>
+          </Group>
+        )}
+      />
+      <Modal opened={dismissing !== null} onClose={() => setDismissing(null)} title="Not duplicates?" centered>
+        <Text size="sm">
+          {dismissing?.people.map((p) => p.name).join(', ')} will no longer be suggested as one person. Nothing else changes.
+        </Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setDismissing(null)}>
+            Cancel
+          </Button>
+          <Button loading={busy} onClick={() => void dismiss()}>
+            Dismiss suggestion
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
+/** Performed merges: date, by, survivor, merged names, counts moved. */
+function History() {
+  const { params, update } = useListParams(config);
+  const currentClient = useSession((s) => s.currentClient);
+  const columns = useColumnPreference('personnel-merge-history', mergeHistoryColumns);
+  // The tab, the handed-over person and the suggestions' search are not history filters.
+  const { tab: _t, person: _p, q: _q, ...query } = toApiQuery(params);
+  const list = useQuery({
+    queryKey: ['merge-history', currentClient?.id, query],
+    queryFn: ({ signal }) => api.get<HistoryAnswer>('/api/get-merge-personnel/history', { query, signal }),
+    placeholderData: keepPreviousData,
+    enabled: currentClient !== null,
+  });
+  return (
+    <>
+      <Group justify="flex-end" mt="md">
+        <ExportButton
+          path="/api/get-merge-personnel/history/export"
+          query={() => {
+            const { tab: _t, person: _p, q: _q, ...q } = toApiQuery(params, false);
+            return { ...q, columns: columns.visible };
+          }}
+        />
+      </Group>
+      <DataTable<MergeRecord>
+        caption="Merge history"
+        columns={mergeHistoryColumns}
+        visible={columns.visible}
+        rows={list.data?.data}
+        rowKey={(r) => r.id}
+        sort={{ sort: params.sort, order: params.order }}
+        defaultSort={{ sort: 'performed_at', order: 'desc' }}
+        onSort={(s) => update({ sort: s.sort, order: s.order })}
+        isPending={list.isPending && currentClient !== null}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={{
+          title: currentClient ? `No personnel of ${currentClient.name} have been merged yet.` : 'Choose a client to see its merges.',
+        }}
+        renderCell={(key, r) => {
+          if (key === 'performed_at') return new Date(r.performed_at).toLocaleString();
+          if (key === 'merged_names') return r.merged_names.join(', ');
+          if (key === 'moved') return describeMoved(r.moved_counts);
+          if (key === 'aliases_added') return r.aliases_added.join(', ') || <Dash />;
+          return String(r[key as 'performed_by' | 'survivor_name']);
+        }}
+      />
+      <CursorPager
+        cursor={params.cursor}
+        nextCursor={list.data?.nextCursor}
+        total={list.data?.total}
+        totalIsEstimate={list.data?.totalIsEstimate}
+        shownCount={list.data?.data.length ?? 0}
+        onCursor={(cursor) => update({ cursor })}
+      />
+    </>
+  );
+}
+
+/** Merge Personnel Data (domain.md §17). `?person=<id>` (from Personnel's "Merge…") opens a merge with that person. */
 export default function MergePersonnelPage() {
-  return <ScreenPlaceholder />;
+  const { params, update } = useListParams(config);
+  const [, setSearchParams] = useSearchParams();
+  const currentClient = useSession((s) => s.currentClient);
+  const queryClient = useQueryClient();
+  const [reviewing, setReviewing] = useState<MergePerson[] | null>(null);
+  const tab = params.single.tab === 'history' ? 'history' : 'suggestions';
+
+  // Preload a person handed over from the Personnel screen, with the group they are suggested in.
+  const personId = params.single.person;
+  useEffect(() => {
+    if (!personId) return;
+    let cancelled = false;
+    void (async () => {
+      const [{ data: person }, groups] = await Promise.all([
+        api.get<{ data: Person }>(`/api/personnel/${personId}`),
+        api.get<GroupsAnswer>('/api/get-merge-personnel', { query: { perPage: 200 } }),
+      ]);
+      if (cancelled) return;
+      const group = groups.data.find((g) => g.personnel_ids.includes(person.id));
+      setReviewing([person, ...(group?.people.filter((p) => p.id !== person.id) ?? [])]);
+    })().catch((e: unknown) => notifications.show({ color: 'red', message: e instanceof Error ? e.message : String(e) }));
+    return () => {
+      cancelled = true;
+    };
+  }, [personId]);
+
+  function close() {
+    setReviewing(null);
+    if (personId)
+      setSearchParams(
+        (s) => {
+          s.delete('person');
+          return s;
+        },
+        { replace: true },
+      );
+  }
+
+  return (
+    <Page
+      actions={
+        <Button size="sm" onClick={() => setReviewing([])} disabled={!currentClient}>
+          Merge manually
+        </Button>
+      }
+    >
+      <Text size="sm" c="dimmed">
+        Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>. Merging is permanent: the duplicates are
+        archived and their names and codes become aliases of the survivor.
+      </Text>
+      <Tabs value={tab} onChange={(t) => update({ single: { tab: t === 'history' ? 'history' : '' } })} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="suggestions">Suggestions</Tabs.Tab>
+          <Tabs.Tab value="history">History</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="suggestions">
+          <Suggestions q={params.q} onSearch={(q) => update({ q })} onReview={setReviewing} />
+        </Tabs.Panel>
+        <Tabs.Panel value="history">
+          <History />
+        </Tabs.Panel>
+      </Tabs>
+      <Drawer
+        opened={reviewing !== null}
+        onClose={close}
+        position="right"
+        size="xl"
+        title={
+          <Title order={2} size="h4">
+            Merge personnel
+          </Title>
+        }
+      >
+        {reviewing !== null && (
+          <MergePanel
+            key={reviewing.map((p) => p.id).join('-')}
+            people={reviewing}
+            onCancel={close}
+            onMerged={async (survivor) => {
+              close();
+              notifications.show({ color: 'green', message: `Merged into ${survivor}.` });
+              await queryClient.invalidateQueries({ queryKey: ['merge-groups'] });
+              await queryClient.invalidateQueries({ queryKey: ['merge-history'] });
+              await queryClient.invalidateQueries({ queryKey: ['personnel'] });
+            }}
+          />
+        )}
+      </Drawer>
+    </Page>
+  );
 }

@@ -1,10 +1,11 @@
 import type { Person, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
 import { personnelColumns } from '@admin/shared/resources/personnel';
-import { Button, Drawer, Group, Loader, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Drawer, Group, Loader, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -19,7 +20,7 @@ import { useSession } from '../../lib/session-store.ts';
 import { PersonForm } from './person-form.tsx';
 
 type ListAnswer = { data: Person[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
-const config: ListParamsConfig = { multi: { status: ['active', 'paused'], location: [] }, single: [] };
+const config: ListParamsConfig = { multi: { status: ['active', 'paused'], location: [] }, single: ['duplicates'] };
 const DEFAULT_SORT = { sort: 'name', order: 'asc' } as const;
 const EFFECTS: Partial<Record<Status, string>> = {
   paused: 'Surveys stop crediting this person until they are resumed.',
@@ -34,6 +35,7 @@ export default function PersonnelPage() {
   const locationOptions = useSession((s) => s.locationOptions);
   const columns = useColumnPreference('personnel', personnelColumns);
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const query = toApiQuery(params);
   const list = useQuery({
     queryKey: ['personnel', currentClient?.id, query],
@@ -75,6 +77,12 @@ export default function PersonnelPage() {
           onChange={(location) => update({ multi: { location } })}
           w={280}
         />
+        <Checkbox
+          label="Possible duplicates"
+          checked={params.single.duplicates === 'yes'}
+          onChange={(e) => update({ single: { duplicates: e.currentTarget.checked ? 'yes' : '' } })}
+          mb={8}
+        />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
       </Group>
       <DataTable<Person>
@@ -100,7 +108,17 @@ export default function PersonnelPage() {
         onOpen={(r) => setEditing(r)}
         openLabel={(r) => `Edit ${r.name}`}
         renderCell={(key, r) => {
-          if (key === 'status') return <StatusBadge status={r.status} />;
+          if (key === 'status')
+            return (
+              <Group gap={4} wrap="nowrap">
+                <StatusBadge status={r.status} />
+                {r.merged_into_id !== null && (
+                  <Text size="xs" c="dimmed">
+                    merged into #{r.merged_into_id}
+                  </Text>
+                )}
+              </Group>
+            );
           if (key === 'location_names') return r.location_names.join(', ') || <Text c="dimmed">—</Text>;
           if (key === 'aliases_count') return r.aliases.length;
           const value = r[key as keyof Person];
@@ -111,16 +129,28 @@ export default function PersonnelPage() {
             <Button size="compact-xs" variant="subtle" aria-label={`Edit ${r.name}`} onClick={() => setEditing(r)}>
               Edit
             </Button>
-            <StatusActions
-              status={r.status}
-              what={r.name}
-              effects={EFFECTS}
-              onChange={async (to) => {
-                await api.patch(`/api/personnel/${r.id}/status`, { status: to, updated_at: r.updated_at });
-                notifications.show({ color: 'green', message: `${r.name} is now ${STATUS_LABELS[to]}` });
-                await refresh();
-              }}
-            />
+            {r.merged_into_id === null && (
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                aria-label={`Merge ${r.name}`}
+                onClick={() => navigate(`/admin/merge-personnel?person=${r.id}`)}
+              >
+                Merge…
+              </Button>
+            )}
+            {r.merged_into_id === null && (
+              <StatusActions
+                status={r.status}
+                what={r.name}
+                effects={EFFECTS}
+                onChange={async (to) => {
+                  await api.patch(`/api/personnel/${r.id}/status`, { status: to, updated_at: r.updated_at });
+                  notifications.show({ color: 'green', message: `${r.name} is now ${STATUS_LABELS[to]}` });
+                  await refresh();
+                }}
+              />
+            )}
           </Group>
         )}
       />
