@@ -78,5 +78,46 @@ for (const kind of testDatabaseKinds()) {
       expect(csv).toContain('Rosa Diaz,');
       expect(csv).toContain(',T-77');
     });
+
+    it('imports a CSV all or nothing: locations by id, code or name, aliases split by ";", each bad line reported', async () => {
+      const locs = (await get('/api/endpoints?perPage=200')).json().data as { _id: string; locationname: string }[];
+      const [a, b] = locs;
+      const count = async () => (await get('/api/personnel?status=active,paused,inactive')).json().total as number;
+      const before = await count();
+      const existingCode = (await get('/api/personnel?perPage=1')).json().data[0].employee_code as string;
+      const bad = [
+        'first_name,last_name,employee_code,email,locations,aliases',
+        `Ana,Lopez,IMP-1,ana@example.com,"${a?.locationname}",Annie L`,
+        `,Lopez,IMP-2,not-an-email,Nowhere Street,`,
+        `Ben,Ortiz,${existingCode},,${b?._id},`,
+        `Cara,Ng,IMP-1,,${b?._id},`,
+      ].join('\n');
+      const refused = await send('POST', '/api/personnel/import', { csv: bad });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().message).toBe('Nothing was imported: 3 of 4 lines have errors.');
+      expect(refused.json().errors).toEqual({
+        'line 3': ['The first name field is required', 'The email field must be a valid email', 'Unknown locations: Nowhere Street'],
+        'line 4': ['The employee code has already been taken'],
+        'line 5': ['The employee code is also on line 2'],
+      });
+      expect(await count()).toBe(before);
+
+      const unknownColumn = await send('POST', '/api/personnel/import', { csv: 'first_name,salary\nAna,1' });
+      expect(unknownColumn.statusCode).toBe(422);
+      expect(unknownColumn.json().errors.csv[0]).toMatch(/^Unknown columns: salary/);
+
+      const good = [
+        'first_name,last_name,employee_code,locations,aliases',
+        `Ana,Lopez,IMP-1,"${a?.locationname}; ${b?._id}",Annie L;A. Lopez`,
+        `Cara,Ng,IMP-3,${b?._id},`,
+      ].join('\r\n');
+      const done = await send('POST', '/api/personnel/import', { csv: good });
+      expect(done.statusCode, done.body).toBe(201);
+      expect(done.json().data.imported).toBe(2);
+      expect(await count()).toBe(before + 2);
+      const ana = (await get('/api/personnel?q=IMP-1')).json().data[0];
+      expect(ana).toMatchObject({ name: 'Ana Lopez', aliases: ['Annie L', 'A. Lopez'] });
+      expect([...ana.location_ids].sort()).toEqual([a?._id, b?._id].sort());
+    });
   });
 }

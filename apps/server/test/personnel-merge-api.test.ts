@@ -163,7 +163,12 @@ for (const kind of testDatabaseKinds()) {
       const mergedId = history[0]?.merged_ids[0] ?? 0;
       const merged = (await get(`/api/personnel/${mergedId}`)).json().data;
       expect(merged).toMatchObject({ id: mergedId, status: 'inactive', merged_into_id: expect.any(Number) });
-      const restore = await ctx.app.inject({ method: 'PATCH', url: `/api/personnel/${mergedId}/status`, headers, payload: { status: 'active' } });
+      const restore = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/personnel/${mergedId}/status`,
+        headers,
+        payload: { status: 'active' },
+      });
       expect(restore.statusCode).toBe(409);
       expect((await get('/api/personnel/999999')).statusCode).toBe(404);
     });

@@ -85,3 +85,34 @@ test('Personnel: create a person at two locations, filter by location, archive a
   await page.getByRole('dialog', { name: 'Archive Marisol Quintero?' }).getByRole('button', { name: 'Archive' }).click();
   await expect(table.getByRole('row', { name: /Marisol Quintero/ })).toHaveCount(0);
 });
+
+test('Personnel: import a CSV with one bad line (nothing imported, the line says why), then the fixed file', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/personnel');
+  const table = page.getByRole('table', { name: 'Personnel' });
+  const firstLocation = (await table.getByRole('row').nth(1).getByRole('cell').nth(1).innerText()).split(', ')[0] ?? '';
+  const summary = page.getByText(/^Showing \d+ of \d+/);
+  const before = await summary.innerText();
+  const upload = async (lines: string[]) => {
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import personnel' });
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'personnel.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(['first_name,last_name,employee_code,locations,aliases', ...lines].join('\n')),
+    });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    return dialog;
+  };
+  const good = `Odile,Fontaine,CSV-1,"${firstLocation}",Odie F`;
+  const dialog = await upload([good, 'Pavel,Novak,CSV-2,Atlantis Branch,']);
+  await expect(dialog.getByRole('alert')).toContainText('Nothing was imported: 1 of 2 lines have errors.');
+  await expect(dialog.getByRole('alert')).toContainText('line 3: Unknown locations: Atlantis Branch');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(summary).toHaveText(before);
+
+  await upload([good, `Pavel,Novak,CSV-2,"${firstLocation}",`]);
+  await expect(page.getByText('Imported 2 personnel')).toBeVisible();
+  await expect(table.getByRole('row', { name: /Odile Fontaine/ })).toContainText(firstLocation);
+  await expect(table.getByRole('row', { name: /Pavel Novak/ })).toBeVisible();
+});

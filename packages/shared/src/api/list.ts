@@ -72,3 +72,8 @@ export type ListResult<T> = {
   totalIsEstimate: boolean;
   nextCursor: string | null;
 };
+
+/** A bulk import's body: CSV text whose header names the columns (`locationname,address1,…`). */
+export const csvImportSchema = z.strictObject({ csv: z.string().min(1).max(5_000_000) });
+/** What an import answers: how many rows arrived, for which client. */
+export const importResultSchema = z.object({ imported: z.number().int(), clientId: z.number().int() });

@@ -108,6 +108,3 @@ export const locationExportQuerySchema = listQuerySchema(LOCATION_SORTS, {
   ...locationFilters,
   columns: exportColumnsSchema(LOCATION_COLUMN_KEYS).optional(),
 });
-
-/** Bulk import: CSV text whose header names form fields (`locationname,address1,…`). */
-export const locationImportSchema = z.strictObject({ csv: z.string().min(1).max(5_000_000) });

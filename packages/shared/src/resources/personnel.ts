@@ -90,3 +90,20 @@ export const personnelExportQuerySchema = listQuerySchema(PERSONNEL_SORTS, {
   ...personnelFilters,
   columns: exportColumnsSchema(PERSONNEL_COLUMN_KEYS).optional(),
 });
+
+/**
+ * Columns of a personnel CSV import. `locations` and `aliases` hold several values separated by
+ * `;`; a location is named by its `_id`, its external code or its exact name.
+ */
+export const PERSONNEL_IMPORT_COLUMNS = [
+  'first_name',
+  'last_name',
+  'display_name',
+  'title',
+  'employee_code',
+  'email',
+  'phone',
+  'photo_url',
+  'locations',
+  'aliases',
+] as const;

@@ -1,5 +1,7 @@
 import {
+  csvImportSchema,
   dataEnvelope,
+  importResultSchema,
   type LocationCreate,
   listEnvelope,
   locationColumns,
@@ -7,19 +9,17 @@ import {
   locationExportQuerySchema,
   locationFieldRules,
   locationIdParamSchema,
-  locationImportSchema,
   locationListQuerySchema,
   locationSchema,
   locationUpdateSchema,
-  parseCsv,
   statusChangeSchema,
 } from '@admin/shared';
-import { displayName, validate } from '@admin/shared/validation';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { locations } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { checkImport } from '../../kit/csv-import.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
@@ -28,8 +28,6 @@ import { countLocations, findLocation, listLocations, locationValues, newLocatio
 
 const rules = locationFieldRules as unknown as FieldRules;
 const listAnswer = listEnvelope(locationSchema).extend({ totalIsEstimate: z.boolean() });
-/** Rows a single import may hold. */
-const MAX_IMPORT_ROWS = 5000;
 
 /** A row for a new location of `client`; the rules have already checked the required fields. */
 function newLocationRow(body: Partial<LocationCreate>, client: { id: number; rootTeamId: number | null }) {
@@ -133,60 +131,19 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'superadmin' },
       bodyLimit: 6 * 1024 * 1024,
       schema: {
-        body: locationImportSchema,
-        response: { 201: dataEnvelope(z.object({ imported: z.number().int(), clientId: z.number().int() })) },
+        body: csvImportSchema,
+        response: { 201: dataEnvelope(importResultSchema) },
       },
     },
     async (request, reply) => {
       const client = await writableClient(request.auth?.user.currentClientId);
-      const records = parseCsv(request.body.csv);
-      const [header, ...rows] = records;
-      const known = new Set(Object.keys(rules));
-      const columns = (header ?? []).map((h) => h.trim().toLowerCase());
-      const unknownColumns = columns.filter((c) => !known.has(c));
-      if (!header || rows.length === 0 || unknownColumns.length > 0) {
-        throw new HttpError(422, 'The file is not a location import.', {
-          csv: [
-            !header || rows.length === 0
-              ? 'The file needs a header row and at least one location'
-              : `Unknown columns: ${unknownColumns.join(', ')}. Allowed: ${[...known].join(', ')}`,
-          ],
-        });
-      }
-      if (rows.length > MAX_IMPORT_ROWS) throw new HttpError(413, `At most ${MAX_IMPORT_ROWS} locations per file.`);
-
-      // Check every row first; import all rows or none.
-      const errors: Record<string, string[]> = {};
-      const bodies: LocationCreate[] = [];
-      const codesInFile = new Map<string, number>();
-      for (const [i, record] of rows.entries()) {
-        const line = i + 2; // the header is line 1
-        const body: Record<string, string> = { country: 'US' };
-        columns.forEach((c, j) => {
-          body[c] = (record[j] ?? '').trim();
-        });
-        const messages: string[] = [];
-        for (const [field, fieldRules] of Object.entries(rules)) {
-          const r = await validate(body[field] ?? '', fieldRules, { name: displayName(field) });
-          messages.push(...r.errors);
-        }
-        const code = body.external_code?.toLowerCase();
-        if (code) {
-          const first = codesInFile.get(code);
-          if (first) messages.push(`The external code is also on line ${first}`);
-          else codesInFile.set(code, line);
-        }
-        if (messages.length > 0) errors[`line ${line}`] = messages;
-        bodies.push(body as LocationCreate);
-      }
-      const taken = await usedExternalCodes(app.db, client.id, [...codesInFile.keys()]);
-      for (const [code, line] of codesInFile) {
-        if (taken.has(code)) errors[`line ${line}`] = [...(errors[`line ${line}`] ?? []), 'The external code has already been taken'];
-      }
-      if (Object.keys(errors).length > 0) {
-        throw new HttpError(422, `Nothing was imported: ${Object.keys(errors).length} of ${rows.length} lines have errors.`, errors);
-      }
-
+      const bodies = (await checkImport({
+        noun: 'location',
+        csv: request.body.csv,
+        rules,
+        defaults: { country: 'US' },
+        unique: { column: 'external_code', label: 'external code', taken: (codes) => usedExternalCodes(app.db, client.id, codes) },
+      })) as LocationCreate[];
       await app.db.transaction(async (tx) => {
         const values = bodies.map((b) => newLocationRow(b, client));
         for (let i = 0; i < values.length; i += 500) await tx.insert(locations).values(values.slice(i, i + 500));

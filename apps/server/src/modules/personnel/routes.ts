@@ -1,5 +1,7 @@
 import {
+  csvImportSchema,
   dataEnvelope,
+  importResultSchema,
   listEnvelope,
   type PersonCreate,
   personCreateSchema,
@@ -12,12 +14,13 @@ import {
   personUpdateSchema,
   statusChangeSchema,
 } from '@admin/shared';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { personnel, personnelLocations } from '../../db/schema/index.ts';
+import { locations, personnel, personnelLocations } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { checkImport } from '../../kit/csv-import.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
@@ -31,9 +34,17 @@ import {
   type PersonRow,
   personValues,
   toPerson,
+  usedEmployeeCodes,
 } from './repository.ts';
 
 const rules = personnelFieldRules as unknown as FieldRules;
+/** An import line's single-value columns; `locations` and `aliases` are lists checked separately. */
+const { location_ids: _l, aliases: _a, ...importRules } = rules;
+const listOf = (cell: string | undefined) =>
+  (cell ?? '')
+    .split(';')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 const listAnswer = listEnvelope(personSchema).extend({ totalIsEstimate: z.boolean() });
 const codeConflict = () =>
   conflict('Another person of this client has this employee code.', { employee_code: ['The employee code has already been taken'] });
@@ -135,6 +146,76 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
         return person;
       });
       return reply.code(201).send({ data: created });
+    },
+  );
+
+  app.post(
+    '/api/personnel/import',
+    {
+      config: { access: 'superadmin' },
+      bodyLimit: 6 * 1024 * 1024,
+      schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } },
+    },
+    async (request, reply) => {
+      const clientId = request.auth?.user.currentClientId;
+      const client = clientId ? await findClient(app.db, clientId) : undefined;
+      if (!client || client.status === 'inactive') throw conflict('Choose an active client first (client switcher).');
+      // Locations may be named by _id, external code or exact name (case-insensitive).
+      const own = await app.db
+        .select({ id: locations.id, code: locations.externalCode, name: locations.locationname })
+        .from(locations)
+        .where(and(eq(locations.clientId, client.id), ne(locations.status, 'inactive')));
+      const byKey = new Map<string, string>();
+      for (const l of own) for (const k of [l.id, l.code, l.name]) if (k) byKey.set(k.toLowerCase(), l.id);
+
+      const lines = await checkImport({
+        noun: 'person',
+        csv: request.body.csv,
+        rules: importRules,
+        extraColumns: ['locations', 'aliases'],
+        unique: { column: 'employee_code', label: 'employee code', taken: (codes) => usedEmployeeCodes(app.db, client.id, codes) },
+        checkRow(row) {
+          const messages: string[] = [];
+          const named = listOf(row.locations);
+          if (named.length === 0) messages.push('The locations field is required');
+          const unknown = named.filter((n) => !byKey.has(n.toLowerCase()));
+          if (unknown.length > 0) messages.push(`Unknown locations: ${unknown.join(', ')}`);
+          const aliases = listOf(row.aliases);
+          if (aliases.length > 20) messages.push('At most 20 aliases');
+          if (aliases.some((a) => a.length > 120)) messages.push('The aliases field may not be greater than 120 characters');
+          return messages;
+        },
+      });
+
+      const people = lines.map((row) => ({
+        values: personValues({ ...row, aliases: listOf(row.aliases) }),
+        locationIds: [...new Set(listOf(row.locations).map((n) => byKey.get(n.toLowerCase()) ?? ''))],
+      }));
+      await app.db.transaction(async (tx) => {
+        for (let i = 0; i < people.length; i += 500) {
+          const batch = people.slice(i, i + 500);
+          // PostgreSQL returns the rows of a multi-row VALUES insert in the order given.
+          const inserted = await tx
+            .insert(personnel)
+            .values(batch.map((p) => ({ firstName: '', lastName: '', ...p.values, clientId: client.id })))
+            .returning({ id: personnel.id });
+          const links = inserted.flatMap((row, j) =>
+            (batch[j]?.locationIds ?? []).map((locationId) => ({ personnelId: row.id, locationId })),
+          );
+          if (links.length > 0) await tx.insert(personnelLocations).values(links);
+        }
+        await request.audit(
+          {
+            action: 'personnel.import',
+            message: `Imported ${people.length} personnel`,
+            clientId: client.id,
+            entityType: 'personnel',
+            after: { count: people.length },
+          },
+          tx,
+        );
+      });
+      return reply.code(201).send({ data: { imported: people.length, clientId: client.id } });
     },
   );
 

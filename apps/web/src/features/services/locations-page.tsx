@@ -1,10 +1,11 @@
 import type { Location, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
-import { locationColumns } from '@admin/shared/resources/locations';
+import { LOCATION_FIELDS, locationColumns } from '@admin/shared/resources/locations';
 import { Button, CopyButton, Drawer, Group, Loader, Modal, Select, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { CsvImport } from '../../components/csv-import/csv-import.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -17,7 +18,6 @@ import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { LocationForm } from './location-form.tsx';
-import { LocationImport } from './location-import.tsx';
 
 type ListAnswer = { data: Location[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
 const config: ListParamsConfig = { multi: { status: ['active', 'paused'] }, single: ['hasGoogle'] };
@@ -188,7 +188,10 @@ export default function LocationsPage() {
         )}
       </Drawer>
       <Modal opened={importing} onClose={() => setImporting(false)} title="Import locations" size="lg">
-        <LocationImport
+        <CsvImport
+          path="/api/endpoints/import"
+          noun="locations"
+          columns={LOCATION_FIELDS}
           clientName={currentClient?.name ?? ''}
           onCancel={() => setImporting(false)}
           onImported={async (count) => {

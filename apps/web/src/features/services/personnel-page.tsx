@@ -1,11 +1,12 @@
 import type { Person, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
-import { personnelColumns } from '@admin/shared/resources/personnel';
-import { Button, Checkbox, Drawer, Group, Loader, Text, Title } from '@mantine/core';
+import { PERSONNEL_IMPORT_COLUMNS, personnelColumns } from '@admin/shared/resources/personnel';
+import { Button, Checkbox, Code, Drawer, Group, Loader, Modal, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CsvImport } from '../../components/csv-import/csv-import.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -31,6 +32,7 @@ const EFFECTS: Partial<Record<Status, string>> = {
 export default function PersonnelPage() {
   const { params, update } = useListParams(config);
   const [editing, setEditing] = useState<Person | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
   const currentClient = useSession((s) => s.currentClient);
   const locationOptions = useSession((s) => s.locationOptions);
   const columns = useColumnPreference('personnel', personnelColumns);
@@ -52,6 +54,9 @@ export default function PersonnelPage() {
         <Group gap="xs">
           <ColumnChooser columns={personnelColumns} choice={columns.choice} onChange={columns.setChoice} />
           <ExportButton path="/api/personnel/export" query={() => ({ ...toApiQuery(params, false), columns: columns.visible })} />
+          <Button size="sm" variant="default" onClick={() => setImporting(true)} disabled={!currentClient}>
+            Import CSV
+          </Button>
           <Button size="sm" onClick={() => setEditing('new')} disabled={!currentClient}>
             Create person
           </Button>
@@ -187,6 +192,26 @@ export default function PersonnelPage() {
           />
         )}
       </Drawer>
+      <Modal opened={importing} onClose={() => setImporting(false)} title="Import personnel" size="lg">
+        <CsvImport
+          path="/api/personnel/import"
+          noun="personnel"
+          columns={PERSONNEL_IMPORT_COLUMNS}
+          note={
+            <>
+              <Code>locations</Code> and <Code>aliases</Code> take several values separated by <Code>;</Code>. Name a location by its
+              endpoint id, its external code or its exact name.
+            </>
+          }
+          clientName={currentClient?.name ?? ''}
+          onCancel={() => setImporting(false)}
+          onImported={async (count) => {
+            setImporting(false);
+            notifications.show({ color: 'green', message: `Imported ${count} personnel` });
+            await refresh();
+          }}
+        />
+      </Modal>
     </Page>
   );
 }

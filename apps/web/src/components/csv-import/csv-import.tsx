@@ -1,10 +1,22 @@
-import { LOCATION_FIELDS } from '@admin/shared/resources/locations';
 import { Alert, Button, Code, FileInput, Group, List, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ApiError, api } from '../../lib/http.ts';
 
-/** Bulk import from a CSV file: every line is checked first; all lines are imported or none. */
-export function LocationImport(props: { clientName: string; onImported(count: number): void; onCancel(): void }) {
+/**
+ * Bulk import from a CSV file into the current client (`POST <collection>/import`): the server
+ * checks every line first and imports all lines or none; the failing lines are listed here.
+ */
+export function CsvImport(props: {
+  path: string;
+  /** Plural, e.g. "locations". */
+  noun: string;
+  columns: readonly string[];
+  /** How to fill special columns. */
+  note?: ReactNode;
+  clientName: string;
+  onImported(count: number): void;
+  onCancel(): void;
+}) {
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; lines: [string, string[]][] } | null>(null);
@@ -15,7 +27,7 @@ export function LocationImport(props: { clientName: string; onImported(count: nu
     setProblem(null);
     try {
       const csv = await file.text();
-      const { data } = await api.post<{ data: { imported: number } }>('/api/endpoints/import', { csv });
+      const { data } = await api.post<{ data: { imported: number } }>(props.path, { csv });
       props.onImported(data.imported);
     } catch (e) {
       if (e instanceof ApiError) setProblem({ message: e.message, lines: Object.entries(e.fieldErrors) });
@@ -28,9 +40,10 @@ export function LocationImport(props: { clientName: string; onImported(count: nu
   return (
     <Stack gap="sm">
       <Text size="sm">
-        Adds locations to <b>{props.clientName}</b>. The first line names the columns, from: <Code>{LOCATION_FIELDS.join(', ')}</Code>.
+        Adds {props.noun} to <b>{props.clientName}</b>. The first line names the columns, from: <Code>{props.columns.join(', ')}</Code>.
         Every line is checked first; if any line has an error, nothing is imported.
       </Text>
+      {props.note && <Text size="sm">{props.note}</Text>}
       <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={setFile} clearable placeholder="Choose a file" />
       {problem && (
         <Alert color="red" variant="light" role="alert" title={problem.message}>
