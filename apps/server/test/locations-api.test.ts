@@ -44,6 +44,17 @@ for (const kind of testDatabaseKinds()) {
       }
     });
 
+    it('counts the personnel linked to each location (archived people left out), in the list and on one location', async () => {
+      const rows = (await get('/api/endpoints?perPage=200')).json().data as { _id: string; personnel_count: number }[];
+      const linked = rows.find((r) => r.personnel_count > 0);
+      expect(linked).toBeDefined();
+      const people = (await get(`/api/personnel?location=${linked?._id}&status=active,paused&perPage=200`)).json().total;
+      expect(linked?.personnel_count).toBe(people);
+      expect((await get(`/api/endpoints/${linked?._id}`)).json().data.personnel_count).toBe(people);
+      const states = (await get('/api/endpoints?state=ZZ')).json();
+      expect(states.total).toBe(0);
+    });
+
     it('follows the current client after a switch', async () => {
       const other = currentClient === 2 ? 3 : 2;
       await send('PUT', `/api/users/switch-client/${other}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, signInAsAdmin, switchClient } from './support.ts';
 
 test.describe('Client Manager', () => {
   test('create a client: field errors first, then the created message and the row', async ({ page }) => {
@@ -97,5 +97,34 @@ test.describe('Client Manager', () => {
 
     await table.getByRole('button', { name: `Switch to ${original}` }).click();
     await expect(switcher).toHaveValue(original);
+  });
+
+  test("filter by account coordinator and module, then open a client's Personnel from its row", async ({ page }) => {
+    await signInAsAdmin(page);
+    const original = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+    const table = page.getByRole('table', { name: 'Clients' });
+    const all = await table.getByRole('row').count();
+    await page.getByRole('combobox', { name: 'Account coordinator' }).click();
+    await page.getByRole('option', { name: 'Sam Staff' }).click();
+    await page.keyboard.press('Escape');
+    await expect(table.getByRole('row')).not.toHaveCount(all);
+    const header = await table.getByRole('columnheader').allInnerTexts();
+    const acColumn = header.findIndex((h) => h.startsWith('Account Coordinator'));
+    const acCells = await table.locator(`tbody tr td:nth-child(${acColumn + 1})`).allInnerTexts();
+    expect(acCells.length).toBeGreaterThan(0);
+    expect(acCells.every((c) => c === 'Sam Staff')).toBe(true);
+    await page.getByRole('combobox', { name: 'Modules' }).click();
+    await page.getByRole('option', { name: 'SMS' }).click();
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/module=sms/);
+
+    await page.goto('/?ac=');
+    const row = table.getByRole('row', { name: /Keystone Family Medicine/ });
+    await row.getByRole('button', { name: "Open Keystone Family Medicine's screens" }).click();
+    await page.getByRole('menuitem', { name: 'Personnel' }).click();
+    await expect(page).toHaveURL(/\/admin\/personnel$/);
+    await expect(page.getByRole('combobox', { name: 'Current client' })).toHaveValue('Keystone Family Medicine');
+    await expect(page.getByRole('table', { name: 'Personnel' }).getByRole('row').nth(1)).toContainText('Keystone Family Medicine');
+    await switchClient(page, original);
   });
 });

@@ -24,6 +24,12 @@ export const INDUSTRIES = [
 ] as const;
 
 export const MODULES = ['surveys', 'reputation', 'listings', 'sms'] as const;
+export const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
+  surveys: 'Surveys',
+  reputation: 'Reputation',
+  listings: 'Listings',
+  sms: 'SMS',
+};
 
 export const clientSchema = z.object({
   id: z.number().int(),

@@ -25,6 +25,8 @@ export const locationSchema = z.object({
   website: z.string().nullable(),
   timezone: z.string(),
   google_place_id: z.string().nullable(),
+  /** Active and paused people linked to the location; null in answers to writes. */
+  personnel_count: z.number().int().nullable(),
   status: z.enum(STATUSES),
   created_at: z.string(),
   updated_at: z.string(),
@@ -80,6 +82,7 @@ export const LOCATION_COLUMN_KEYS = [
   'city_state',
   'phone',
   'google_place_id',
+  'personnel_count',
   'status',
 ] as const;
 export const locationColumns: ColumnDef<(typeof LOCATION_COLUMN_KEYS)[number]>[] = [
@@ -90,6 +93,7 @@ export const locationColumns: ColumnDef<(typeof LOCATION_COLUMN_KEYS)[number]>[]
   { key: 'city_state', label: 'City/State', sortable: true, defaultVisible: true },
   { key: 'phone', label: 'Phone', defaultVisible: true },
   { key: 'google_place_id', label: 'Google Place ID', defaultVisible: false },
+  { key: 'personnel_count', label: '# Personnel', defaultVisible: true },
   { key: 'status', label: 'Status', sortable: true, defaultVisible: true },
 ];
 

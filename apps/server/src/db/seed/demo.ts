@@ -118,11 +118,19 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
 
     // The console's own staff accounts (product.md §1).
     const firstClient = clientIds[0] ?? null;
-    await tx.insert(users).values([
-      { name: 'Ada Admin', email: 'admin@example.com', passwordHash, isSuperadmin: 1, currentClientId: firstClient },
-      { name: 'Sam Staff', email: 'staff@example.com', passwordHash, isSuperadmin: 0, currentClientId: firstClient },
-      { name: 'Master Account', email: config.retiredMasterEmail, passwordHash, isSuperadmin: 1, currentClientId: firstClient },
-    ]);
+    const [ada, sam] = await tx
+      .insert(users)
+      .values([
+        { name: 'Ada Admin', email: 'admin@example.com', passwordHash, isSuperadmin: 1, currentClientId: firstClient },
+        { name: 'Sam Staff', email: 'staff@example.com', passwordHash, isSuperadmin: 0, currentClientId: firstClient },
+        { name: 'Master Account', email: config.retiredMasterEmail, passwordHash, isSuperadmin: 1, currentClientId: firstClient },
+      ])
+      .returning({ id: users.id });
+    // Account coordinators: Ada and Sam share the clients; every fifth client has none yet.
+    for (const [index, clientId] of clientIds.entries()) {
+      const coordinator = index % 5 === 4 ? null : (index % 2 === 0 ? ada : sam)?.id;
+      if (coordinator) await tx.update(clients).set({ accountCoordinatorId: coordinator }).where(eq(clients.id, clientId));
+    }
 
     // Each client's own portal users; they have no password and cannot sign in here.
     for (const [index, clientId] of clientIds.entries()) {

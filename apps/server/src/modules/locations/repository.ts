@@ -21,7 +21,10 @@ export type LocationRow = typeof locations.$inferSelect;
 /** A new endpoint id: 24 lower-case hex characters (12 random bytes). */
 export const newLocationId = () => randomBytes(12).toString('hex');
 
-export function toLocation(row: LocationRow, clientName: string | null = null): Location {
+/** People (not archived) linked to the location. */
+const personnelCount = sql<number>`(select count(*)::int from personnel_locations pl join personnel p on p.id = pl.personnel_id where pl.location_id = ${locations.id} and p.status <> 'inactive')`;
+
+export function toLocation(row: LocationRow, clientName: string | null = null, personnelCount: number | null = null): Location {
   return {
     _id: row.id,
     client_id: row.clientId,
@@ -38,6 +41,7 @@ export function toLocation(row: LocationRow, clientName: string | null = null): 
     website: row.website,
     timezone: row.timezone,
     google_place_id: row.googlePlaceId,
+    personnel_count: personnelCount,
     status: row.status as Location['status'],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -90,14 +94,14 @@ export async function listLocations(
   const order = q.order ?? 'asc';
   const where = allOf([locationWhere(q, clientIds), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
   const rows = await db
-    .select({ location: locations, clientName: clients.name, ...cursorFields(keys) })
+    .select({ location: locations, clientName: clients.name, personnelCount, ...cursorFields(keys) })
     .from(locations)
     .innerJoin(clients, eq(clients.id, locations.clientId))
     .where(where)
     .orderBy(...orderBy(keys, order))
     .limit(limit + 1);
   const { page, nextCursor } = pageOf(rows, limit, keys);
-  return { rows: page.map((r) => toLocation(r.location, r.clientName)), nextCursor };
+  return { rows: page.map((r) => toLocation(r.location, r.clientName, r.personnelCount)), nextCursor };
 }
 
 export async function countLocations(db: Db, q: Filters, clientIds: number[]) {
@@ -105,9 +109,12 @@ export async function countLocations(db: Db, q: Filters, clientIds: number[]) {
   return countMatching(db, sql`from ${locations}${where ? sql` where ${where}` : sql``}`);
 }
 
-export async function findLocation(db: Db, id: string): Promise<{ row: LocationRow; clientName: string } | undefined> {
+export async function findLocation(
+  db: Db,
+  id: string,
+): Promise<{ row: LocationRow; clientName: string; personnelCount: number } | undefined> {
   const [r] = await db
-    .select({ row: locations, clientName: clients.name })
+    .select({ row: locations, clientName: clients.name, personnelCount })
     .from(locations)
     .innerJoin(clients, eq(clients.id, locations.clientId))
     .where(eq(locations.id, id))

@@ -168,7 +168,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await findLocation(app.db, request.params.id);
       if (!found) throw notFound('Location');
-      return { data: toLocation(found.row, found.clientName) };
+      return { data: toLocation(found.row, found.clientName, found.personnelCount) };
     },
   );
 

@@ -7,7 +7,15 @@ type Option = { value: string; label: string };
  * A multi-select filter with **Selected All** (value `selected all`, spec §3): choosing it
  * clears the other choices; choosing any option drops it.
  */
-export function MultiFilter(props: { label: string; options: Option[]; value: string[]; onChange(value: string[]): void; w?: number }) {
+export function MultiFilter(props: {
+  label: string;
+  options: Option[];
+  value: string[];
+  onChange(value: string[]): void;
+  w?: number;
+  /** What an empty choice means; "Any" unless said. */
+  emptyLabel?: string;
+}) {
   const data = [{ value: SELECTED_ALL, label: SELECTED_ALL_LABEL }, ...props.options];
   return (
     <MultiSelect
@@ -17,7 +25,7 @@ export function MultiFilter(props: { label: string; options: Option[]; value: st
       w={props.w ?? 220}
       searchable
       clearable
-      placeholder={props.value.length === 0 ? 'Any' : undefined}
+      placeholder={props.value.length === 0 ? (props.emptyLabel ?? 'Any') : undefined}
       nothingFoundMessage="No match"
       comboboxProps={{ withinPortal: true }}
       onChange={(next) => {

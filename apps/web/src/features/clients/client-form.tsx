@@ -1,6 +1,6 @@
 import type { Client, ClientCreate } from '@admin/shared';
 import { REVIEW_SITES } from '@admin/shared/constants';
-import { clientFieldRules, INDUSTRIES, INDUSTRY_LABELS, MODULES, TIME_ZONES } from '@admin/shared/resources/clients';
+import { clientFieldRules, INDUSTRIES, INDUSTRY_LABELS, MODULE_LABELS, MODULES, TIME_ZONES } from '@admin/shared/resources/clients';
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -25,13 +25,6 @@ type FormValues = {
   primary_contact_email: string;
   modules: string[];
   default_review_site: string;
-};
-
-const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
-  surveys: 'Surveys',
-  reputation: 'Reputation',
-  listings: 'Listings',
-  sms: 'SMS',
 };
 
 /** Form values → API body: empty optional text becomes null, the coordinator id a number. */

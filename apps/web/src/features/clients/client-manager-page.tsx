@@ -1,10 +1,11 @@
 import type { Client, ClientListItem, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
-import { clientColumns, INDUSTRIES, INDUSTRY_LABELS } from '@admin/shared/resources/clients';
-import { Alert, Badge, Button, Drawer, Group, Loader, Text, Title } from '@mantine/core';
+import { clientColumns, INDUSTRIES, INDUSTRY_LABELS, MODULE_LABELS, MODULES } from '@admin/shared/resources/clients';
+import { Alert, Badge, Button, Drawer, Group, Loader, Menu, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -20,7 +21,13 @@ import { ClientForm } from './client-form.tsx';
 
 type ListAnswer = { data: ClientListItem[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
 
-const config: ListParamsConfig = { multi: { status: ['active', 'paused'], industry: [] }, single: [] };
+const config: ListParamsConfig = { multi: { status: ['active', 'paused'], industry: [], ac: [], module: [] }, single: [] };
+/** The client's own screens, opened after switching to the client. */
+const CLIENT_SCREENS = [
+  { label: 'Locations', path: '/admin/location' },
+  { label: 'Personnel', path: '/admin/personnel' },
+  { label: 'Surveys', path: '/admin/surveys' },
+] as const;
 const DEFAULT_SORT = { sort: 'name', order: 'asc' } as const;
 const STATUS_EFFECTS: Partial<Record<Status, string>> = {
   paused: 'All sending stops for this client until it is resumed. Nothing is deleted.',
@@ -40,6 +47,12 @@ export default function ClientManagerPage() {
   const created = useSession((s) => s.clientCreated);
   const setCreated = useSession((s) => s.setClientCreated);
 
+  const navigate = useNavigate();
+  const staff = useQuery({
+    queryKey: ['staff-users'],
+    queryFn: async () => (await api.get<{ data: { id: number; name: string }[] }>('/api/staff-users')).data,
+    staleTime: 60_000,
+  });
   const query = toApiQuery(params);
   const list = useQuery({
     queryKey: ['clients', query],
@@ -59,11 +72,14 @@ export default function ClientManagerPage() {
     await refresh();
   }
 
-  async function switchTo(row: ClientListItem) {
+  async function switchTo(row: ClientListItem, then?: string) {
     try {
-      await switchClient(row.id);
-      await queryClient.invalidateQueries();
-      notifications.show({ color: 'green', message: `Switched to ${row.name}` });
+      if (currentClient?.id !== row.id) {
+        await switchClient(row.id);
+        await queryClient.invalidateQueries();
+        notifications.show({ color: 'green', message: `Switched to ${row.name}` });
+      }
+      if (then) await navigate(then);
     } catch (err) {
       console.error('Failed to switch client', err);
       notifications.show({ color: 'red', title: 'Could not switch client', message: err instanceof Error ? err.message : String(err) });
@@ -107,6 +123,18 @@ export default function ClientManagerPage() {
           options={INDUSTRIES.map((i) => ({ value: i, label: INDUSTRY_LABELS[i] }))}
           value={params.multi.industry ?? []}
           onChange={(industry) => setFilters({ multi: { industry } })}
+        />
+        <MultiFilter
+          label="Account coordinator"
+          options={(staff.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))}
+          value={params.multi.ac ?? []}
+          onChange={(ac) => setFilters({ multi: { ac } })}
+        />
+        <MultiFilter
+          label="Modules"
+          options={MODULES.map((m) => ({ value: m, label: MODULE_LABELS[m] }))}
+          value={params.multi.module ?? []}
+          onChange={(module) => setFilters({ multi: { module } })}
         />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
       </Group>
@@ -177,6 +205,22 @@ export default function ClientManagerPage() {
               <Button size="compact-xs" variant="subtle" aria-label={`Switch to ${r.name}`} onClick={() => void switchTo(r)}>
                 Switch to this client
               </Button>
+            )}
+            {r.status !== 'inactive' && (
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button size="compact-xs" variant="subtle" aria-label={`Open ${r.name}'s screens`}>
+                    Open ▾
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {CLIENT_SCREENS.map((screen) => (
+                    <Menu.Item key={screen.path} onClick={() => void switchTo(r, screen.path)}>
+                      {screen.label}
+                    </Menu.Item>
+                  ))}
+                </Menu.Dropdown>
+              </Menu>
             )}
             <StatusActions status={r.status} what={r.name} effects={STATUS_EFFECTS} onChange={(to) => changeStatus(r, to)} />
           </Group>

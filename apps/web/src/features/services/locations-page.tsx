@@ -1,5 +1,5 @@
 import type { Location, Status } from '@admin/shared';
-import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
+import { STATUS_LABELS, STATUSES, US_STATES } from '@admin/shared/constants';
 import { LOCATION_FIELDS, locationColumns } from '@admin/shared/resources/locations';
 import { Button, CopyButton, Drawer, Group, Loader, Modal, Select, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -20,7 +20,7 @@ import { useSession } from '../../lib/session-store.ts';
 import { LocationForm } from './location-form.tsx';
 
 type ListAnswer = { data: Location[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
-const config: ListParamsConfig = { multi: { status: ['active', 'paused'] }, single: ['hasGoogle'] };
+const config: ListParamsConfig = { multi: { status: ['active', 'paused'], client: [], state: [] }, single: ['hasGoogle'] };
 const DEFAULT_SORT = { sort: 'locationname', order: 'asc' } as const;
 const EFFECTS: Partial<Record<Status, string>> = {
   paused: 'Surveys and alerts stop for this location until it is resumed.',
@@ -35,6 +35,9 @@ export default function LocationsPage() {
   const [importing, setImporting] = useState(false);
   const currentClient = useSession((s) => s.currentClient);
   const loadEndpoints = useSession((s) => s.loadEndpoints);
+  const rootTeams = useSession((s) => s.rootTeams);
+  const clientOptions = rootTeams.map((t) => ({ value: String(t.clientId), label: t.clientName }));
+  const chosenClients = (params.multi.client ?? []).filter((c) => c !== '');
   const columns = useColumnPreference('locations', locationColumns);
   const queryClient = useQueryClient();
 
@@ -67,10 +70,31 @@ export default function LocationsPage() {
       }
     >
       <Text size="sm" c="dimmed">
-        Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
+        {chosenClients.length > 0 ? (
+          <>Clients chosen in the filter below.</>
+        ) : (
+          <>
+            Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
+          </>
+        )}
       </Text>
       <Group align="flex-end" gap="sm" wrap="wrap">
         <SearchFilter value={params.q} placeholder="Name, store code, city or id" onChange={(q) => update({ q })} />
+        <MultiFilter
+          label="Clients"
+          options={clientOptions}
+          value={params.multi.client ?? []}
+          onChange={(client) => update({ multi: { client } })}
+          emptyLabel="Current client"
+          w={260}
+        />
+        <MultiFilter
+          label="State"
+          options={US_STATES.map((s) => ({ value: s, label: s }))}
+          value={params.multi.state ?? []}
+          onChange={(state) => update({ multi: { state } })}
+          w={180}
+        />
         <MultiFilter
           label="Status"
           options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
