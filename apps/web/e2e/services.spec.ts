@@ -52,7 +52,7 @@ test('Referral Source: a global default shows for every client; scope filters it
   await expect(table.getByRole('row', { name: /Yard sign/ })).toBeVisible();
 });
 
-test('Personnel: create a person at two locations, filter by location, archive and restore', async ({ page }) => {
+test('Personnel: create a person at two locations, filter by location, edit, archive and restore', async ({ page }) => {
   await signInAsAdmin(page);
   await page.goto('/admin/personnel');
   const table = page.getByRole('table', { name: 'Personnel' });
@@ -81,9 +81,23 @@ test('Personnel: create a person at two locations, filter by location, archive a
   await page.keyboard.press('Escape');
   await expect(row).toBeVisible();
 
+  await row.getByRole('button', { name: 'Edit Marisol Quintero' }).first().click();
+  const edit = page.getByRole('dialog', { name: 'Edit Marisol Quintero' });
+  await edit.getByRole('textbox', { name: 'Title' }).fill('Lead technician');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(row).toContainText('Lead technician');
+
   await row.getByRole('button', { name: 'Archive Marisol Quintero' }).click();
   await page.getByRole('dialog', { name: 'Archive Marisol Quintero?' }).getByRole('button', { name: 'Archive' }).click();
   await expect(table.getByRole('row', { name: /Marisol Quintero/ })).toHaveCount(0);
+
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Archived' }).click();
+  await page.keyboard.press('Escape');
+  await expect(row.getByText('Archived')).toBeVisible();
+  await row.getByRole('button', { name: 'Restore Marisol Quintero' }).click();
+  await page.getByRole('dialog', { name: /Restore/ }).getByRole('button', { name: 'Restore' }).click();
+  await expect(row.getByText('Active')).toBeVisible();
 });
 
 test('Personnel: import a CSV with one bad line (nothing imported, the line says why), then the fixed file', async ({ page }) => {
