@@ -31,6 +31,14 @@ for (const kind of testDatabaseKinds()) {
       expect((await get('/api/create-client?industry=automotive')).json().total).toBe(2);
       expect((await get('/api/create-client?perPage=5')).json().nextCursor).toEqual(expect.any(String));
       expect((await get('/api/create-client?status=deleted')).statusCode).toBe(400);
+      // Active locations of the current client, as its Locations screen counts them.
+      const me = (await get('/api/user')).json().data.user;
+      const current = body.data.find((c: { id: number }) => c.id === me.current_client_id);
+      expect(current.locations_count).toBe((await get('/api/endpoints?status=active')).json().total);
+      // Account coordinator filter: only clients coordinated by that user.
+      const coordinated = (await get(`/api/create-client?ac=${me.id}`)).json().data as { account_coordinator_id: number }[];
+      expect(coordinated.length).toBeGreaterThan(0);
+      expect(coordinated.every((c) => c.account_coordinator_id === me.id)).toBe(true);
     });
 
     it('creates a client with its root team and audits it in the same transaction', async () => {

@@ -96,7 +96,10 @@ test('Personnel: create a person at two locations, filter by location, edit, arc
   await page.keyboard.press('Escape');
   await expect(row.getByText('Archived')).toBeVisible();
   await row.getByRole('button', { name: 'Restore Marisol Quintero' }).click();
-  await page.getByRole('dialog', { name: /Restore/ }).getByRole('button', { name: 'Restore' }).click();
+  await page
+    .getByRole('dialog', { name: /Restore/ })
+    .getByRole('button', { name: 'Restore' })
+    .click();
   await expect(row.getByText('Active')).toBeVisible();
 });
 

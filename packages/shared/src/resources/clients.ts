@@ -136,6 +136,8 @@ export const clientListItemSchema = clientSchema.extend({
   root_team_name: z.string().nullable(),
   account_coordinator_name: z.string().nullable(),
   users_count: z.number().int(),
+  /** Active locations. */
+  locations_count: z.number().int(),
 });
 export type ClientListItem = z.infer<typeof clientListItemSchema>;
 
@@ -145,6 +147,7 @@ export const CLIENT_COLUMN_KEYS = [
   'industry',
   'root_team_name',
   'account_coordinator_name',
+  'locations_count',
   'users_count',
   'modules',
   'default_review_site',
@@ -158,6 +161,7 @@ export const clientColumns: ColumnDef<(typeof CLIENT_COLUMN_KEYS)[number]>[] = [
   { key: 'industry', label: 'Industry', sortable: true, defaultVisible: true },
   { key: 'root_team_name', label: 'Root team', defaultVisible: true },
   { key: 'account_coordinator_name', label: 'Account Coordinator', defaultVisible: true },
+  { key: 'locations_count', label: '# Locations', defaultVisible: true },
   { key: 'users_count', label: '# Users', defaultVisible: true },
   { key: 'modules', label: 'Modules', defaultVisible: true },
   { key: 'default_review_site', label: 'Default review site', defaultVisible: false },

@@ -71,6 +71,7 @@ export async function listRootTeams(db: Db): Promise<RootTeam[]> {
 const ac = alias(users, 'ac');
 const rootTeam = alias(teams, 'root_team');
 const usersCount = sql<number>`(select count(*)::int from client_users cu where cu.client_id = ${clients.id})`;
+const locationsCount = sql<number>`(select count(*)::int from locations l where l.client_id = ${clients.id} and l.status = 'active')`;
 
 const SORTS: Record<NonNullable<ClientListQuery['sort']>, SortSpec> = {
   name: [
@@ -119,7 +120,7 @@ export async function listClients(
   const order = q.order ?? 'asc';
   const where = allOf([clientFiltersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
   const rows = await db
-    .select({ client: clients, rootTeamName: rootTeam.name, acName: ac.name, usersCount, ...cursorFields(keys) })
+    .select({ client: clients, rootTeamName: rootTeam.name, acName: ac.name, usersCount, locationsCount, ...cursorFields(keys) })
     .from(clients)
     .leftJoin(rootTeam, eq(rootTeam.id, clients.rootTeamId))
     .leftJoin(ac, eq(ac.id, clients.accountCoordinatorId))
@@ -133,6 +134,7 @@ export async function listClients(
       root_team_name: r.rootTeamName,
       account_coordinator_name: r.acName,
       users_count: Number(r.usersCount),
+      locations_count: Number(r.locationsCount),
     })),
     nextCursor,
   };
