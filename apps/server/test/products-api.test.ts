@@ -47,5 +47,27 @@ for (const kind of testDatabaseKinds()) {
       const csv = (await get('/api/product/export?columns=code,name&status=inactive')).body;
       expect(csv).toBe('\uFEFFCode,Name\r\nTIRE-ROT,Tire rotation\r\n');
     });
+
+    it('imports a CSV all or nothing, with codes unique in the file and in the client', async () => {
+      const count = async () => (await get('/api/product?status=active,paused,inactive')).json().total as number;
+      const before = await count();
+      const existing = (await get('/api/product?perPage=1')).json().data[0].code as string;
+      const bad = ['name,code,category', 'Gutter cleaning,GUT-1,Exterior', ',GUT-2,', `Roof check,${existing},`, 'Roof wash,gut-1,'].join(
+        '\n',
+      );
+      const refused = await ctx.app.inject({ method: 'POST', url: '/api/product/import', headers, payload: { csv: bad } });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().errors).toEqual({
+        'line 3': ['The name field is required'],
+        'line 4': ['The code has already been taken'],
+        'line 5': ['The code is also on line 2'],
+      });
+      expect(await count()).toBe(before);
+      const good = ['name,code,category', 'Gutter cleaning,GUT-1,Exterior', 'Roof wash,GUT-2,'].join('\n');
+      const done = await ctx.app.inject({ method: 'POST', url: '/api/product/import', headers, payload: { csv: good } });
+      expect(done.statusCode, done.body).toBe(201);
+      expect(await count()).toBe(before + 2);
+      expect((await get('/api/product?q=GUT-1')).json().data[0]).toMatchObject({ name: 'Gutter cleaning', category: 'Exterior' });
+    });
   });
 }

@@ -148,16 +148,6 @@ export async function employeeCodeTaken(db: Db, clientId: number, code: string, 
   return row !== undefined;
 }
 
-/** Which of `codes` (lower case) employee codes of the client already use. */
-export async function usedEmployeeCodes(db: Db, clientId: number, codes: string[]): Promise<Set<string>> {
-  if (codes.length === 0) return new Set();
-  const rows = await db
-    .select({ code: sql<string>`lower(${personnel.employeeCode})` })
-    .from(personnel)
-    .where(and(eq(personnel.clientId, clientId), inList(sql`lower(${personnel.employeeCode})`, codes)));
-  return new Set(rows.map((r) => r.code));
-}
-
 /** The location ids among `ids` that are not locations of the client. */
 export async function foreignLocations(db: Db, clientId: number, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];

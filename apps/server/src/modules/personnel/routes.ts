@@ -22,6 +22,7 @@ import { locations, personnel, personnelLocations } from '../../db/schema/index.
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { checkImport } from '../../kit/csv-import.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
+import { usedPerClient } from '../../kit/unique.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { findClient } from '../clients/repository.ts';
@@ -34,7 +35,6 @@ import {
   type PersonRow,
   personValues,
   toPerson,
-  usedEmployeeCodes,
 } from './repository.ts';
 
 const rules = personnelFieldRules as unknown as FieldRules;
@@ -173,7 +173,12 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
         csv: request.body.csv,
         rules: importRules,
         extraColumns: ['locations', 'aliases'],
-        unique: { column: 'employee_code', label: 'employee code', taken: (codes) => usedEmployeeCodes(app.db, client.id, codes) },
+        unique: {
+          column: 'employee_code',
+          label: 'employee code',
+          taken: (codes) =>
+            usedPerClient(app.db, personnel, { client: personnel.clientId, value: personnel.employeeCode }, client.id, codes),
+        },
         checkRow(row) {
           const messages: string[] = [];
           const named = listOf(row.locations);

@@ -1,5 +1,7 @@
 import {
+  csvImportSchema,
   dataEnvelope,
+  importResultSchema,
   listEnvelope,
   productColumns,
   productCreateSchema,
@@ -16,7 +18,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { products } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { checkImport } from '../../kit/csv-import.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
+import { usedPerClient } from '../../kit/unique.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { findClient } from '../clients/repository.ts';
@@ -63,6 +67,45 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         } while (cursor);
       }
       return sendCsv(reply, csvFileName('products'), columns, batches());
+    },
+  );
+
+  app.post(
+    '/api/product/import',
+    {
+      config: { access: 'superadmin' },
+      bodyLimit: 6 * 1024 * 1024,
+      schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } },
+    },
+    async (request, reply) => {
+      const clientId = currentClientId(request.auth?.user.currentClientId);
+      const client = await findClient(app.db, clientId);
+      if (!client || client.status === 'inactive') throw conflict('The current client is archived; restore it first.');
+      const lines = await checkImport({
+        noun: 'product',
+        csv: request.body.csv,
+        rules,
+        unique: {
+          column: 'code',
+          label: 'code',
+          taken: (codes) => usedPerClient(app.db, products, { client: products.clientId, value: products.code }, clientId, codes),
+        },
+      });
+      await app.db.transaction(async (tx) => {
+        const values = lines.map((line) => ({ name: '', code: '', ...productValues(line), clientId }));
+        for (let i = 0; i < values.length; i += 500) await tx.insert(products).values(values.slice(i, i + 500));
+        await request.audit(
+          {
+            action: 'product.import',
+            message: `Imported ${values.length} products`,
+            clientId,
+            entityType: 'product',
+            after: { count: values.length },
+          },
+          tx,
+        );
+      });
+      return reply.code(201).send({ data: { imported: lines.length, clientId } });
     },
   );
 

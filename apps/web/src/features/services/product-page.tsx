@@ -1,10 +1,11 @@
 import type { Product, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
-import { productColumns } from '@admin/shared/resources/products';
-import { Button, Drawer, Group, Loader, Text, Title } from '@mantine/core';
+import { productColumns, productFieldRules } from '@admin/shared/resources/products';
+import { Button, Drawer, Group, Loader, Modal, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { CsvImport } from '../../components/csv-import/csv-import.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -30,6 +31,7 @@ const EFFECTS: Partial<Record<Status, string>> = {
 export default function ProductPage() {
   const { params, update } = useListParams(config);
   const [editing, setEditing] = useState<Product | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
   const currentClient = useSession((s) => s.currentClient);
   const columns = useColumnPreference('products', productColumns);
   const queryClient = useQueryClient();
@@ -49,6 +51,9 @@ export default function ProductPage() {
         <Group gap="xs">
           <ColumnChooser columns={productColumns} choice={columns.choice} onChange={columns.setChoice} />
           <ExportButton path="/api/product/export" query={() => ({ ...toApiQuery(params, false), columns: columns.visible })} />
+          <Button size="sm" variant="default" onClick={() => setImporting(true)} disabled={!currentClient}>
+            Import CSV
+          </Button>
           <Button size="sm" onClick={() => setEditing('new')} disabled={!currentClient}>
             Create product
           </Button>
@@ -148,6 +153,20 @@ export default function ProductPage() {
           />
         )}
       </Drawer>
+      <Modal opened={importing} onClose={() => setImporting(false)} title="Import products" size="lg">
+        <CsvImport
+          path="/api/product/import"
+          noun="products"
+          columns={Object.keys(productFieldRules)}
+          clientName={currentClient?.name ?? ''}
+          onCancel={() => setImporting(false)}
+          onImported={async (count) => {
+            setImporting(false);
+            notifications.show({ color: 'green', message: `Imported ${count} products` });
+            await refresh();
+          }}
+        />
+      </Modal>
     </Page>
   );
 }
