@@ -119,5 +119,15 @@ for (const kind of testDatabaseKinds()) {
       expect(ana).toMatchObject({ name: 'Ana Lopez', aliases: ['Annie L', 'A. Lopez'] });
       expect([...ana.location_ids].sort()).toEqual([a?._id, b?._id].sort());
     });
+
+    it('filters by role from the titles the client uses', async () => {
+      const titles = (await get('/api/personnel/filter-options')).json().data.titles as string[];
+      expect(titles.length).toBeGreaterThan(1);
+      expect(titles).toEqual([...titles].sort());
+      const [title] = titles;
+      const list = (await get(`/api/personnel?title=${encodeURIComponent(title ?? '')}&perPage=200`)).json();
+      expect(list.total).toBeGreaterThan(0);
+      expect(list.data.every((p: { title: string }) => p.title === title)).toBe(true);
+    });
   });
 }

@@ -81,6 +81,8 @@ export const PERSONNEL_SORTS = ['name', 'title', 'employee_code', 'status'] as c
 export const personnelFilters = {
   status: multiValue(z.enum(STATUSES)).optional(),
   location: multiValue(z.string().regex(LOCATION_ID)).optional(),
+  /** Role: the person's title, from the client's titles (`/api/personnel/filter-options`). */
+  title: multiValue(z.string().max(80)).optional(),
   /** `yes`: only people who share a name, email, phone or code with someone else (domain.md §14). */
   duplicates: z.enum(['yes']).optional(),
 };

@@ -95,6 +95,7 @@ function personnelWhere(q: Filters, clientId: number): SQL | undefined {
   return allOf([
     sql`${personnel.clientId} = ${clientId}`,
     inList(sql`${personnel.status}`, q.status),
+    inList(sql`${personnel.title}`, q.title),
     q.duplicates === 'yes' ? possibleDuplicate : undefined,
     q.location && q.location.length > 0
       ? sql`exists (select 1 from personnel_locations pl where pl.personnel_id = ${personnel.id} and ${inList(sql`pl.location_id`, q.location)})`
@@ -146,6 +147,17 @@ export async function employeeCodeTaken(db: Db, clientId: number, code: string, 
     )
     .limit(1);
   return row !== undefined;
+}
+
+/** The titles (roles) the client's personnel have, for the Role filter. */
+export async function personnelTitles(db: Db, clientId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ title: personnel.title })
+    .from(personnel)
+    .where(and(eq(personnel.clientId, clientId), sql`${personnel.title} is not null`))
+    .orderBy(personnel.title)
+    .limit(200);
+  return rows.map((r) => r.title ?? '');
 }
 
 /** The location ids among `ids` that are not locations of the client. */

@@ -33,6 +33,7 @@ import {
   linksOf,
   listPersonnel,
   type PersonRow,
+  personnelTitles,
   personValues,
   toPerson,
 } from './repository.ts';
@@ -101,6 +102,12 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return sendCsv(reply, csvFileName('personnel'), columns, batches());
     },
+  );
+
+  app.get(
+    '/api/personnel/filter-options',
+    { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.object({ titles: z.array(z.string()) })) } } },
+    async (request) => ({ data: { titles: await personnelTitles(app.db, request.auth?.user.currentClientId ?? 0) } }),
   );
 
   app.get(

@@ -21,7 +21,7 @@ import { useSession } from '../../lib/session-store.ts';
 import { PersonForm } from './person-form.tsx';
 
 type ListAnswer = { data: Person[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
-const config: ListParamsConfig = { multi: { status: ['active', 'paused'], location: [] }, single: ['duplicates'] };
+const config: ListParamsConfig = { multi: { status: ['active', 'paused'], location: [], title: [] }, single: ['duplicates'] };
 const DEFAULT_SORT = { sort: 'name', order: 'asc' } as const;
 const EFFECTS: Partial<Record<Status, string>> = {
   paused: 'Surveys stop crediting this person until they are resumed.',
@@ -46,6 +46,11 @@ export default function PersonnelPage() {
     enabled: currentClient !== null,
   });
   if (list.error) console.error('Failed to load personnel', list.error);
+  const titles = useQuery({
+    queryKey: ['personnel', currentClient?.id, 'filter-options'],
+    queryFn: async () => (await api.get<{ data: { titles: string[] } }>('/api/personnel/filter-options')).data.titles,
+    enabled: currentClient !== null,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['personnel'] });
 
   return (
@@ -81,6 +86,12 @@ export default function PersonnelPage() {
           value={params.multi.location ?? []}
           onChange={(location) => update({ multi: { location } })}
           w={280}
+        />
+        <MultiFilter
+          label="Role"
+          options={(titles.data ?? []).map((t) => ({ value: t, label: t }))}
+          value={params.multi.title ?? []}
+          onChange={(title) => update({ multi: { title } })}
         />
         <Checkbox
           label="Possible duplicates"
