@@ -138,5 +138,60 @@ for (const kind of testDatabaseKinds()) {
         '\uFEFFLocation name,City/State\r\n"Imported, 1","Denver, CO"\r\n"Imported, 2","Denver, CO"\r\n"Imported, 3","Denver, CO"\r\n',
       );
     });
+
+    it('keeps opening hours, review links and a manager from the client, each checked by the form rules', async () => {
+      const base = {
+        locationname: 'Hours Test',
+        address1: '1 Main St',
+        city: 'Austin',
+        state: 'TX',
+        postal_code: '73301',
+        phone: '+15125550100',
+        timezone: 'America/Chicago',
+      };
+      const bad = await send('POST', '/api/endpoints', {
+        ...base,
+        hours: { mon: { open: '8am', close: '17:00' }, tue: { open: '18:00', close: '09:00' } },
+        review_links: { google: 'not a url' },
+        manager_user_id: 'x',
+      });
+      expect(bad.statusCode).toBe(400);
+      const invalid = await send('POST', '/api/endpoints', {
+        ...base,
+        hours: { mon: { open: '8am', close: '17:00' }, tue: { open: '18:00', close: '09:00' } },
+        review_links: { google: 'not a url' },
+      });
+      expect(invalid.statusCode).toBe(422);
+      expect(invalid.json().errors).toEqual({
+        'hours.mon.open': ['The Monday opening time must be in the format HH:mm'],
+        'hours.tue.close': ['The Tuesday closing time must be after the opening time'],
+        'review_links.google': ['The Google review link field is not a valid URL'],
+      });
+      const stranger = await send('POST', '/api/endpoints', { ...base, manager_user_id: 1 });
+      expect(stranger.statusCode).toBe(422);
+      expect(stranger.json().errors).toEqual({ manager_user_id: ['Choose a user of this client'] });
+
+      const users = (await get('/api/clients-user-list')).json().data as { id: number }[];
+      const created = await send('POST', '/api/endpoints', {
+        ...base,
+        manager_user_id: users[0]?.id,
+        hours: { mon: { open: '08:00', close: '17:00' }, sun: null },
+        review_links: { google: 'https://g.page/hours-test', yelp: 'https://www.yelp.com/biz/hours-test' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const loc = created.json().data;
+      expect(loc).toMatchObject({
+        manager_user_id: users[0]?.id,
+        hours: { mon: { open: '08:00', close: '17:00' }, sun: null },
+        review_links: { google: 'https://g.page/hours-test', yelp: 'https://www.yelp.com/biz/hours-test' },
+      });
+      const patched = await send('PATCH', `/api/endpoints/${loc._id}`, {
+        review_links: { yelp: null, facebook: 'https://facebook.com/hours-test' },
+      });
+      expect(patched.json().data.review_links).toEqual({
+        google: 'https://g.page/hours-test',
+        facebook: 'https://facebook.com/hours-test',
+      });
+    });
   });
 }

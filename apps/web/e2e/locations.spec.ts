@@ -73,4 +73,33 @@ test.describe('Locations', () => {
     await page.getByRole('dialog', { name: 'Pause Test Depot?' }).getByRole('button', { name: 'Pause' }).click();
     await expect(row.getByText('Paused')).toBeVisible();
   });
+
+  test('opening hours and review links: a bad time is explained, good ones are kept', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/location');
+    const table = page.getByRole('table', { name: 'Locations' });
+    const name = (await table.getByRole('row').nth(1).getByRole('cell').first().innerText()).trim();
+    await table
+      .getByRole('button', { name: `Edit ${name}` })
+      .first()
+      .click();
+    const drawer = page.getByRole('dialog', { name: `Edit ${name}` });
+    await drawer.getByRole('checkbox', { name: 'Saturday' }).check();
+    await drawer.getByRole('textbox', { name: 'Saturday opens' }).fill('9am');
+    await drawer.getByRole('textbox', { name: 'Saturday closes' }).fill('13:00');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    await expect(drawer.getByText('The Saturday opening time must be in the format HH:mm')).toBeVisible();
+    await drawer.getByRole('textbox', { name: 'Saturday opens' }).fill('09:00');
+    await drawer.getByRole('textbox', { name: 'Yelp review link' }).fill('https://www.yelp.com/biz/e2e');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText(`Saved ${name}`)).toBeVisible();
+
+    await table
+      .getByRole('button', { name: `Edit ${name}` })
+      .first()
+      .click();
+    const again = page.getByRole('dialog', { name: `Edit ${name}` });
+    await expect(again.getByRole('textbox', { name: 'Saturday opens' })).toHaveValue('09:00');
+    await expect(again.getByRole('textbox', { name: 'Yelp review link' })).toHaveValue('https://www.yelp.com/biz/e2e');
+  });
 });

@@ -96,6 +96,8 @@ test.describe('System Logs', () => {
       await expect(page).toHaveURL(/cursor=/);
       await page.getByRole('button', { name: 'Previous page' }).click();
       await expect(page).not.toHaveURL(/cursor=/);
+      // The previous page's rows stay on screen until the first page arrives.
+      await expect(page.getByLabel('Refreshing')).toHaveCount(0);
     }
 
     const firstMessage = (await columnTexts(page, 'Message'))[0] ?? '';

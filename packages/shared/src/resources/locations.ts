@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
-import { STATUSES } from '../constants.ts';
+import { REVIEW_SITES, STATUSES } from '../constants.ts';
 import { TIME_ZONES } from './clients.ts';
 
 /**
@@ -25,6 +25,10 @@ export const locationSchema = z.object({
   website: z.string().nullable(),
   timezone: z.string(),
   google_place_id: z.string().nullable(),
+  manager_user_id: z.number().int().nullable(),
+  team_id: z.number().int().nullable(),
+  hours: z.record(z.string(), z.object({ open: z.string(), close: z.string() }).nullable()).nullable(),
+  review_links: z.record(z.string(), z.string()),
   /** Active and paused people linked to the location; null in answers to writes. */
   personnel_count: z.number().int().nullable(),
   status: z.enum(STATUSES),
@@ -48,6 +52,8 @@ export const locationFieldRules = {
   timezone: { required: true, included: TIME_ZONES },
   google_place_id: 'alpha_dash|min:10|max:255',
 } as const;
+/** Rules of the form's other fields, which CSV imports do not take. */
+export const locationManagerRules = { manager_user_id: 'integer' } as const;
 
 export const LOCATION_FIELDS = Object.keys(locationFieldRules) as (keyof typeof locationFieldRules)[];
 
@@ -66,6 +72,19 @@ export const locationCreateSchema = z.strictObject({
   website: text,
   timezone: text,
   google_place_id: text,
+  manager_user_id: z.number().int().positive().max(2_147_483_647).nullable().optional(),
+  /** Weekday → `{ open, close }` (`HH:mm`), or null when closed; see location-extras.ts. */
+  hours: z
+    .partialRecord(
+      z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']),
+      z.object({ open: z.string().max(10), close: z.string().max(10) }).nullable(),
+    )
+    .nullable()
+    .optional(),
+  /** Review site code → profile URL; null or empty removes the link. */
+  review_links: z
+    .partialRecord(z.enum(REVIEW_SITES.map((s) => s.value) as [string, ...string[]]), z.string().max(5000).nullable())
+    .optional(),
 });
 export type LocationCreate = z.infer<typeof locationCreateSchema>;
 export const locationUpdateSchema = locationCreateSchema.omit({ client_id: true }).extend({ updated_at: z.string().max(40).optional() });
@@ -83,6 +102,7 @@ export const LOCATION_COLUMN_KEYS = [
   'phone',
   'google_place_id',
   'personnel_count',
+  'review_sites',
   'status',
 ] as const;
 export const locationColumns: ColumnDef<(typeof LOCATION_COLUMN_KEYS)[number]>[] = [
@@ -94,6 +114,7 @@ export const locationColumns: ColumnDef<(typeof LOCATION_COLUMN_KEYS)[number]>[]
   { key: 'phone', label: 'Phone', defaultVisible: true },
   { key: 'google_place_id', label: 'Google Place ID', defaultVisible: false },
   { key: 'personnel_count', label: '# Personnel', defaultVisible: true },
+  { key: 'review_sites', label: 'Review sites linked', defaultVisible: false },
   { key: 'status', label: 'Status', sortable: true, defaultVisible: true },
 ];
 

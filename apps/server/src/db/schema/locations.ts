@@ -28,7 +28,13 @@ export const locations = pgTable(
     timezone: text('timezone').notNull(),
     googlePlaceId: text('google_place_id'),
     managerUserId: integer('manager_user_id').references(() => users.id),
-    hours: jsonb('hours'),
+    /** Opening hours by weekday: `{ mon: { open: "08:00", close: "17:00" }, sun: null, … }`. */
+    hours: jsonb('hours').$type<Record<string, { open: string; close: string } | null>>(),
+    /**
+     * Review profile URL per site (`{ google: "https://…" }`). A JSON column rather than a link
+     * table: links are always read and written with their location, never on their own.
+     */
+    reviewLinks: jsonb('review_links').$type<Record<string, string>>().notNull().default({}),
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Location, LocationCreate, LocationListQuery } from '@admin/shared';
 import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { clients, locations } from '../../db/schema/index.ts';
+import { clients, clientUsers, locations } from '../../db/schema/index.ts';
 import {
   afterCursor,
   allOf,
@@ -15,6 +15,7 @@ import {
   type SortSpec,
 } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
+import { HttpError } from '../../lib/http-error.ts';
 
 export type LocationRow = typeof locations.$inferSelect;
 
@@ -41,6 +42,10 @@ export function toLocation(row: LocationRow, clientName: string | null = null, p
     website: row.website,
     timezone: row.timezone,
     google_place_id: row.googlePlaceId,
+    manager_user_id: row.managerUserId,
+    team_id: row.teamId,
+    hours: row.hours ?? null,
+    review_links: row.reviewLinks,
     personnel_count: personnelCount,
     status: row.status as Location['status'],
     created_at: row.createdAt.toISOString(),
@@ -122,6 +127,17 @@ export async function findLocation(
   return r;
 }
 
+/** 422 unless the manager (if any) is one of the client's users. */
+export async function assertClientUser(db: Db, clientId: number, userId: number | null | undefined): Promise<void> {
+  if (!userId) return;
+  const [row] = await db
+    .select({ id: clientUsers.userId })
+    .from(clientUsers)
+    .where(and(eq(clientUsers.clientId, clientId), eq(clientUsers.userId, userId)))
+    .limit(1);
+  if (!row) throw new HttpError(422, 'Please correct: manager_user_id.', { manager_user_id: ['Choose a user of this client'] });
+}
+
 /** Store codes already used in this client (case-insensitive), except by `exceptId`. */
 export async function usedExternalCodes(db: Db, clientId: number, codes: string[], exceptId?: string): Promise<Set<string>> {
   if (codes.length === 0) return new Set();
@@ -142,7 +158,21 @@ export async function usedExternalCodes(db: Db, clientId: number, codes: string[
 }
 
 /** Column values from a create/update body; empty optional text becomes null. */
-export function locationValues(body: Partial<LocationCreate>): Partial<typeof locations.$inferInsert> {
+/** The review links after applying `changes` (a null or empty URL removes that site). */
+function mergeLinks(current: Record<string, string>, changes: NonNullable<LocationCreate['review_links']>): Record<string, string> {
+  const next = { ...current };
+  for (const [site, url] of Object.entries(changes)) {
+    if (url === null || url === undefined || url.trim() === '') delete next[site];
+    else next[site] = url.trim();
+  }
+  return next;
+}
+
+/** Column values for a create or an update; `current` = the review links stored now. */
+export function locationValues(
+  body: Partial<LocationCreate>,
+  current: Record<string, string> = {},
+): Partial<typeof locations.$inferInsert> {
   const v: Partial<typeof locations.$inferInsert> = {};
   const opt = (x: string | null | undefined) => (x === undefined ? undefined : x === null || x.trim() === '' ? null : x.trim());
   const req = (x: string | null | undefined) => (x === undefined ? undefined : (x ?? '').trim());
@@ -158,5 +188,8 @@ export function locationValues(body: Partial<LocationCreate>): Partial<typeof lo
   if (body.website !== undefined) v.website = opt(body.website);
   if (body.timezone !== undefined) v.timezone = req(body.timezone);
   if (body.google_place_id !== undefined) v.googlePlaceId = opt(body.google_place_id);
+  if (body.manager_user_id !== undefined) v.managerUserId = body.manager_user_id;
+  if (body.hours !== undefined) v.hours = body.hours;
+  if (body.review_links !== undefined) v.reviewLinks = mergeLinks(current, body.review_links);
   return v;
 }

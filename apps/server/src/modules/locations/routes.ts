@@ -10,10 +10,12 @@ import {
   locationFieldRules,
   locationIdParamSchema,
   locationListQuerySchema,
+  locationManagerRules,
   locationSchema,
   locationUpdateSchema,
   statusChangeSchema,
 } from '@admin/shared';
+import { checkLocationExtras } from '@admin/shared/resources/location-extras';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,9 +26,31 @@ import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { findClient } from '../clients/repository.ts';
-import { countLocations, findLocation, listLocations, locationValues, newLocationId, toLocation, usedExternalCodes } from './repository.ts';
+import {
+  assertClientUser,
+  countLocations,
+  findLocation,
+  listLocations,
+  locationValues,
+  newLocationId,
+  toLocation,
+  usedExternalCodes,
+} from './repository.ts';
 
 const rules = locationFieldRules as unknown as FieldRules;
+const formRules = { ...rules, ...(locationManagerRules as unknown as FieldRules) };
+
+/** The form's rules, hours and review links included; one 422 naming every bad field. */
+async function validateForm(body: Partial<LocationCreate>, partial = false): Promise<void> {
+  const errors: Record<string, string[]> = await checkLocationExtras(body);
+  try {
+    await validateFields(body, formRules, { partial });
+  } catch (e) {
+    if (!(e instanceof HttpError) || !e.errors) throw e;
+    Object.assign(errors, e.errors);
+  }
+  if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+}
 const listAnswer = listEnvelope(locationSchema).extend({ totalIsEstimate: z.boolean() });
 
 /** A row for a new location of `client`; the rules have already checked the required fields. */
@@ -84,7 +108,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
         let cursor: string | undefined;
         do {
           const page = await listLocations(db, { ...q, ...(cursor ? { cursor } : {}) }, ids, 2000);
-          yield page.rows.map((r) => ({ ...r, city_state: `${r.city}, ${r.state}` }));
+          yield page.rows.map((r) => ({ ...r, city_state: `${r.city}, ${r.state}`, review_sites: Object.keys(r.review_links).join('; ') }));
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
       }
@@ -99,7 +123,8 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       const { client_id, ...fields } = request.body;
       const client = await writableClient(client_id ?? request.auth?.user.currentClientId);
       const body = { country: 'US', ...fields };
-      await validateFields(body, rules);
+      await validateForm(body);
+      await assertClientUser(app.db, client.id, body.manager_user_id);
       if (body.external_code && (await usedExternalCodes(app.db, client.id, [body.external_code])).size > 0) {
         throw conflict('This store code is already used by another location of the client.', {
           external_code: ['The external code has already been taken'],
@@ -180,9 +205,10 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { updated_at: seen, ...changes } = request.body;
-      await validateFields(changes, rules, { partial: true });
+      await validateForm(changes, true);
       const found = await findLocation(app.db, request.params.id);
       if (!found) throw notFound('Location');
+      await assertClientUser(app.db, found.row.clientId, changes.manager_user_id);
       if (changes.external_code && (await usedExternalCodes(app.db, found.row.clientId, [changes.external_code], found.row.id)).size > 0) {
         throw conflict('This store code is already used by another location of the client.', {
           external_code: ['The external code has already been taken'],
@@ -194,7 +220,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
         assertFresh(before.updatedAt, seen, 'This location');
         const [row] = await tx
           .update(locations)
-          .set({ ...locationValues(changes), updatedAt: sql`now()` })
+          .set({ ...locationValues(changes, before.reviewLinks), updatedAt: sql`now()` })
           .where(eq(locations.id, before.id))
           .returning();
         if (!row) throw notFound('Location');

@@ -1,11 +1,14 @@
 import type { Location, LocationCreate } from '@admin/shared';
 import { TIME_ZONES } from '@admin/shared/resources/clients';
+import { checkLocationExtras } from '@admin/shared/resources/location-extras';
 import { locationFieldRules } from '@admin/shared/resources/locations';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
-import { api } from '../../lib/http.ts';
+import { ApiError, api } from '../../lib/http.ts';
+import { useSession } from '../../lib/session-store.ts';
+import { type Extras, LocationExtrasFields } from './location-extras-fields.tsx';
 
 type FormValues = Record<keyof typeof locationFieldRules, string>;
 
@@ -38,23 +41,50 @@ export function LocationForm(props: {
   });
   const [formError, setFormError] = useState<string | null>(null);
   const { register, control, handleSubmit, formState } = form;
+  // Manager, hours and links sit beside react-hook-form: nested values with path-keyed errors.
+  const users = useSession((s) => s.users).filter((u) => u.id !== 1000);
+  const [managerId, setManagerId] = useState<string | null>(
+    props.location?.manager_user_id ? String(props.location.manager_user_id) : null,
+  );
+  const [extras, setExtras] = useState<Extras>({ hours: props.location?.hours ?? {}, review_links: props.location?.review_links ?? {} });
+  const [extraErrors, setExtraErrors] = useState<Record<string, string[]>>({});
+  const [checked, setChecked] = useState(false);
+  const checkExtras = async (value = extras) => {
+    const errors = await checkLocationExtras(value);
+    setExtraErrors(errors);
+    return errors;
+  };
+  const changeExtras = (next: Extras) => {
+    setExtras(next);
+    if (checked) void checkExtras(next);
+  };
   const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
+    setChecked(true);
+    if (Object.keys(await checkExtras()).length > 0) return;
+    const more = { ...extras, manager_user_id: managerId ? Number(managerId) : null };
     try {
       if (props.location) {
         const changed = changedValues(values);
         const { data } = await api.patch<{ data: Location }>(`/api/endpoints/${props.location._id}`, {
           ...toBody(changed),
+          ...more,
           updated_at: props.location.updated_at,
         });
         props.onSaved(data);
       } else {
-        const { data } = await api.post<{ data: Location }>('/api/endpoints', toBody(values));
+        const { data } = await api.post<{ data: Location }>('/api/endpoints', { ...toBody(values), ...more });
         props.onSaved(data);
       }
     } catch (e) {
+      if (e instanceof ApiError) {
+        // Errors of hours and links go beside those fields; the rest to the form.
+        const mine = Object.entries(e.fieldErrors).filter(([k]) => k.startsWith('hours.') || k.startsWith('review_links.'));
+        setExtraErrors(Object.fromEntries(mine));
+        if (mine.length === Object.keys(e.fieldErrors).length && mine.length > 0) return;
+      }
       setFormError(errorFromSave(e));
     }
   });
@@ -105,7 +135,27 @@ export function LocationForm(props: {
             )}
           />
         </SimpleGrid>
-        <TextInput label="Google Place ID" {...register('google_place_id')} error={err('google_place_id')} />
+        <SimpleGrid cols={2}>
+          <TextInput label="Google Place ID" {...register('google_place_id')} error={err('google_place_id')} />
+          <Select
+            label="Manager"
+            description="A user of this client"
+            clearable
+            searchable
+            data={users.map((u) => ({ value: String(u.id), label: u.name }))}
+            value={managerId}
+            onChange={setManagerId}
+          />
+        </SimpleGrid>
+        <LocationExtrasFields
+          value={extras}
+          onChange={changeExtras}
+          errors={extraErrors}
+          onBlur={() => {
+            setChecked(true);
+            void checkExtras();
+          }}
+        />
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={props.onCancel}>
             Cancel

@@ -1,5 +1,5 @@
 import type { Location, Status } from '@admin/shared';
-import { STATUS_LABELS, STATUSES, US_STATES } from '@admin/shared/constants';
+import { REVIEW_SITES, STATUS_LABELS, STATUSES, US_STATES } from '@admin/shared/constants';
 import { LOCATION_FIELDS, locationColumns } from '@admin/shared/resources/locations';
 import { Button, CopyButton, Drawer, Group, Loader, Modal, Select, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -145,6 +145,10 @@ export default function LocationsPage() {
               return <StatusBadge status={r.status} />;
             case 'city_state':
               return `${r.city}, ${r.state}`;
+            case 'review_sites': {
+              const sites = REVIEW_SITES.filter((site) => r.review_links[site.value]).map((site) => site.label);
+              return sites.length > 0 ? sites.join(', ') : <Text c="dimmed">—</Text>;
+            }
             default: {
               const value = r[key as keyof Location];
               return value === null || value === undefined || value === '' ? <Text c="dimmed">—</Text> : String(value);

@@ -1,0 +1,1 @@
+ALTER TABLE "locations" ADD COLUMN "review_links" jsonb DEFAULT '{}'::jsonb NOT NULL;
