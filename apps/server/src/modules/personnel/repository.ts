@@ -81,11 +81,15 @@ export function matchKey(reason: MatchReason, t: string): string {
   }
 }
 
-/** Someone else of the client, not merged, shares a match key with this person. */
+/**
+ * Someone else of the client, not merged, shares a match key with this person. One EXISTS per
+ * key (not one with ORs) so each is a probe of that key's expression index.
+ */
 const possibleDuplicate = sql.raw(
-  `personnel.merged_into_id is null and exists (select 1 from personnel o where o.client_id = personnel.client_id and o.id <> personnel.id and o.merged_into_id is null and (${MATCH_REASONS.map(
-    (r) => `${matchKey(r, 'o')} = ${matchKey(r, 'personnel')}`,
-  ).join(' or ')}))`,
+  `personnel.merged_into_id is null and (${MATCH_REASONS.map(
+    (r) =>
+      `exists (select 1 from personnel o where o.client_id = personnel.client_id and ${matchKey(r, 'o')} = ${matchKey(r, 'personnel')} and ${matchKey(r, 'o')} <> '' and o.id <> personnel.id and o.merged_into_id is null)`,
+  ).join(' or ')})`,
 );
 
 type Filters = Omit<PersonnelListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
