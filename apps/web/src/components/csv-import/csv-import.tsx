@@ -1,12 +1,9 @@
-import { Alert, Button, Code, FileInput, Group, List, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, FileInput, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { type ReactNode, useState } from 'react';
 import { ApiError, api } from '../../lib/http.ts';
 
-/**
- * Bulk import from a CSV file into the current client (`POST <collection>/import`): the server
- * checks every line first and imports all lines or none; the failing lines are listed here.
- */
-export function CsvImport(props: {
+type Props = {
   path: string;
   /** Plural, e.g. "locations". */
   noun: string;
@@ -14,9 +11,26 @@ export function CsvImport(props: {
   /** How to fill special columns. */
   note?: ReactNode;
   clientName: string;
-  onImported(count: number): void;
-  onCancel(): void;
-}) {
+  opened: boolean;
+  onClose(): void;
+  /** After a successful import (the dialog has closed and said how many arrived). */
+  onImported(): void | Promise<void>;
+};
+
+/**
+ * The "Import CSV" dialog: bulk import from a file into the current client
+ * (`POST <collection>/import`). The server checks every line first and imports all lines or
+ * none; the failing lines are listed here.
+ */
+export function CsvImportDialog(props: Props) {
+  return (
+    <Modal opened={props.opened} onClose={props.onClose} title={`Import ${props.noun}`} size="lg">
+      {props.opened && <CsvImportForm {...props} />}
+    </Modal>
+  );
+}
+
+function CsvImportForm(props: Props) {
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; lines: [string, string[]][] } | null>(null);
@@ -28,7 +42,9 @@ export function CsvImport(props: {
     try {
       const csv = await file.text();
       const { data } = await api.post<{ data: { imported: number } }>(props.path, { csv });
-      props.onImported(data.imported);
+      props.onClose();
+      notifications.show({ color: 'green', message: `Imported ${data.imported} ${props.noun}` });
+      await props.onImported();
     } catch (e) {
       if (e instanceof ApiError) setProblem({ message: e.message, lines: Object.entries(e.fieldErrors) });
       else setProblem({ message: String(e), lines: [] });
@@ -57,7 +73,7 @@ export function CsvImport(props: {
         </Alert>
       )}
       <Group justify="flex-end">
-        <Button variant="default" onClick={props.onCancel}>
+        <Button variant="default" onClick={props.onClose}>
           Cancel
         </Button>
         <Button onClick={() => void run()} disabled={!file} loading={busy}>

@@ -1,7 +1,7 @@
 import type { Client, ClientListItem, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
 import { clientColumns, INDUSTRIES, INDUSTRY_LABELS, MODULE_LABELS, MODULES } from '@admin/shared/resources/clients';
-import { Alert, Badge, Button, Drawer, Group, Loader, Menu, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { useColumnPreference } from '../../components/data-table/use-column-pref
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
@@ -237,16 +238,11 @@ export default function ClientManagerPage() {
         onCursor={(cursor) => update({ cursor })}
       />
 
-      <Drawer
+      <SidePanel
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        position="right"
         size="lg"
-        title={
-          <Title order={2} size="h4">
-            {editing === 'new' ? 'Create client' : `Edit ${editing?.name ?? ''}`}
-          </Title>
-        }
+        title={editing === 'new' ? 'Create client' : `Edit ${editing?.name ?? ''}`}
       >
         {editing !== null && (
           <ClientForm
@@ -261,7 +257,7 @@ export default function ClientManagerPage() {
             }}
           />
         )}
-      </Drawer>
+      </SidePanel>
     </Page>
   );
 }

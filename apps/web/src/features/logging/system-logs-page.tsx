@@ -1,6 +1,6 @@
 import type { SystemLog, SystemLogDetail } from '@admin/shared';
 import { LOG_LEVELS, LOG_SERVICES, systemLogColumns } from '@admin/shared/resources/system-logs';
-import { Badge, Button, Code, Drawer, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
@@ -11,6 +11,7 @@ import { DateRangeFilter } from '../../components/filters/date-range-filter.tsx'
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
@@ -178,17 +179,7 @@ function LogDetail({ id, onClose }: { id: number | null; onClose(): void }) {
   });
   const d = detail.data;
   return (
-    <Drawer
-      opened={id !== null}
-      onClose={onClose}
-      position="right"
-      size="xl"
-      title={
-        <Title order={2} size="h4">
-          Log entry {id}
-        </Title>
-      }
-    >
+    <SidePanel opened={id !== null} onClose={onClose} size="xl" title={`Log entry ${id}`}>
       {detail.isPending && <Loader aria-label="Loading entry" />}
       {detail.error && <Text c="red">{detail.error.message}</Text>}
       {d && (
@@ -249,6 +240,6 @@ function LogDetail({ id, onClose }: { id: number | null; onClose(): void }) {
           )}
         </Stack>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }

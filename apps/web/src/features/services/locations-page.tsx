@@ -1,11 +1,11 @@
 import type { Location, Status } from '@admin/shared';
 import { REVIEW_SITES, STATUS_LABELS, STATUSES, US_STATES } from '@admin/shared/constants';
 import { LOCATION_FIELDS, locationColumns } from '@admin/shared/resources/locations';
-import { Button, CopyButton, Drawer, Group, Loader, Modal, Select, Text, Title } from '@mantine/core';
+import { Button, CopyButton, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CsvImport } from '../../components/csv-import/csv-import.tsx';
+import { CsvImportDialog } from '../../components/csv-import/csv-import.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -13,6 +13,7 @@ import { useColumnPreference } from '../../components/data-table/use-column-pref
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
@@ -190,16 +191,11 @@ export default function LocationsPage() {
         onCursor={(cursor) => update({ cursor })}
       />
 
-      <Drawer
+      <SidePanel
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        position="right"
         size="lg"
-        title={
-          <Title order={2} size="h4">
-            {editing === 'new' ? 'Create location' : `Edit ${editing?.locationname ?? ''}`}
-          </Title>
-        }
+        title={editing === 'new' ? 'Create location' : `Edit ${editing?.locationname ?? ''}`}
       >
         {editing !== null && (
           <LocationForm
@@ -214,21 +210,16 @@ export default function LocationsPage() {
             }}
           />
         )}
-      </Drawer>
-      <Modal opened={importing} onClose={() => setImporting(false)} title="Import locations" size="lg">
-        <CsvImport
-          path="/api/endpoints/import"
-          noun="locations"
-          columns={LOCATION_FIELDS}
-          clientName={currentClient?.name ?? ''}
-          onCancel={() => setImporting(false)}
-          onImported={async (count) => {
-            setImporting(false);
-            notifications.show({ color: 'green', message: `Imported ${count} locations` });
-            await refresh();
-          }}
-        />
-      </Modal>
+      </SidePanel>
+      <CsvImportDialog
+        opened={importing}
+        onClose={() => setImporting(false)}
+        onImported={refresh}
+        path="/api/endpoints/import"
+        noun="locations"
+        columns={LOCATION_FIELDS}
+        clientName={currentClient?.name ?? ''}
+      />
     </Page>
   );
 }

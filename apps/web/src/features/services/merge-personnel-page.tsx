@@ -1,6 +1,6 @@
 import type { MergeGroup, MergePerson, MergeRecord, Person } from '@admin/shared';
 import { describeMoved, MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryColumns } from '@admin/shared/resources/personnel-merge';
-import { Badge, Button, Drawer, Group, Loader, Modal, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Loader, Modal, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
@@ -256,17 +257,7 @@ export default function MergePersonnelPage() {
           <History />
         </Tabs.Panel>
       </Tabs>
-      <Drawer
-        opened={reviewing !== null}
-        onClose={close}
-        position="right"
-        size="xl"
-        title={
-          <Title order={2} size="h4">
-            Merge personnel
-          </Title>
-        }
-      >
+      <SidePanel opened={reviewing !== null} onClose={close} size="xl" title="Merge personnel">
         {reviewing !== null && (
           <MergePanel
             key={reviewing.map((p) => p.id).join('-')}
@@ -281,7 +272,7 @@ export default function MergePersonnelPage() {
             }}
           />
         )}
-      </Drawer>
+      </SidePanel>
     </Page>
   );
 }

@@ -1,12 +1,12 @@
 import type { Person, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
 import { PERSONNEL_IMPORT_COLUMNS, personnelColumns } from '@admin/shared/resources/personnel';
-import { Button, Checkbox, Code, Drawer, Group, Loader, Modal, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Code, Group, Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { CsvImport } from '../../components/csv-import/csv-import.tsx';
+import { CsvImportDialog } from '../../components/csv-import/csv-import.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -14,6 +14,7 @@ import { useColumnPreference } from '../../components/data-table/use-column-pref
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
@@ -179,16 +180,11 @@ export default function PersonnelPage() {
         shownCount={list.data?.data.length ?? 0}
         onCursor={(cursor) => update({ cursor })}
       />
-      <Drawer
+      <SidePanel
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        position="right"
         size="lg"
-        title={
-          <Title order={2} size="h4">
-            {editing === 'new' ? 'Create person' : `Edit ${editing?.name ?? ''}`}
-          </Title>
-        }
+        title={editing === 'new' ? 'Create person' : `Edit ${editing?.name ?? ''}`}
       >
         {editing !== null && (
           <PersonForm
@@ -202,27 +198,22 @@ export default function PersonnelPage() {
             }}
           />
         )}
-      </Drawer>
-      <Modal opened={importing} onClose={() => setImporting(false)} title="Import personnel" size="lg">
-        <CsvImport
-          path="/api/personnel/import"
-          noun="personnel"
-          columns={PERSONNEL_IMPORT_COLUMNS}
-          note={
-            <>
-              <Code>locations</Code> and <Code>aliases</Code> take several values separated by <Code>;</Code>. Name a location by its
-              endpoint id, its external code or its exact name.
-            </>
-          }
-          clientName={currentClient?.name ?? ''}
-          onCancel={() => setImporting(false)}
-          onImported={async (count) => {
-            setImporting(false);
-            notifications.show({ color: 'green', message: `Imported ${count} personnel` });
-            await refresh();
-          }}
-        />
-      </Modal>
+      </SidePanel>
+      <CsvImportDialog
+        opened={importing}
+        onClose={() => setImporting(false)}
+        onImported={refresh}
+        path="/api/personnel/import"
+        noun="personnel"
+        columns={PERSONNEL_IMPORT_COLUMNS}
+        note={
+          <>
+            <Code>locations</Code> and <Code>aliases</Code> take several values separated by <Code>;</Code>. Name a location by its endpoint
+            id, its external code or its exact name.
+          </>
+        }
+        clientName={currentClient?.name ?? ''}
+      />
     </Page>
   );
 }

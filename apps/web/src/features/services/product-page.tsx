@@ -1,11 +1,11 @@
 import type { Product, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
 import { productColumns, productFieldRules } from '@admin/shared/resources/products';
-import { Button, Drawer, Group, Loader, Modal, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CsvImport } from '../../components/csv-import/csv-import.tsx';
+import { CsvImportDialog } from '../../components/csv-import/csv-import.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -13,6 +13,7 @@ import { useColumnPreference } from '../../components/data-table/use-column-pref
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
@@ -129,16 +130,11 @@ export default function ProductPage() {
         shownCount={list.data?.data.length ?? 0}
         onCursor={(cursor) => update({ cursor })}
       />
-      <Drawer
+      <SidePanel
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        position="right"
         size="md"
-        title={
-          <Title order={2} size="h4">
-            {editing === 'new' ? 'Create product' : `Edit ${editing?.name ?? ''}`}
-          </Title>
-        }
+        title={editing === 'new' ? 'Create product' : `Edit ${editing?.name ?? ''}`}
       >
         {editing !== null && (
           <ProductForm
@@ -152,21 +148,16 @@ export default function ProductPage() {
             }}
           />
         )}
-      </Drawer>
-      <Modal opened={importing} onClose={() => setImporting(false)} title="Import products" size="lg">
-        <CsvImport
-          path="/api/product/import"
-          noun="products"
-          columns={Object.keys(productFieldRules)}
-          clientName={currentClient?.name ?? ''}
-          onCancel={() => setImporting(false)}
-          onImported={async (count) => {
-            setImporting(false);
-            notifications.show({ color: 'green', message: `Imported ${count} products` });
-            await refresh();
-          }}
-        />
-      </Modal>
+      </SidePanel>
+      <CsvImportDialog
+        opened={importing}
+        onClose={() => setImporting(false)}
+        onImported={refresh}
+        path="/api/product/import"
+        noun="products"
+        columns={Object.keys(productFieldRules)}
+        clientName={currentClient?.name ?? ''}
+      />
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReferralSource, Status } from '@admin/shared';
 import { STATUS_LABELS, STATUSES } from '@admin/shared/constants';
 import { REFERRAL_TYPE_LABELS, REFERRAL_TYPES, referralSourceColumns } from '@admin/shared/resources/referral-sources';
-import { Button, Drawer, Group, Loader, Select, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { useColumnPreference } from '../../components/data-table/use-column-pref
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { SidePanel } from '../../components/side-panel.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
@@ -142,16 +143,11 @@ export default function ReferralSourcePage() {
         shownCount={list.data?.data.length ?? 0}
         onCursor={(cursor) => update({ cursor })}
       />
-      <Drawer
+      <SidePanel
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        position="right"
         size="md"
-        title={
-          <Title order={2} size="h4">
-            {editing === 'new' ? 'Create referral source' : `Edit ${editing?.name ?? ''}`}
-          </Title>
-        }
+        title={editing === 'new' ? 'Create referral source' : `Edit ${editing?.name ?? ''}`}
       >
         {editing !== null && (
           <ReferralSourceForm
@@ -166,7 +162,7 @@ export default function ReferralSourcePage() {
             }}
           />
         )}
-      </Drawer>
+      </SidePanel>
     </Page>
   );
 }
