@@ -183,6 +183,9 @@ for (const kind of testDatabaseKinds()) {
       expect(res.statusCode).toBe(201);
       const after = await groups();
       expect(after.find((g) => g.key === target?.key)).toBeUndefined();
+      // Nor are they flagged as possible duplicates on the Personnel screen any more.
+      const flagged = (await get('/api/personnel?duplicates=yes&perPage=200')).json().data as Person[];
+      expect(flagged.some((p) => target?.personnel_ids.includes(p.id))).toBe(false);
       expect(after).toHaveLength(before.length - 1);
       // Gonzalez/Gonzales and the racers share a normalised name only with people now merged.
       expect(after.some((g) => g.people.some((p) => p.name.includes('Race') || p.name.includes('Gonzal')))).toBe(false);

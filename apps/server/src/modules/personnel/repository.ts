@@ -82,13 +82,14 @@ export function matchKey(reason: MatchReason, t: string): string {
 }
 
 /**
- * Someone else of the client, not merged, shares a match key with this person. One EXISTS per
+ * Someone else of the client, not merged and not dismissed with this person as "not duplicates",
+ * shares a match key with this person. One EXISTS per
  * key (not one with ORs) so each is a probe of that key's expression index.
  */
 const possibleDuplicate = sql.raw(
   `personnel.merged_into_id is null and (${MATCH_REASONS.map(
     (r) =>
-      `exists (select 1 from personnel o where o.client_id = personnel.client_id and ${matchKey(r, 'o')} = ${matchKey(r, 'personnel')} and ${matchKey(r, 'o')} <> '' and o.id <> personnel.id and o.merged_into_id is null)`,
+      `exists (select 1 from personnel o where o.client_id = personnel.client_id and ${matchKey(r, 'o')} = ${matchKey(r, 'personnel')} and ${matchKey(r, 'o')} <> '' and o.id <> personnel.id and o.merged_into_id is null and not exists (select 1 from personnel_merge_dismissals d where d.client_id = personnel.client_id and d.personnel_ids @> array[personnel.id, o.id]))`,
   ).join(' or ')})`,
 );
 
