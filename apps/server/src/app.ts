@@ -19,12 +19,21 @@ import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { auditPlugin, writeAudit } from './plugins/audit.ts';
-import { authPlugin } from './plugins/auth.ts';
+import { type Access, authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { spaPlugin, wantsSpa } from './plugins/spa.ts';
 
-export type RouteInfo = { method: string; url: string; access: 'public' | 'superadmin' };
+/** The zod schemas a route declared for its input; the fuzz suite generates requests from them. */
+export type RouteSchemas = { params?: unknown; querystring?: unknown; body?: unknown };
+
+export type RouteInfo = {
+  method: string;
+  url: string;
+  /** Read when asked, so a plugin's own onRoute hook (the console's files) can declare its routes public. */
+  readonly access: Access;
+  schema: RouteSchemas;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,7 +56,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
+    // Node's default leaves the body's arrival time unbounded (a body sent one byte every few
+    // seconds would hold a connection forever); headers must arrive within the same bound.
+    requestTimeout: config.requestTimeoutMs,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -68,7 +80,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
-      app.routeTable.push({ method, url: route.url, access: route.config?.access ?? 'superadmin' });
+      const schema = (route.schema ?? {}) as RouteSchemas;
+      app.routeTable.push({
+        method,
+        url: route.url,
+        get access() {
+          return route.config?.access ?? 'superadmin';
+        },
+        schema: { params: schema.params, querystring: schema.querystring, body: schema.body },
+      });
     }
   });
 

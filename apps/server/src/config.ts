@@ -25,7 +25,26 @@ const envSchema = z.object({
   IDENTITY_BASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(1|0|true|false|on|off|yes|no|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+      'must be on/off, a number of proxy hops, or a comma list of proxy addresses (CIDR allowed)',
+    )
+    .optional(),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
+
+/**
+ * `TRUST_PROXY` as Fastify's `trustProxy`: off, every proxy (`on`), the number of hops in front
+ * of the server (`1`), or the proxies' addresses (`10.0.0.0/8, 127.0.0.1`).
+ */
+function trustProxyOf(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || ['0', 'false', 'off', 'no'].includes(value)) return false;
+  if (['1', 'true', 'on', 'yes'].includes(value)) return value === '1' ? 1 : true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((s) => s.trim());
+}
 
 export type Config = {
   port: number;
@@ -42,7 +61,17 @@ export type Config = {
   /** Built web app to serve; null serves the API only (tests). */
   webDistDir: string | null;
   session: { idleMinutes: number; absoluteHours: number };
-  loginLimits: { windowMinutes: number; perAccount: number; perIp: number };
+  /**
+   * Sign-in throttling (OWASP Authentication Cheat Sheet): failures counted per account *and*
+   * address and per address overall within the window; past the free attempts each further try
+   * waits twice as long as the one before, up to the window. No limit per account alone, so
+   * nobody can lock the real user out from another address.
+   */
+  loginLimits: { windowMinutes: number; perAccountAndIp: number; perIp: number; baseDelaySeconds: number };
+  /** Fastify's `trustProxy`: whether `X-Forwarded-For`/`-Proto` give the client address and scheme. */
+  trustProxy: boolean | number | string[];
+  /** Whole-request receive time limit; a client trickling its body is cut off with 408. */
+  requestTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -73,7 +102,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
     session: { idleMinutes: 120, absoluteHours: 12 },
-    loginLimits: { windowMinutes: 15, perAccount: 5, perIp: 30 },
+    loginLimits: { windowMinutes: 15, perAccountAndIp: 5, perIp: 30, baseDelaySeconds: 1 },
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
   };
 }
 

@@ -102,7 +102,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('rate limits repeated failures per account with 429', async () => {
       const email = 'ratelimit@example.com';
-      for (let i = 0; i < ctx.config.loginLimits.perAccount; i++) {
+      for (let i = 0; i < ctx.config.loginLimits.perAccountAndIp; i++) {
         expect((await post({ email, password: 'wrong-password' })).statusCode).toBe(401);
       }
       const limited = await post({ email, password: 'wrong-password' });

@@ -54,7 +54,7 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
     async (request, reply) => {
       const { email, password } = request.body;
       const failures = await recentFailures(app.db, email, request.ip, opts.loginLimits.windowMinutes);
-      if (failures.account >= opts.loginLimits.perAccount || failures.ip >= opts.loginLimits.perIp) {
+      if (failures.account >= opts.loginLimits.perAccountAndIp || failures.ip >= opts.loginLimits.perIp) {
         reply.header('retry-after', String(opts.loginLimits.windowMinutes * 60));
         throw new HttpError(429, 'Too many failed sign-in attempts. Please wait a few minutes and try again.');
       }
