@@ -56,7 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Node's default leaves the body's arrival time unbounded (a body sent one byte every few
     // seconds would hold a connection forever); headers must arrive within the same bound.
     requestTimeout: config.requestTimeoutMs,
@@ -188,6 +188,11 @@ export function toErrorEnvelope(error: FastifyError | HttpError | Error): ErrorE
     return { message: error.message, statusCode };
   }
   return { message: 'Something went wrong on our side. The error has been logged.', statusCode: 500 };
+}
+
+/** Trust the nearest `hops` addresses in the forwarding chain (the proxies in front of us). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }
 
 /** Where `npm run build` puts the web app, relative to the server package. */
