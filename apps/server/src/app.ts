@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { ErrorEnvelope } from '@admin/shared';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
-import { HttpError } from './lib/http-error.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
@@ -18,11 +16,12 @@ import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { auditPlugin, writeAudit } from './plugins/audit.ts';
+import { auditPlugin } from './plugins/audit.ts';
 import { type Access, authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
+import { errorsPlugin } from './plugins/errors.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
-import { spaPlugin, wantsSpa } from './plugins/spa.ts';
+import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 
 /** The zod schemas a route declared for its input; the fuzz suite generates requests from them. */
 export type RouteSchemas = { params?: unknown; querystring?: unknown; body?: unknown };
@@ -92,35 +91,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
 
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const body = toErrorEnvelope(error);
-    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    // Server errors and throttling also go to System Logs, where staff look for them.
-    if (body.statusCode >= 500 || body.statusCode === 429) {
-      const level = body.statusCode >= 500 ? 'error' : 'warn';
-      await writeAudit(database.db, request, {
-        level,
-        service: request.url.startsWith('/api/login') ? 'auth' : 'api',
-        action: body.statusCode >= 500 ? 'http.error' : 'http.rate_limited',
-        message: `${request.method} ${request.url.split('?')[0] ?? ''} → ${body.statusCode}: ${body.statusCode >= 500 ? error.message : body.message}`,
-      }).catch((err: unknown) => request.log.error({ err }, 'could not write the error to system logs'));
-    }
-    return reply.code(body.statusCode).send(body);
-  });
-  app.setNotFoundHandler((request, reply) => {
-    if (wantsSpa(request.method, request.url, request.headers.accept) && app.hasReplyDecorator('sendFile') && config.webDistDir) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    const body: ErrorEnvelope = {
-      message: `Route ${request.method} ${request.url.split('?')[0] ?? request.url} not found.`,
-      statusCode: 404,
-    };
-    return reply.code(404).send(body);
-  });
-
   await app.register(fastifyCookie);
   await app.register(dbPlugin, { database });
   await app.register(auditPlugin);
+  await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });
   await app.register(securityHeadersPlugin, {
     connectOrigins: [config.publicUrls.api, config.publicUrls.reputation, config.publicUrls.identity]
@@ -157,37 +131,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       cookieDomain: config.cookieDomain,
     });
   return app;
-}
-
-/** Maps any thrown error to the one error envelope; client mistakes never become a 500. */
-export function toErrorEnvelope(error: FastifyError | HttpError | Error): ErrorEnvelope {
-  if (error instanceof HttpError) {
-    return { message: error.message, statusCode: error.statusCode, ...(error.errors ? { errors: error.errors } : {}) };
-  }
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const errors: Record<string, string[]> = {};
-    const context = (error as FastifyError).validationContext ?? 'body';
-    for (const issue of error.validation) {
-      const keys = (issue.params as { keys?: unknown }).keys;
-      const fields =
-        issue.keyword === 'unrecognized_keys' && Array.isArray(keys)
-          ? keys.map(String)
-          : [issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || context];
-      const message = issue.keyword === 'unrecognized_keys' ? 'This field is not allowed.' : (issue.message ?? 'Invalid value.');
-      for (const field of fields) errors[field] = [...(errors[field] ?? []), message];
-    }
-    const names = Object.keys(errors).join(', ');
-    return { message: `Invalid ${context}: ${names}.`, statusCode: 400, errors };
-  }
-  // A unique constraint that a pre-check missed (two requests racing) is a conflict, not a crash.
-  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
-  if (code === '23505') return { message: 'This conflicts with an existing record.', statusCode: 409 };
-  const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
-  if (statusCode >= 400 && statusCode < 500) {
-    // Fastify's own client errors: malformed JSON, wrong content type, body too large …
-    return { message: error.message, statusCode };
-  }
-  return { message: 'Something went wrong on our side. The error has been logged.', statusCode: 500 };
 }
 
 /** Trust the nearest `hops` addresses in the forwarding chain (the proxies in front of us). */

@@ -2,13 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { users } from '../db/schema/index.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { isApiPath } from '../lib/request-path.ts';
 import { findSession, isAllowed, touchSession } from '../modules/identity/repository.ts';
 
 /**
- * Who may call a route. Every `/api` route declares it in `config.access`:
- * - `public`: anyone (sign-in, sign-out);
+ * Who may call a route. Every route may declare it in `config.access`:
+ * - `public`: anyone (sign-in, sign-out, the console's files, health check);
  * - `superadmin`: a valid bearer token of an active super-admin who is not the retired master.
- * A route that declares nothing is treated as `superadmin` (fail closed).
+ * A route that declares nothing is `superadmin` (default deny).
  */
 export type Access = 'public' | 'superadmin';
 
@@ -29,16 +30,23 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/** Authentication lives here, once, as a hook on every `/api` request (architecture rule 8). */
+/**
+ * The access of the route the router matched: decided from the route, never from the URL string
+ * (architecture rule 8), so `/%61pi/…`, `//api/…` or an absolute-form request line reach the
+ * same decision as `/api/…`. A request that matched no route runs nothing but the 404 handler;
+ * for `/api` paths (read leniently) strangers get 401, so they cannot probe the API's shape.
+ */
+export function accessOf(request: FastifyRequest): Access {
+  if (request.is404) return isApiPath(request.url) ? 'superadmin' : 'public';
+  return request.routeOptions.config.access ?? 'superadmin';
+}
+
+/** Authentication lives here, once, as a hook on every request (architecture rule 8). */
 export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinutes: number; absoluteHours: number } }>(
   async (app, opts) => {
     app.decorateRequest('auth', null);
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/api/') && request.url !== '/api') return;
-      // Unknown /api paths fall through to the 404 handler only for signed-in callers,
-      // so the API's shape is not probed anonymously.
-      const access: Access = request.routeOptions.config?.access ?? 'superadmin';
-      if (access === 'public') return;
+      if (accessOf(request) === 'public') return;
       const token = bearerToken(request);
       if (!token || token.length > 512) throw new HttpError(401, 'Sign-in required.');
       const found = await findSession(app.db, token);

@@ -1,5 +1,8 @@
 import fp from 'fastify-plugin';
 
+/** One year, subdomains included: the console and its API hosts are HTTPS-only once deployed so. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 /**
  * Static security headers, computed once at start and set in one onSend hook: helmet's
  * per-request work cost ~60% of throughput when measured here (stack notes).
@@ -29,7 +32,11 @@ export const securityHeadersPlugin = fp<{ connectOrigins: string[] }>(
     app.addHook('onSend', async (request, reply, payload) => {
       reply.headers(common);
       reply.header('x-request-id', request.id);
-      if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+      // Over HTTPS (directly, or behind a proxy trusted by TRUST_PROXY) browsers are told to
+      // stay on HTTPS; over plain HTTP the header would be ignored, so it is not sent.
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      // API answers carry data of the signed-in user: never cached. Files set their own policy.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     });
   },

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
@@ -22,26 +22,34 @@ export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls'];
       return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(runtimeConfig);
     });
 
-    if (!existsSync(join(distDir, 'index.html'))) {
+    if (readIndexHtml(distDir) === null) {
       app.log.warn({ distDir }, 'The web app is not built; serving the API only. Run `npm run build`.');
       return;
     }
-    await app.register(fastifyStatic, {
-      root: distDir,
-      // Routes for the files present at start (the build), so every other path falls to the SPA.
-      wildcard: false,
-      index: false,
-      setHeaders(res, path) {
-        res.header('cache-control', path.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+    // The built files are the console itself, which anyone may load (the sign-in page is one of
+    // them). Declared public here, by the one plugin that serves them, inside its own context.
+    await app.register(async (files) => {
+      files.addHook('onRoute', (route) => {
+        route.config = Object.assign(route.config ?? {}, { access: 'public' as const });
+      });
+      await files.register(fastifyStatic, {
+        root: distDir,
+        // Routes for the files present at start (the build), so every other path falls to the SPA.
+        wildcard: false,
+        index: false,
+        decorateReply: false,
+        setHeaders(res, path) {
+          res.header('cache-control', path.includes(`${join('/', 'assets', '/')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
     });
   },
   { name: 'spa' },
 );
 
-/** Whether a request that matched no route should get the console's index.html. */
-export function wantsSpa(method: string, url: string, accept: string | undefined): boolean {
-  if (method !== 'GET' && method !== 'HEAD') return false;
-  if (url.startsWith('/api/') || url === '/api') return false;
-  return (accept ?? '').includes('text/html');
+/** The console's `index.html`, served for every page path (history mode); null when not built. */
+export function readIndexHtml(distDir: string | null): string | null {
+  if (!distDir) return null;
+  const file = join(distDir, 'index.html');
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
 }
