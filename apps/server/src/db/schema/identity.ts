@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 
 /**
@@ -60,8 +60,11 @@ export const sessions = pgTable(
 );
 
 /**
- * Sign-in attempts, kept in the database (not in process memory) so the rate limit holds
- * across several server processes.
+ * Sign-in attempts, kept in the database (not in process memory) so the throttle holds across
+ * several server processes (docs/decisions/012-sign-in-throttling.md). A row is written as a
+ * failure before the password is checked and turned into a success afterwards, so attempts still
+ * in flight already count. Attempts refused by the throttle are not rows here: they are counted
+ * in `login_refusal_summaries`.
  */
 export const loginAttempts = pgTable(
   'login_attempts',
@@ -72,5 +75,30 @@ export const loginAttempts = pgTable(
     succeeded: boolean('succeeded').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_email_at_idx').on(t.email, t.at), index('login_attempts_ip_at_idx').on(t.ip, t.at)],
+  // The throttle reads one address's attempts within the window: one range of this index.
+  (t) => [index('login_attempts_ip_at_idx').on(t.ip, t.at)],
+);
+
+/**
+ * Refused sign-ins (wrong password or throttled) summed per address and fixed window, so a flood
+ * makes one System Logs row per address per window (`system_log_id`, updated in place) instead
+ * of one per request. The primary key makes concurrent first refusals meet in one row.
+ */
+export const loginRefusalSummaries = pgTable(
+  'login_refusal_summaries',
+  {
+    ip: text('ip').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    /** The System Logs row showing this summary; not a foreign key because both rows are written by one statement. */
+    systemLogId: bigint('system_log_id', { mode: 'number' }).notNull(),
+    failed: integer('failed').notNull().default(0),
+    throttled: integer('throttled').notNull().default(0),
+    /** The accounts tried, lower-cased, at most LOGIN_SUMMARY_MAX_ACCOUNTS. */
+    accounts: text('accounts').array().notNull(),
+    /** True once more accounts were tried than the list keeps. */
+    moreAccounts: boolean('more_accounts').notNull().default(false),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.windowStart] })],
 );
