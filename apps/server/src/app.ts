@@ -20,6 +20,7 @@ import { auditPlugin } from './plugins/audit.ts';
 import { type Access, authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dbPlugin, { database });
   await app.register(auditPlugin);
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
+  await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });
   await app.register(securityHeadersPlugin, {
     connectOrigins: [config.publicUrls.api, config.publicUrls.reputation, config.publicUrls.identity]

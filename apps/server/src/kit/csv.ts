@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ColumnDef } from '@admin/shared';
 import type { FastifyReply } from 'fastify';
+import { errorClass, logServerError } from '../plugins/errors.ts';
 
 /** UTF-8 byte order mark: makes Excel read the file as UTF-8. */
 const BOM = '\uFEFF';
@@ -35,23 +36,33 @@ export function csvFileName(screen: string, now = new Date()): string {
 /**
  * Streams every row the batches yield as CSV: RFC 4180 quoting, CRLF line ends, BOM, the chosen
  * columns in the given order under their on-screen headers. One batch is encoded at a time into
- * one string (per-record streaming cost 4× the throughput; docs/decisions/006-csv-encoder.md), so memory stays at one batch, with
- * backpressure. When the client goes away the stream is destroyed, which stops the generator
- * and so the queries.
+ * one string (per-record streaming cost 4× the throughput; docs/decisions/006-csv-encoder.md), so
+ * memory stays at one batch, with backpressure. When the client goes away the stream is
+ * destroyed, which stops the generator and so the queries.
+ *
+ * The first batch is fetched before anything is sent, so a query that fails (a bad filter or
+ * cursor) answers with the error envelope instead of a `200 text/csv` cut off half-way. A failure
+ * after that can only end the connection; it is logged like any server error.
  */
-export function sendCsv<Row extends Record<string, unknown>>(
+export async function sendCsv<Row extends Record<string, unknown>>(
   reply: FastifyReply,
   fileName: string,
   columns: ColumnDef[],
   batches: AsyncIterable<Row[]>,
-): FastifyReply {
+): Promise<FastifyReply> {
+  const iterator = batches[Symbol.asyncIterator]();
+  const first = await iterator.next();
   async function* chunks() {
     yield BOM + csvRecords([columns.map((c) => c.label)]);
-    for await (const batch of batches) {
-      if (batch.length > 0) yield csvRecords(batch.map((row) => columns.map((c) => row[c.key])));
+    for (let next = first; !next.done; next = await iterator.next()) {
+      if (next.value.length > 0) yield csvRecords(next.value.map((row) => columns.map((c) => row[c.key])));
     }
   }
   const body = Readable.from(chunks());
+  body.on('error', (err) => {
+    reply.request.log.error({ err }, 'CSV export failed after it started');
+    void logServerError(reply.request, 500, errorClass(err));
+  });
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) body.destroy();
   });

@@ -1,5 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import { HttpError } from '../lib/http-error.ts';
+import { badText } from '../lib/safe-text.ts';
 
 /**
  * Keyset (cursor) paging. A sort is an ordered list of key columns ending in a unique one
@@ -27,18 +28,60 @@ export function encodeCursor(values: string[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
+/**
+ * Reads a cursor back, checking every value against the type of its sort key *before* any SQL
+ * runs: a cursor is client input, and a value PostgreSQL cannot cast (`"abc"::timestamptz`, a
+ * number beyond int4, a NUL) must be a 400, not a database error.
+ */
 export function decodeCursor(cursor: string, keys: SortSpec): string[] {
+  let values: unknown;
   try {
-    const values: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === keys.length && values.every((v) => typeof v === 'string')) {
-      return values as string[];
-    }
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the 400 below
+    values = undefined;
+  }
+  if (Array.isArray(values) && values.length === keys.length && values.every((v, i) => fitsCast(v, keys[i]?.cast))) {
+    return values as string[];
   }
   throw new HttpError(400, 'Invalid query: cursor.', {
     cursor: ['The cursor is not valid for this list and sort. Start from the first page.'],
   });
+}
+
+const INTEGER = /^-?\d{1,19}$/;
+const RANGES = { integer: [-(2n ** 31n), 2n ** 31n - 1n], bigint: [-(2n ** 63n), 2n ** 63n - 1n] } as const;
+/** `timestamptz::text` as PostgreSQL writes it (DateStyle ISO): `2026-11-22 10:00:00.123456+00`. */
+const TIMESTAMPTZ = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?([+-]\d{2})(:\d{2})?(:\d{2})?$/;
+
+/** Whether a cursor value is text that PostgreSQL will cast to the key's type. */
+export function fitsCast(value: unknown, cast: KeyColumn['cast'] | undefined): boolean {
+  if (typeof value !== 'string' || value.length > 300 || badText(value) !== null) return false;
+  switch (cast) {
+    case 'text':
+      return true;
+    case 'integer':
+    case 'bigint': {
+      if (!INTEGER.test(value)) return false;
+      const n = BigInt(value);
+      return n >= RANGES[cast][0] && n <= RANGES[cast][1];
+    }
+    case 'timestamptz': {
+      const m = TIMESTAMPTZ.exec(value);
+      if (!m) return false;
+      const [, y, mo, d, h, mi, s] = m;
+      // A real calendar moment: `2026-02-31` or `25:00` would fail the cast in the database.
+      const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+      return (
+        date.getUTCFullYear() === Number(y) &&
+        date.getUTCMonth() === Number(mo) - 1 &&
+        date.getUTCDate() === Number(d) &&
+        date.getUTCHours() === Number(h) &&
+        date.getUTCMinutes() === Number(mi)
+      );
+    }
+    default:
+      return false;
+  }
 }
 
 /** `(k1, k2, …) > (v1, v2, …)` (or `<` for descending order). */

@@ -20,7 +20,13 @@ export function assertTransition(from: string, to: Status, what: string): void {
 export function assertFresh(current: Date, seen: string | undefined, what: string): void {
   if (seen === undefined) return;
   const seenTime = new Date(seen).getTime();
-  if (Number.isNaN(seenTime) || seenTime !== current.getTime()) {
+  // Not a time at all is bad input (422), not a stale write (409).
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(seen) || Number.isNaN(seenTime)) {
+    throw new HttpError(422, 'Please correct: updated_at.', {
+      updated_at: ["The updated at field must be the record's time stamp as loaded, e.g. 2026-11-22T10:00:00.000Z"],
+    });
+  }
+  if (seenTime !== current.getTime()) {
     throw new HttpError(409, `${what} was changed by someone else since you opened it. Reload it and try again.`, {
       updated_at: ['The record has changed since it was loaded'],
     });

@@ -81,6 +81,9 @@ function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** How the envelope names the part of a request that failed its schema. */
+const CONTEXT_NAMES: Partial<Record<string, string>> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
+
 /** Maps any thrown error to the one error envelope; client mistakes never become a 500. */
 export function toErrorEnvelope(error: FastifyError | HttpError | Error, errorId = ''): ErrorEnvelope {
   if (error instanceof HttpError) {
@@ -89,7 +92,7 @@ export function toErrorEnvelope(error: FastifyError | HttpError | Error, errorId
   if (hasZodFastifySchemaValidationErrors(error)) {
     // Field names come from the client: a Map, never a plain object's keys (`constructor`…).
     const errors = new Map<string, string[]>();
-    const context = (error as FastifyError).validationContext ?? 'body';
+    const context = CONTEXT_NAMES[(error as FastifyError).validationContext ?? 'body'] ?? 'body';
     for (const issue of error.validation) {
       const keys = (issue.params as { keys?: unknown }).keys;
       const fields =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PER_PAGE, SELECTED_ALL } from '../constants.ts';
+import { queryInt } from './ids.ts';
 
 /**
  * The one list contract every table speaks (architecture rule 3):
@@ -48,7 +49,7 @@ export function listQuerySchema<S extends readonly [string, ...string[]], F exte
       sort: z.enum(sortable).optional(),
       order: z.enum(['asc', 'desc']).optional(),
       q: z.string().trim().max(200).optional(),
-      perPage: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(50),
+      perPage: queryInt(1, MAX_PER_PAGE).default(50),
       cursor: z.string().max(500).optional(),
       ...filters,
     })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId, idParamSchema, idText } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 
@@ -56,9 +57,9 @@ export const clientSchema = z.object({
 export type Client = z.infer<typeof clientSchema>;
 
 /** Path id of a client, e.g. `/api/clients/7`. */
-export const clientIdParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const clientIdParamSchema = idParamSchema;
 export const switchClientParamSchema = z.object({
-  clientId: z.coerce.number().int().positive().max(2_147_483_647),
+  clientId: idText,
 });
 
 export const INDUSTRY_LABELS: Record<(typeof INDUSTRIES)[number], string> = {
@@ -118,7 +119,7 @@ export const clientCreateSchema = z.strictObject({
   country: text,
   timezone: text,
   root_team_name: text,
-  account_coordinator_id: z.number().int().nullable().optional(),
+  account_coordinator_id: bodyId.nullable().optional(),
   primary_contact_name: text,
   primary_contact_email: text,
   modules: z.array(z.string().max(40)).max(10).optional(),
@@ -170,7 +171,7 @@ export const clientColumns: ColumnDef<(typeof CLIENT_COLUMN_KEYS)[number]>[] = [
 ];
 
 export const CLIENT_SORTS = ['name', 'id', 'industry', 'status', 'created_at'] as const;
-const positiveId = z.coerce.number().int().positive().max(2_147_483_647);
+const positiveId = idText;
 export const clientFilters = {
   status: multiValue(z.enum(STATUSES)).optional(),
   industry: multiValue(z.enum(INDUSTRIES)).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idText } from '../api/ids.ts';
 import { RESERVED_USER_ID } from '../constants.ts';
 
 export const loginBodySchema = z.strictObject({
@@ -25,10 +26,5 @@ export type UserListEntry = z.infer<typeof userListEntrySchema>;
 
 /** Path id of a real user (never the reserved 1000). */
 export const userIdParamSchema = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2_147_483_647)
-    .refine((id) => id !== RESERVED_USER_ID, 'User 1000 is reserved for "Default for New User".'),
+  id: idText.refine((id) => id !== RESERVED_USER_ID, 'User 1000 is reserved for "Default for New User".'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId, idText } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 import { TIME_ZONES } from './clients.ts';
@@ -59,7 +60,7 @@ export const LOCATION_FIELDS = Object.keys(locationFieldRules) as (keyof typeof 
 
 const text = z.string().max(5000).nullable().optional();
 export const locationCreateSchema = z.strictObject({
-  client_id: z.number().int().positive().optional(),
+  client_id: bodyId.optional(),
   locationname: text,
   external_code: text,
   address1: text,
@@ -72,7 +73,7 @@ export const locationCreateSchema = z.strictObject({
   website: text,
   timezone: text,
   google_place_id: text,
-  manager_user_id: z.number().int().positive().max(2_147_483_647).nullable().optional(),
+  manager_user_id: bodyId.nullable().optional(),
   /** Weekday → `{ open, close }` (`HH:mm`), or null when closed; see location-extras.ts. */
   hours: z
     .partialRecord(
@@ -119,7 +120,7 @@ export const locationColumns: ColumnDef<(typeof LOCATION_COLUMN_KEYS)[number]>[]
 ];
 
 export const LOCATION_SORTS = ['locationname', 'external_code', 'city_state', 'status'] as const;
-const positiveId = z.coerce.number().int().positive().max(2_147_483_647);
+const positiveId = idText;
 export const locationFilters = {
   /** Clients to list; absent = the signed-in user's current client. */
   client: multiValue(positiveId).optional(),

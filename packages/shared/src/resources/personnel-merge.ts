@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId, queryInt } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema } from '../api/list.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -49,14 +50,14 @@ export const mergeGroupColumns: ColumnDef<'names' | 'employee_codes' | 'location
 
 export const mergeGroupsQuerySchema = z.strictObject({
   q: z.string().trim().max(200).optional(),
-  perPage: z.coerce.number().int().min(1).max(200).default(50),
+  perPage: queryInt(1, 200).default(50),
 });
 
-const personIds = z.array(z.number().int().positive().max(2_147_483_647)).max(50);
+const personIds = z.array(bodyId).max(50);
 
 /** Who survives and who is merged into them; the same body previews and performs. */
 export const mergeSelectionSchema = z.strictObject({
-  survivor_id: z.number().int().positive().max(2_147_483_647),
+  survivor_id: bodyId,
   duplicate_ids: personIds,
 });
 export const mergeRequestSchema = mergeSelectionSchema.extend({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamSchema } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
 import { STATUSES } from '../constants.ts';
 import { LOCATION_ID } from './locations.ts';
@@ -54,7 +55,7 @@ export const personCreateSchema = z.strictObject({
 });
 export type PersonCreate = z.infer<typeof personCreateSchema>;
 export const personUpdateSchema = personCreateSchema.extend({ updated_at: z.string().max(40).optional() });
-export const personIdParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const personIdParamSchema = idParamSchema;
 
 export const PERSONNEL_COLUMN_KEYS = [
   'name',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamSchema } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -28,7 +29,7 @@ const text = z.string().max(5000).nullable().optional();
 export const productCreateSchema = z.strictObject({ name: text, code: text, category: text, description: text });
 export type ProductCreate = z.infer<typeof productCreateSchema>;
 export const productUpdateSchema = productCreateSchema.extend({ updated_at: z.string().max(40).optional() });
-export const productIdParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const productIdParamSchema = idParamSchema;
 
 export const PRODUCT_COLUMN_KEYS = ['name', 'code', 'client_name', 'category', 'status', 'created_at'] as const;
 export const productColumns: ColumnDef<(typeof PRODUCT_COLUMN_KEYS)[number]>[] = [

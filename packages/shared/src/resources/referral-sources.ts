@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamSchema } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -40,7 +41,7 @@ export type ReferralSourceCreate = z.infer<typeof referralSourceCreateSchema>;
 export const referralSourceUpdateSchema = referralSourceCreateSchema
   .omit({ global: true })
   .extend({ updated_at: z.string().max(40).optional() });
-export const referralSourceIdParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const referralSourceIdParamSchema = idParamSchema;
 
 export const REFERRAL_SOURCE_COLUMN_KEYS = ['name', 'code', 'client_name', 'type', 'status'] as const;
 export const referralSourceColumns: ColumnDef<(typeof REFERRAL_SOURCE_COLUMN_KEYS)[number]>[] = [

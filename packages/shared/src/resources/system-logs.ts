@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idText } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from '../api/list.ts';
 
 /**
@@ -61,7 +62,7 @@ export const systemLogColumns: ColumnDef<SystemLogColumnKey>[] = [
 
 export const SYSTEM_LOG_SORTS = ['at', 'level', 'service'] as const;
 
-const positiveId = z.coerce.number().int().positive().max(2_147_483_647);
+const positiveId = idText;
 
 export const systemLogFilters = {
   level: multiValue(z.enum(LOG_LEVELS)).optional(),

@@ -17,15 +17,16 @@ import {
 } from '@admin/shared';
 import { checkLocationExtras } from '@admin/shared/resources/location-extras';
 import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { locations } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { checkImport } from '../../kit/csv-import.ts';
+import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
-import { findClient } from '../clients/repository.ts';
 import {
   assertClientUser,
   countLocations,
@@ -72,23 +73,16 @@ function newLocationRow(body: Partial<LocationCreate>, client: { id: number; roo
 
 /** Locations, served as the spec's `endpoints` collection (the current client's by default). */
 export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const currentClientIds = (filter: number[] | undefined, current: number | null | undefined) =>
-    filter && filter.length > 0 ? filter : current ? [current] : [];
-
-  async function writableClient(clientId: number | null | undefined) {
-    if (!clientId) throw new HttpError(422, 'Please correct: client_id.', { client_id: ['Choose a client first'] });
-    const client = await findClient(app.db, clientId);
-    if (!client) throw new HttpError(422, 'Please correct: client_id.', { client_id: ['The client does not exist'] });
-    if (client.status === 'inactive') throw conflict(`${client.name} is archived; restore it before adding locations.`);
-    return client;
-  }
+  /** The Clients filter when given, else the current client. */
+  const listedClientIds = (filter: number[] | undefined, request: FastifyRequest) =>
+    filter && filter.length > 0 ? filter : [requireCurrentClientId(request)];
 
   app.get(
     '/api/endpoints',
     { config: { access: 'superadmin' }, schema: { querystring: locationListQuerySchema, response: { 200: listAnswer } } },
     async (request) => {
       const q = request.query;
-      const ids = currentClientIds(q.client, request.auth?.user.currentClientId);
+      const ids = listedClientIds(q.client, request);
       const { rows, nextCursor } = await listLocations(app.db, q, ids, q.perPage);
       return { data: rows, nextCursor, ...(await countLocations(app.db, q, ids)) };
     },
@@ -99,7 +93,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { querystring: locationExportQuerySchema } },
     async (request, reply) => {
       const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
-      const ids = currentClientIds(q.client, request.auth?.user.currentClientId);
+      const ids = listedClientIds(q.client, request);
       const columns = chosen
         ? chosen.map((k) => locationColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
         : locationColumns.filter((c) => c.defaultVisible);
@@ -121,7 +115,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { body: locationCreateSchema, response: { 201: dataEnvelope(locationSchema) } } },
     async (request, reply) => {
       const { client_id, ...fields } = request.body;
-      const client = await writableClient(client_id ?? request.auth?.user.currentClientId);
+      const client = await requireWritableClient(app.db, request, client_id);
       const body = { country: 'US', ...fields };
       await validateForm(body);
       await assertClientUser(app.db, client.id, body.manager_user_id);
@@ -161,7 +155,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const client = await writableClient(request.auth?.user.currentClientId);
+      const client = await requireWritableClient(app.db, request);
       const bodies = (await checkImport({
         noun: 'location',
         csv: request.body.csv,

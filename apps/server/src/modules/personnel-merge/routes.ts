@@ -16,7 +16,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
-import { conflict, HttpError } from '../../lib/http-error.ts';
+import { requireCurrentClientId } from '../../kit/current-client.ts';
+import { HttpError } from '../../lib/http-error.ts';
 import {
   applyMerge,
   assertClientPeople,
@@ -39,12 +40,6 @@ function previewOf(plan: MergePlan) {
  * suggestions, dismissals, preview, the merge, and its history. Always the current client's people.
  */
 export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
-  function currentClient(request: { auth: { user: { currentClientId: number | null } } | null }): number {
-    const id = request.auth?.user.currentClientId;
-    if (!id) throw conflict('Choose a client first (client switcher).');
-    return id;
-  }
-
   app.get(
     '/api/get-merge-personnel',
     {
@@ -55,7 +50,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { groups, total } = await findGroups(app.db, currentClient(request), request.query.q, request.query.perPage);
+      const { groups, total } = await findGroups(app.db, requireCurrentClientId(request), request.query.q, request.query.perPage);
       return { data: groups, total };
     },
   );
@@ -67,7 +62,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: dismissGroupSchema, response: { 201: dataEnvelope(z.object({ dismissed: z.array(z.number()) })) } },
     },
     async (request, reply) => {
-      const clientId = currentClient(request);
+      const clientId = requireCurrentClientId(request);
       const ids = request.body.personnel_ids;
       await assertClientPeople(app.db, clientId, ids);
       await app.db.transaction(async (tx) => {
@@ -91,7 +86,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/get-merge-personnel/preview',
     { config: { access: 'superadmin' }, schema: { body: mergeSelectionSchema, response: { 200: dataEnvelope(mergePreviewSchema) } } },
     async (request) => {
-      const plan = await planMerge(app.db, currentClient(request), request.body.survivor_id, request.body.duplicate_ids, false);
+      const plan = await planMerge(app.db, requireCurrentClientId(request), request.body.survivor_id, request.body.duplicate_ids, false);
       return { data: previewOf(plan) };
     },
   );
@@ -106,7 +101,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const clientId = currentClient(request);
+      const clientId = requireCurrentClientId(request);
       const { survivor_id, duplicate_ids, confirm_name } = request.body;
       const result = await app.db.transaction(async (tx) => {
         const plan = await planMerge(tx, clientId, survivor_id, duplicate_ids, true);
@@ -147,7 +142,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const clientId = currentClient(request);
+      const clientId = requireCurrentClientId(request);
       const { rows, nextCursor } = await listHistory(app.db, clientId, request.query, request.query.perPage);
       return { data: rows, nextCursor, total: await countHistory(app.db, clientId), totalIsEstimate: false };
     },
@@ -157,7 +152,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/get-merge-personnel/history/export',
     { config: { access: 'superadmin' }, schema: { querystring: mergeHistoryExportQuerySchema } },
     async (request, reply) => {
-      const clientId = currentClient(request);
+      const clientId = requireCurrentClientId(request);
       const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
       const columns = chosen
         ? chosen.map((k) => mergeHistoryColumns.find((c) => c.key === k)).filter((c) => c !== undefined)

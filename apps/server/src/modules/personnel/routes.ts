@@ -21,11 +21,11 @@ import type { Db } from '../../db/client.ts';
 import { locations, personnel, personnelLocations } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { checkImport } from '../../kit/csv-import.ts';
+import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { usedPerClient } from '../../kit/unique.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
-import { findClient } from '../clients/repository.ts';
 import {
   countPersonnel,
   employeeCodeTaken,
@@ -76,7 +76,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { querystring: personnelListQuerySchema, response: { 200: listAnswer } } },
     async (request) => {
       const q = request.query;
-      const clientId = request.auth?.user.currentClientId ?? 0;
+      const clientId = requireCurrentClientId(request);
       const { rows, nextCursor } = await listPersonnel(app.db, q, clientId, q.perPage);
       return { data: rows, nextCursor, ...(await countPersonnel(app.db, q, clientId)) };
     },
@@ -87,7 +87,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { querystring: personnelExportQuerySchema } },
     async (request, reply) => {
       const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
-      const clientId = request.auth?.user.currentClientId ?? 0;
+      const clientId = requireCurrentClientId(request);
       const columns = chosen
         ? chosen.map((k) => personnelColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
         : personnelColumns.filter((c) => c.defaultVisible);
@@ -107,7 +107,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/personnel/filter-options',
     { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.object({ titles: z.array(z.string()) })) } } },
-    async (request) => ({ data: { titles: await personnelTitles(app.db, request.auth?.user.currentClientId ?? 0) } }),
+    async (request) => ({ data: { titles: await personnelTitles(app.db, requireCurrentClientId(request)) } }),
   );
 
   app.get(
@@ -124,9 +124,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/personnel',
     { config: { access: 'superadmin' }, schema: { body: personCreateSchema, response: { 201: dataEnvelope(personSchema) } } },
     async (request, reply) => {
-      const clientId = request.auth?.user.currentClientId;
-      const client = clientId ? await findClient(app.db, clientId) : undefined;
-      if (!client || client.status === 'inactive') throw conflict('Choose an active client first (client switcher).');
+      const client = await requireWritableClient(app.db, request);
       const body: PersonCreate = { location_ids: [], aliases: [], ...request.body };
       await validateFields(body, rules);
       await checkLocations(app.db, client.id, body.location_ids);
@@ -164,9 +162,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } },
     },
     async (request, reply) => {
-      const clientId = request.auth?.user.currentClientId;
-      const client = clientId ? await findClient(app.db, clientId) : undefined;
-      if (!client || client.status === 'inactive') throw conflict('Choose an active client first (client switcher).');
+      const client = await requireWritableClient(app.db, request);
       // Locations may be named by _id, external code or exact name (case-insensitive).
       const own = await app.db
         .select({ id: locations.id, code: locations.externalCode, name: locations.locationname })

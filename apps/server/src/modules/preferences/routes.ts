@@ -33,6 +33,11 @@ export const preferenceRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = request.auth?.user.id;
       if (!userId) throw new HttpError(401, 'Sign-in required.');
       const value = request.body.value ?? null;
+      // null resets the preference to the screen's default.
+      if (value === null) {
+        await app.db.delete(userPreferences).where(and(eq(userPreferences.userId, userId), eq(userPreferences.key, request.params.key)));
+        return { data: null };
+      }
       if (JSON.stringify(value).length > MAX_VALUE_BYTES) {
         throw new HttpError(413, 'The preference is too large.', { value: [`The value may not be larger than ${MAX_VALUE_BYTES} bytes`] });
       }

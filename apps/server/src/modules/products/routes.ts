@@ -19,11 +19,11 @@ import { z } from 'zod';
 import { products } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { checkImport } from '../../kit/csv-import.ts';
+import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { usedPerClient } from '../../kit/unique.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
-import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
-import { findClient } from '../clients/repository.ts';
+import { conflict, notFound } from '../../lib/http-error.ts';
 import { codeTaken, countProducts, listProducts, productValues, toProduct } from './repository.ts';
 
 const rules = productFieldRules as unknown as FieldRules;
@@ -32,17 +32,12 @@ const codeConflict = () => conflict('Another product of this client has this cod
 
 /** Products of the current client (spec path `product`). */
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
-  function currentClientId(clientId: number | null | undefined): number {
-    if (!clientId) throw new HttpError(409, 'Choose a client first (client switcher).');
-    return clientId;
-  }
-
   app.get(
     '/api/product',
     { config: { access: 'superadmin' }, schema: { querystring: productListQuerySchema, response: { 200: listAnswer } } },
     async (request) => {
       const q = request.query;
-      const clientId = request.auth?.user.currentClientId ?? 0;
+      const clientId = requireCurrentClientId(request);
       const { rows, nextCursor } = await listProducts(app.db, q, clientId, q.perPage);
       return { data: rows, nextCursor, ...(await countProducts(app.db, q, clientId)) };
     },
@@ -53,7 +48,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { querystring: productExportQuerySchema } },
     async (request, reply) => {
       const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
-      const clientId = request.auth?.user.currentClientId ?? 0;
+      const clientId = requireCurrentClientId(request);
       const columns = chosen
         ? chosen.map((k) => productColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
         : productColumns.filter((c) => c.defaultVisible);
@@ -78,9 +73,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } },
     },
     async (request, reply) => {
-      const clientId = currentClientId(request.auth?.user.currentClientId);
-      const client = await findClient(app.db, clientId);
-      if (!client || client.status === 'inactive') throw conflict('The current client is archived; restore it first.');
+      const clientId = (await requireWritableClient(app.db, request)).id;
       const lines = await checkImport({
         noun: 'product',
         csv: request.body.csv,
@@ -113,9 +106,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/product',
     { config: { access: 'superadmin' }, schema: { body: productCreateSchema, response: { 201: dataEnvelope(productSchema) } } },
     async (request, reply) => {
-      const clientId = currentClientId(request.auth?.user.currentClientId);
-      const client = await findClient(app.db, clientId);
-      if (!client || client.status === 'inactive') throw conflict('The current client is archived; restore it first.');
+      const client = await requireWritableClient(app.db, request);
+      const clientId = client.id;
       await validateFields(request.body, rules);
       if (await codeTaken(app.db, clientId, request.body.code ?? '')) throw codeConflict();
       const created = await app.db.transaction(async (tx) => {

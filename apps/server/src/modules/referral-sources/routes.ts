@@ -16,10 +16,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { referralSources } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
-import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
-import { findClient } from '../clients/repository.ts';
+import { conflict, notFound } from '../../lib/http-error.ts';
 import { countReferralSources, listReferralSources, referralSourceValues, sourceCodeTaken, toReferralSource } from './repository.ts';
 
 const rules = referralSourceFieldRules as unknown as FieldRules;
@@ -28,17 +28,12 @@ const codeConflict = () => conflict('Another referral source of this owner has t
 
 /** Referral sources: the current client's own and the global defaults (spec path `referral-source`). */
 export const referralSourceRoutes: FastifyPluginAsyncZod = async (app) => {
-  function currentClientId(clientId: number | null | undefined): number {
-    if (!clientId) throw new HttpError(409, 'Choose a client first (client switcher).');
-    return clientId;
-  }
-
   app.get(
     '/api/referral-source',
     { config: { access: 'superadmin' }, schema: { querystring: referralSourceListQuerySchema, response: { 200: listAnswer } } },
     async (request) => {
       const q = request.query;
-      const clientId = request.auth?.user.currentClientId ?? 0;
+      const clientId = requireCurrentClientId(request);
       const { rows, nextCursor } = await listReferralSources(app.db, q, clientId, q.perPage);
       return { data: rows, nextCursor, ...(await countReferralSources(app.db, q, clientId)) };
     },
@@ -49,7 +44,7 @@ export const referralSourceRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { querystring: referralSourceExportQuerySchema } },
     async (request, reply) => {
       const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
-      const clientId = request.auth?.user.currentClientId ?? 0;
+      const clientId = requireCurrentClientId(request);
       const columns = chosen
         ? chosen.map((k) => referralSourceColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
         : referralSourceColumns.filter((c) => c.defaultVisible);
@@ -74,10 +69,8 @@ export const referralSourceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { global, ...body } = request.body;
-      const clientId = global ? null : currentClientId(request.auth?.user.currentClientId);
-      const client = clientId === null ? null : await findClient(app.db, clientId);
-      if (clientId !== null && (!client || client.status === 'inactive'))
-        throw conflict('The current client is archived; restore it first.');
+      const client = global ? null : await requireWritableClient(app.db, request);
+      const clientId = client?.id ?? null;
       await validateFields(body, rules);
       if (await sourceCodeTaken(app.db, clientId, body.code ?? '')) throw codeConflict();
       const created = await app.db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import {
+  bigIdText,
   dataEnvelope,
   listEnvelope,
   systemLogColumns,
@@ -73,7 +74,7 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'superadmin' },
       schema: {
-        params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+        params: z.object({ id: bigIdText }),
         response: { 200: dataEnvelope(systemLogDetailSchema) },
       },
     },
