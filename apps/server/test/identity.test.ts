@@ -100,16 +100,24 @@ for (const kind of testDatabaseKinds()) {
       expect(longToken.statusCode).toBe(401);
     });
 
-    it('rate limits repeated failures per account with 429', async () => {
+    it('throttles repeated failures for an account at one address with 429, and only there', async () => {
       const email = 'ratelimit@example.com';
+      const from = (remoteAddress: string, password: string, account = email) =>
+        ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: account, password }, remoteAddress });
       for (let i = 0; i < ctx.config.loginLimits.perAccountAndIp; i++) {
-        expect((await post({ email, password: 'wrong-password' })).statusCode).toBe(401);
+        expect((await from('10.1.0.1', 'wrong-password')).statusCode).toBe(401);
       }
-      const limited = await post({ email, password: 'wrong-password' });
+      const limited = await from('10.1.0.1', 'wrong-password');
       expect(limited.statusCode).toBe(429);
-      expect(limited.headers['retry-after']).toBe(String(ctx.config.loginLimits.windowMinutes * 60));
-      // Other accounts are unaffected.
-      expect((await post({ email: 'admin@example.com', password: 'demo-password' })).statusCode).toBe(200);
+      expect(limited.json()).toEqual({
+        message: 'Too many failed sign-in attempts. Please wait a few minutes and try again.',
+        statusCode: 429,
+      });
+      // Back-off: the first wait is the base delay, not the whole window.
+      expect(limited.headers['retry-after']).toBe(String(ctx.config.loginLimits.baseDelaySeconds));
+      // The same account from another address, and other accounts from this one, are unaffected.
+      expect((await from('10.1.0.2', 'wrong-password')).statusCode).toBe(401);
+      expect((await from('10.1.0.1', 'demo-password', 'admin@example.com')).statusCode).toBe(200);
     });
 
     it('sign-out revokes the token on the server and expires the cookie', async () => {

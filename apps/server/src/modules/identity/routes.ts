@@ -1,5 +1,7 @@
 import {
   dataEnvelope,
+  type ErrorEnvelope,
+  errorEnvelopeSchema,
   INVALID_CREDENTIALS_MESSAGE,
   loginBodySchema,
   loginRejectionMessage,
@@ -11,28 +13,30 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
-import { verifyPassword } from '../../lib/crypto.ts';
+import { dummyPasswordHash, verifyPassword } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { bearerToken } from '../../plugins/auth.ts';
 import {
+  admitLoginAttempt,
   createSession,
   findUserByEmail,
   isAllowed,
+  markAttemptSucceeded,
   markLoggedIn,
-  recentFailures,
-  recordLoginAttempt,
+  recordRefusal,
   revokeSession,
   toUser,
 } from './repository.ts';
 
 type Options = Pick<Config, 'retiredMasterEmail' | 'cookieDomain' | 'session' | 'loginLimits'>;
 
-// Verifying against a fixed hash when the account does not exist keeps the answer time the same,
-// so response timing does not reveal which e-mails have accounts.
-const DUMMY_HASH = 'scrypt$32768$8$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many failed sign-in attempts. Please wait a few minutes and try again.';
 
 /** The identity host: sign-in, the signed-in user, sign-out (product.md §2). */
 export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) => {
+  // Made now rather than on the first unknown e-mail, so that first answer is not slower either.
+  await dummyPasswordHash();
+
   function setSsoCookie(request: FastifyRequest, reply: FastifyReply, value: string, expires: Date) {
     reply.setCookie(SSO_COOKIE, value, {
       path: '/',
@@ -49,22 +53,29 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
     '/api/login',
     {
       config: { access: 'public' },
-      schema: { body: loginBodySchema, response: { 200: dataEnvelope(loginResultSchema) } },
+      schema: { body: loginBodySchema, response: { 200: dataEnvelope(loginResultSchema), 429: errorEnvelopeSchema } },
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const failures = await recentFailures(app.db, email, request.ip, opts.loginLimits.windowMinutes);
-      if (failures.account >= opts.loginLimits.perAccountAndIp || failures.ip >= opts.loginLimits.perIp) {
-        reply.header('retry-after', String(opts.loginLimits.windowMinutes * 60));
-        throw new HttpError(429, 'Too many failed sign-in attempts. Please wait a few minutes and try again.');
+      const refusal = { ip: request.ip, email, requestId: request.id, windowMinutes: opts.loginLimits.windowMinutes } as const;
+      // Throttled per account-and-address and per address (docs/decisions/012-sign-in-throttling.md).
+      const admission = await admitLoginAttempt(app.db, email, request.ip, opts.loginLimits);
+      if (!admission.admitted) {
+        await recordRefusal(app.db, { ...refusal, kind: 'throttled', now: new Date() });
+        // Answered here, not thrown: a refused attempt must stay this cheap (no password check,
+        // no log row of its own; the summary above is the record).
+        const body: ErrorEnvelope = { message: TOO_MANY_ATTEMPTS_MESSAGE, statusCode: 429 };
+        return reply.code(429).header('retry-after', String(admission.retryAfterSeconds)).send(body);
       }
       const user = await findUserByEmail(app.db, email);
-      const passwordOk = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+      // Unknown accounts and accounts without a password check against the dummy hash: one KDF
+      // run on every path, so timing does not tell which e-mails have accounts.
+      const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
       if (!user?.passwordHash || !passwordOk) {
-        await recordLoginAttempt(app.db, email, request.ip, false);
+        await recordRefusal(app.db, { ...refusal, kind: 'failed', now: new Date() });
         throw new HttpError(401, INVALID_CREDENTIALS_MESSAGE);
       }
-      await recordLoginAttempt(app.db, email, request.ip, true);
+      await markAttemptSucceeded(app.db, admission.attemptId);
       if (!isAllowed(user, opts.retiredMasterEmail)) {
         await request.audit({
           action: 'auth.login.refused',
