@@ -60,6 +60,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Node's default leaves the body's arrival time unbounded (a body sent one byte every few
     // seconds would hold a connection forever); headers must arrive within the same bound.
     requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      // Node checks the timeouts every 30 s by default, which would let a slow client overstay.
+      connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.requestTimeoutMs / 2)),
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
