@@ -18,7 +18,7 @@ declare module 'fastify' {
  *
  * System Logs rows keep only the request id, the route pattern and the error's class: driver
  * messages quote the failed SQL with its parameters (customer data), so the message, query and
- * stack go to the server log only, found by the same request id (docs/decisions/013).
+ * stack go to the server log only, found by the same request id (docs/decisions/015).
  */
 export const errorsPlugin = fp<{ indexHtml: string | null }>(
   async (app, { indexHtml }) => {
