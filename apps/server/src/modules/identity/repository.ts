@@ -1,5 +1,5 @@
 import type { User } from '@admin/shared';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { loginAttempts, loginRefusalSummaries, sessions, systemLogs, users } from '../../db/schema/index.ts';
@@ -122,14 +122,15 @@ export type ThrottleState = {
 };
 
 /**
- * Reads the throttle state in one query over one range of `login_attempts_ip_at_idx` (the
- * address's attempts in the window). That range stays small: throttled attempts are not rows,
- * and the back-off lets through only a few dozen failures per address and window.
+ * The throttle state in one query over one range of `login_attempts_ip_at_idx` (the address's
+ * attempts in the window). That range stays small: throttled attempts are not rows, and the
+ * back-off lets through only a few dozen failures per address and window (besides the address's
+ * successful sign-ins). Exported so bench/login can show its plan.
  */
-export async function throttleState(db: Db, email: string, ip: string, windowMinutes: number, now: Date): Promise<ThrottleState> {
+export function throttleStateQuery(email: string, ip: string, windowMinutes: number, now: Date): SQL {
   const since = new Date(now.getTime() - windowMinutes * 60_000).toISOString();
   const account = email.toLowerCase();
-  const result = await db.execute(sql`
+  return sql`
     select
       count(*) filter (where not succeeded)::int as ip_failures,
       (extract(epoch from max(at) filter (where not succeeded)) * 1000)::float8 as ip_last,
@@ -141,7 +142,11 @@ export async function throttleState(db: Db, email: string, ip: string, windowMin
         coalesce(max(at) filter (where succeeded and email = ${account}) over (), '-infinity'::timestamptz) as last_ok
       from ${loginAttempts}
       where ip = ${ip} and at > ${since}::timestamptz
-    ) recent`);
+    ) recent`;
+}
+
+export async function throttleState(db: Db, email: string, ip: string, windowMinutes: number, now: Date): Promise<ThrottleState> {
+  const result = await db.execute(throttleStateQuery(email, ip, windowMinutes, now));
   const row = rowsOf(result)[0] ?? {};
   const date = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)));
   return {
