@@ -1,6 +1,9 @@
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** Application and audit log (System Logs screen). Rows are only ever inserted. */
+/**
+ * Application and audit log (System Logs screen). Rows are only ever inserted, except the sign-in
+ * refusal summary of one address and window, which counts on in place (docs/decisions/012).
+ */
 export const systemLogs = pgTable(
   'system_logs',
   {
