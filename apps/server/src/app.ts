@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { ErrorEnvelope } from '@admin/shared';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Node's default leaves the body's arrival time unbounded (a body sent one byte every few
     // seconds would hold a connection forever); headers must arrive within the same bound.
     requestTimeout: config.requestTimeoutMs,
+    frameworkErrors: answerRouterRefusal,
     http: {
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
       // Node checks the timeouts every 30 s by default, which would let a slow client overstay.
@@ -138,6 +140,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       cookieDomain: config.cookieDomain,
     });
   return app;
+}
+
+/** The router refuses a path it cannot decode or a parameter over 100 characters before any hook runs. */
+function answerRouterRefusal(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  // Answered in the one envelope, without echoing the URL (it may carry data) back.
+  const body: ErrorEnvelope =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? { message: 'A path parameter is too long (at most 100 characters).', statusCode: 414 }
+      : { message: 'The path is not a valid URL: it has a broken percent-escape or invalid UTF-8.', statusCode: 400 };
+  void reply.code(body.statusCode).send(body);
 }
 
 /** Trust the nearest `hops` addresses in the forwarding chain (the proxies in front of us). */

@@ -150,6 +150,23 @@ for (const kind of testDatabaseKinds()) {
       expect((await send('GET', '/api/create-client?perPage=1e1')).statusCode).toBe(400);
     });
 
+    it('answers undecodable paths and over-long parameters in the envelope, without echoing the URL', async () => {
+      for (const [url, status] of [
+        ['/api/clients/%', 400],
+        ['/api/clients/%C0%80', 400],
+        ['/api/preferences/%ED%A0%80?q=secret', 400],
+        [`/api/get-user/${'x'.repeat(101)}`, 414],
+      ] as const) {
+        const res = await send('GET', url);
+        expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+          url,
+          status,
+          body: { message: expect.any(String), statusCode: status },
+        });
+        expect(res.body).not.toContain('secret');
+      }
+    });
+
     it('answers a malformed updated_at with 422 and a stale one with 409', async () => {
       const garbage = await send('PATCH', '/api/clients/1', { updated_at: 'garbage', city: 'Nowhere' });
       expect(garbage.statusCode).toBe(422);
