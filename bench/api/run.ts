@@ -1,0 +1,476 @@
+/**
+ * bench/api: how close an authenticated 50-row list comes to the database's own ceiling.
+ *
+ *   BENCH_DATABASE_URL=postgres://user@host:port/db npx tsx bench/api/run.ts
+ *
+ * On PostgreSQL only (it creates and drops a `bench_api` database through BENCH_DATABASE_URL).
+ * Seeds the demo data plus enough rows for 50-row pages (BENCH_CLIENTS clients, BENCH_PEOPLE
+ * personnel in the admin's current client, BENCH_LOG_ROWS System Logs rows), then for each of
+ * `/api/create-client`, `/api/system-logs` and `/api/personnel`:
+ *
+ * 1. captures the SQL statements one request issues (session check and touch included) by
+ *    recording every `pg` query the server process sends while that one request runs;
+ * 2. loads the endpoint with autocannon (BENCH_CONNECTIONS connections, BENCH_SECONDS after a
+ *    BENCH_WARMUP_SECONDS warm-up) — the server in one child process, autocannon in another;
+ * 3. replays the captured statements from a bare `pg` loop in a third process, at the same
+ *    concurrency through a pool as large as the server's, statements the server ran in parallel
+ *    again in parallel: the ceiling, i.e. what the same SQL costs with no HTTP, no Fastify, no
+ *    validation and no serialisation around it.
+ *
+ * Reports req/s and p99 for both and their ratio. Results: bench/results/api.json (BENCH_OUT);
+ * table: bench/README.md.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SELF = fileURLToPath(import.meta.url);
+const AUTOCANNON = join(ROOT, 'node_modules/.bin/autocannon');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2_000);
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 20_000);
+const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 100_000);
+/** The server's own pool size (db/client.ts); the ceiling gets as many connections, no more. */
+const POOL_SIZE = 10;
+const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench/results/api.json');
+const PASSWORD = 'demo-password';
+
+const ENDPOINTS = [
+  { name: 'Client Manager', path: '/api/create-client?perPage=50' },
+  { name: 'System Logs', path: '/api/system-logs?perPage=50' },
+  { name: 'Personnel', path: '/api/personnel?perPage=50' },
+] as const;
+
+/** One statement as the server sent it, with when it started and finished. */
+type Statement = { text: string; values: unknown[]; rowMode?: 'array'; startedAt: number; endedAt: number };
+/** Statements the request ran one after another; each group's statements ran at the same time. */
+type Replay = { text: string; values: unknown[]; rowMode?: 'array' }[][];
+
+type Load = {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  errors: number;
+  /** CPU time of the Node process that issued the statements (the server, or the bare loop), per request. */
+  nodeCpuMsPerRequest: number;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Child process 1: the real server, recording the statements of a request when asked.
+
+type QueryConfig = { text?: string; rowMode?: string; values?: unknown[] };
+type ServeMessage = { type: 'capture-start' } | { type: 'capture-stop' };
+
+async function serve(url: string): Promise<void> {
+  let capturing: Statement[] | null = null;
+  // Wrapped before the app opens its pool: every statement of the server goes through here.
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
+    const log = capturing;
+    const [config, second] = args;
+    const text = typeof config === 'string' ? config : ((config as QueryConfig | undefined)?.text ?? '');
+    if (!log || text === '') return original.apply(this, args);
+    const values = Array.isArray(second) ? second : ((config as QueryConfig | undefined)?.values ?? []);
+    const entry: Statement = {
+      text,
+      values: values.map((v) => (v instanceof Date ? v.toISOString() : v)),
+      ...((config as QueryConfig | undefined)?.rowMode === 'array' ? { rowMode: 'array' as const } : {}),
+      startedAt: performance.now(),
+      endedAt: Number.POSITIVE_INFINITY, // set when it finishes
+    };
+    log.push(entry);
+    const done = () => {
+      entry.endedAt = performance.now();
+    };
+    // pg-pool passes a callback; a bare client returns a promise.
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      const callback = last as (...r: unknown[]) => void;
+      args[args.length - 1] = (...r: unknown[]) => {
+        done();
+        callback(...r);
+      };
+    }
+    const result = original.apply(this, args);
+    if (result instanceof Promise) void result.then(done, done);
+    return result;
+  } as typeof pg.Client.prototype.query;
+
+  const { buildApp } = await import('../../apps/server/src/app.ts');
+  const { loadConfig } = await import('../../apps/server/src/config.ts');
+  // The production defaults (log level included), against the bench database.
+  const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'off', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  // A clean exit, so a `--cpu-prof` profile (BENCH_CPU_PROF) gets written.
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  process.on('message', (message: ServeMessage) => {
+    if (message.type === 'capture-start') capturing = [];
+    else {
+      process.send?.({ type: 'captured', statements: capturing ?? [] });
+      capturing = null;
+    }
+  });
+  process.send?.({ type: 'listening', port: (app.server.address() as AddressInfo).port });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child process 2: the ceiling, the captured statements from a bare pg loop.
+
+/** The type parsers drizzle's node-postgres driver uses: timestamps stay text (it builds Dates itself). */
+const RAW_TEXT_TYPES = new Set([1082, 1083, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
+const passThroughTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    RAW_TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format ?? 'text'),
+};
+
+async function ceiling(url: string, replayJson: string, warmupSeconds: number, seconds: number, concurrency: number): Promise<Load> {
+  const replay = JSON.parse(replayJson) as Replay;
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  const latencies: number[] = [];
+  let errors = 0;
+  let measuring = false;
+  let stop = false;
+  const run = async () => {
+    while (!stop) {
+      const t = performance.now();
+      try {
+        for (const group of replay) {
+          await Promise.all(
+            group.map((s) =>
+              s.rowMode
+                ? pool.query({ text: s.text, values: s.values, rowMode: 'array', types: passThroughTypes })
+                : pool.query({ text: s.text, values: s.values, types: passThroughTypes }),
+            ),
+          );
+        }
+        if (measuring) latencies.push(performance.now() - t);
+      } catch {
+        if (measuring) errors++;
+      }
+    }
+  };
+  const workers = Array.from({ length: concurrency }, run);
+  await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
+  measuring = true;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  measuring = false;
+  const cpu = process.cpuUsage(cpuBefore);
+  const elapsed = (performance.now() - started) / 1000;
+  stop = true;
+  await Promise.all(workers);
+  await pool.end();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) / 100;
+  return {
+    requestsPerSecond: Math.round(latencies.length / elapsed),
+    latencyP50Ms: at(0.5),
+    latencyP99Ms: at(0.99),
+    requests: latencies.length,
+    errors,
+    nodeCpuMsPerRequest: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length)) * 1000) / 1000,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The script: seed, then per endpoint capture, load the endpoint, load the ceiling.
+
+async function seed(url: string): Promise<void> {
+  const { openDatabase, rowsOf } = await import('../../apps/server/src/db/client.ts');
+  const { seedDemoData } = await import('../../apps/server/src/db/seed/demo.ts');
+  const { generateSystemLogs } = await import('../../apps/server/src/db/seed/system-logs.ts');
+  const { sql } = await import('drizzle-orm');
+  const t0 = performance.now();
+  const database = await openDatabase({ kind: 'pg', url });
+  await database.migrate();
+  const { db } = database;
+  await seedDemoData(db, { demoPassword: PASSWORD, retiredMasterEmail: 'master@example.com' });
+  // Clients enough for 50-row pages of Client Manager, each with its root team like real ones.
+  await db.execute(sql`
+    insert into clients (name, industry, city, state, country, timezone, website, phone, modules, account_coordinator_id, status)
+    select 'Bench Client ' || lpad(i::text, 6, '0'),
+      (array['automotive', 'dental', 'home_services', 'legal', 'retail', 'hospitality'])[1 + i % 6],
+      'Springfield', 'IL', 'US', 'America/Chicago', 'https://bench-' || i || '.example.com',
+      '+1217555' || lpad((i % 10000)::text, 4, '0'), array['surveys', 'reputation'],
+      case when i % 5 <> 0 then (select min(id) from users where is_superadmin = 1) end,
+      case when i % 10 = 0 then 'paused' else 'active' end
+    from generate_series(1, ${CLIENTS}::int) as g(i)`);
+  await db.execute(sql`insert into teams (client_id, name) select id, name from clients where root_team_id is null`);
+  await db.execute(sql`update clients c set root_team_id = t.id from teams t where t.client_id = c.id and c.root_team_id is null`);
+  // Personnel of the admin's current client, each linked to one of its locations.
+  await db.execute(sql`
+    insert into personnel (client_id, first_name, last_name, title, employee_code, email, phone)
+    select u.current_client_id,
+      initcap(substr(translate(md5(i::text), '0123456789', 'ghijklmnop'), 1, 7)),
+      initcap(substr(translate(md5(i::text), '0123456789', 'ghijklmnop'), 8, 9)),
+      (array['Technician', 'Service advisor', 'Sales consultant', 'Office manager'])[1 + i % 4],
+      'B' || i, 'bench' || i || '@example.com', '+1' || (2000000000 + i)::text
+    from generate_series(1, ${PEOPLE}::int) as g(i), users u
+    where u.email = 'admin@example.com'`);
+  await db.execute(sql`
+    insert into personnel_locations (personnel_id, location_id)
+    select p.id, l._id from personnel p
+    cross join lateral (select _id from locations l where l.client_id = p.client_id order by md5(l._id || p.id) limit 1) l
+    where p.employee_code like 'B%'`);
+  const [logs] = rowsOf(await db.execute(sql`select count(*)::int as n from system_logs`));
+  const staff = rowsOf(await db.execute(sql`select id from users where is_superadmin = 1`));
+  const clientIds = rowsOf(await db.execute(sql`select id from clients order by id limit 12`));
+  await generateSystemLogs(db, {
+    count: Math.max(0, LOG_ROWS - Number(logs?.n ?? 0)),
+    anchor: new Date(),
+    days: 365,
+    userIds: staff.map((u) => Number(u.id)),
+    clientIds: clientIds.map((c) => Number(c.id)),
+  });
+  // Fresh statistics, as autovacuum would leave them on a server that has been running.
+  await db.execute(sql`analyze`);
+  await database.close();
+  console.log(
+    `seeded ${CLIENTS.toLocaleString()} clients, ${PEOPLE.toLocaleString()} personnel, ${LOG_ROWS.toLocaleString()} log rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+}
+
+function startServer(url: string): Promise<{ child: ChildProcess; port: number }> {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', SELF, 'serve', url], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.on('message', (m: { type: string; port?: number }) => {
+      if (m.type === 'listening' && m.port) resolve({ child, port: m.port });
+    });
+  });
+}
+
+function capture(child: ChildProcess, request: () => Promise<void>): Promise<Statement[]> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { type: string; statements?: Statement[] }) => {
+      if (m.type !== 'captured') return;
+      child.off('message', onMessage);
+      resolve(m.statements ?? []);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'capture-start' });
+    // Give the child the message before the request arrives.
+    setTimeout(() => {
+      request().then(() => child.send({ type: 'capture-stop' }), reject);
+    }, 100);
+  });
+}
+
+/** Statements that started before those before them had finished ran in parallel with them. */
+function groupsOf(statements: Statement[]): Replay {
+  const groups: Replay = [];
+  let groupEnd = Number.NEGATIVE_INFINITY;
+  for (const s of statements) {
+    const item = { text: s.text, values: s.values, ...(s.rowMode ? { rowMode: s.rowMode } : {}) };
+    const last = groups[groups.length - 1];
+    if (last && s.startedAt < groupEnd) {
+      last.push(item);
+      groupEnd = Math.max(groupEnd, s.endedAt);
+    } else {
+      groups.push([item]);
+      groupEnd = s.endedAt;
+    }
+  }
+  return groups;
+}
+
+type AutocannonReport = {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+};
+
+/** User + system CPU time of a process so far, in ms (Linux /proc). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+function autocannon(port: number, path: string, token: string, seconds: number, serverPid: number): Load {
+  const cpuBefore = cpuMsOf(serverPid);
+  const run = spawnSync(
+    AUTOCANNON,
+    ['-c', String(CONNECTIONS), '-d', String(seconds), '--json', '-H', `authorization=Bearer ${token}`, `http://127.0.0.1:${port}${path}`],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
+  const cpuMs = cpuMsOf(serverPid) - cpuBefore;
+  const r = JSON.parse(run.stdout) as AutocannonReport;
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    requests: r.requests.total,
+    errors: r.errors + r.timeouts + r.non2xx,
+    nodeCpuMsPerRequest: Math.round((cpuMs / Math.max(1, r.requests.total)) * 1000) / 1000,
+  };
+}
+
+/** The median of each figure over the rounds. */
+function medianLoad(loads: Load[]): Load {
+  const median = (pick: (l: Load) => number) => {
+    const sorted = loads.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  return {
+    requestsPerSecond: median((l) => l.requestsPerSecond),
+    latencyP50Ms: median((l) => l.latencyP50Ms),
+    latencyP99Ms: median((l) => l.latencyP99Ms),
+    requests: median((l) => l.requests),
+    errors: loads.reduce((n, l) => n + l.errors, 0),
+    nodeCpuMsPerRequest: median((l) => l.nodeCpuMsPerRequest),
+  };
+}
+
+function runCeiling(url: string, replay: Replay): Promise<Load> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', SELF, 'ceiling', url, String(WARMUP_SECONDS), String(SECONDS), String(CONNECTIONS)],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`ceiling exited with ${code}`));
+    });
+    child.on('message', (m: { type: string; load?: Load }) => {
+      if (m.type === 'ready') child.send({ type: 'replay', replay: JSON.stringify(replay) });
+      if (m.type === 'done' && m.load) resolve(m.load);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  if (!adminUrl) throw new Error('Set BENCH_DATABASE_URL to a PostgreSQL server whose user may create databases.');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query('drop database if exists bench_api with (force)');
+  await admin.query('create database bench_api');
+  await admin.end();
+  const target = new URL(adminUrl);
+  target.pathname = '/bench_api';
+  const url = target.toString();
+  await seed(url);
+
+  const { child, port } = await startServer(url);
+  const serverPid = child.pid ?? 0;
+  const base = `http://127.0.0.1:${port}`;
+  const results = [];
+  try {
+    const login = await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const only = process.env.BENCH_ONLY?.split(',');
+    for (const endpoint of ENDPOINTS.filter((e) => !only || only.some((o) => e.path.includes(o)))) {
+      let body: { data: unknown[]; total: number; totalIsEstimate: boolean } | undefined;
+      // A first request outside the capture: the session's once-a-minute touch is then a no-op,
+      // as it is for nearly every request under load.
+      await fetch(`${base}${endpoint.path}`, { headers: { authorization: `Bearer ${token}` } });
+      const statements = await capture(child, async () => {
+        const res = await fetch(`${base}${endpoint.path}`, { headers: { authorization: `Bearer ${token}` } });
+        if (!res.ok) throw new Error(`${endpoint.path}: ${res.status} ${await res.text()}`);
+        body = (await res.json()) as typeof body;
+      });
+      const replay = groupsOf(statements);
+      // Endpoint and ceiling alternate, round after round, so a change in the machine's other
+      // load falls on both; each figure is the median of the rounds.
+      const rounds: { endpoint: Load; ceiling: Load }[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        autocannon(port, endpoint.path, token, WARMUP_SECONDS, serverPid);
+        const server = autocannon(port, endpoint.path, token, SECONDS, serverPid);
+        const bare = await runCeiling(url, replay);
+        rounds.push({ endpoint: server, ceiling: bare });
+        console.log(
+          `  ${endpoint.name} round ${r + 1}: endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms (${server.nodeCpuMsPerRequest} ms CPU/req); ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms (${bare.nodeCpuMsPerRequest} ms CPU/req)`,
+        );
+      }
+      const server = medianLoad(rounds.map((r) => r.endpoint));
+      const bare = medianLoad(rounds.map((r) => r.ceiling));
+      const ratio = Math.round((server.requestsPerSecond / bare.requestsPerSecond) * 100) / 100;
+      console.log(
+        `${endpoint.name} (${endpoint.path}): endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms; ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms; ${Math.round(ratio * 100)}% of the ceiling`,
+      );
+      results.push({
+        endpoint: endpoint.name,
+        path: endpoint.path,
+        rows: body?.data.length ?? 0,
+        total: body?.total ?? 0,
+        totalIsEstimate: body?.totalIsEstimate ?? false,
+        statements: replay.map((group) => group.map((s) => s.text.replace(/\s+/g, ' ').trim())),
+        endpointLoad: server,
+        ceilingLoad: bare,
+        ratio,
+        target: 0.8,
+        met: ratio >= 0.8,
+        rounds,
+      });
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(
+    OUT,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        database: 'pg',
+        connections: CONNECTIONS,
+        poolSize: POOL_SIZE,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        rounds: ROUNDS,
+        seed: { clients: CLIENTS, personnel: PEOPLE, systemLogs: LOG_ROWS },
+        results,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === 'serve') {
+  await serve(args[0] ?? '');
+} else if (mode === 'ceiling') {
+  const [url = '', warmup = '3', seconds = '10', concurrency = '50'] = args;
+  process.on('message', (m: { type: string; replay?: string }) => {
+    if (m.type !== 'replay' || !m.replay) return;
+    ceiling(url, m.replay, Number(warmup), Number(seconds), Number(concurrency)).then(
+      (load) => {
+        process.send?.({ type: 'done', load });
+        process.disconnect?.();
+      },
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  });
+  process.send?.({ type: 'ready' });
+} else {
+  await main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
