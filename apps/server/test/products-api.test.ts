@@ -30,9 +30,9 @@ for (const kind of testDatabaseKinds()) {
       const bad = await send('POST', '/api/product', { name: '', code: 'has space', description: 'x'.repeat(501) });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors).toEqual({
-        name: ['The name field is required'],
-        code: ['The code field may contain alpha-numeric characters as well as dashes and underscores'],
-        description: ['The description field may not be greater than 500 characters'],
+        name: ['The Name field is required'],
+        code: ['The Code field may contain alpha-numeric characters as well as dashes and underscores'],
+        description: ['The Description field may not be greater than 500 characters'],
       });
       const created = await send('POST', '/api/product', { name: 'Tire rotation', code: 'TIRE-ROT', category: 'Service' });
       expect(created.statusCode).toBe(201);
@@ -58,9 +58,9 @@ for (const kind of testDatabaseKinds()) {
       const refused = await ctx.app.inject({ method: 'POST', url: '/api/product/import', headers, payload: { csv: bad } });
       expect(refused.statusCode).toBe(422);
       expect(refused.json().errors).toEqual({
-        'line 3': ['The name field is required'],
-        'line 4': ['The code has already been taken'],
-        'line 5': ['The code is also on line 2'],
+        'line 3': ['The Name field is required'],
+        'line 4': ['The Code has already been taken'],
+        'line 5': ['The Code is also on line 2'],
       });
       expect(await count()).toBe(before);
       const good = ['name,code,category', 'Gutter cleaning,GUT-1,Exterior', 'Roof wash,GUT-2,'].join('\n');

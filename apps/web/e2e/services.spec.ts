@@ -11,7 +11,7 @@ test('Product: create with a field error first, edit, archive', async ({ page })
   await drawer.getByRole('textbox', { name: 'Name' }).fill('Duct cleaning');
   await drawer.getByRole('textbox', { name: 'Code' }).fill('duct cleaning');
   await drawer.getByRole('textbox', { name: 'Category' }).focus();
-  await expect(drawer.getByText('The code field may contain alpha-numeric characters as well as dashes and underscores')).toBeVisible();
+  await expect(drawer.getByText('The Code field may contain alpha-numeric characters as well as dashes and underscores')).toBeVisible();
   await drawer.getByRole('textbox', { name: 'Code' }).fill('DUCT');
   await drawer.getByRole('button', { name: 'Create product' }).click();
   const row = table.getByRole('row', { name: /Duct cleaning/ });

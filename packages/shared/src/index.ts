@@ -2,6 +2,7 @@ export * from './api/csv-parse.ts';
 export * from './api/envelopes.ts';
 export * from './api/ids.ts';
 export * from './api/list.ts';
+export * from './api/resource.ts';
 export * from './api/status.ts';
 export * from './constants.ts';
 export * from './resources/clients.ts';

@@ -18,6 +18,8 @@ export type ImportSpec = {
   defaults?: Record<string, string>;
   /** A column whose non-empty values must be unique within the file and among existing rows. */
   unique?: { column: string; label: string; taken(values: string[]): Promise<Set<string>> };
+  /** Field → form label, to name fields in messages as the form does. */
+  names?: Record<string, string>;
   /** Further checks of one line; returns its messages. */
   checkRow?(row: Record<string, string>): string[] | Promise<string[]>;
 };
@@ -55,7 +57,7 @@ export async function checkImport(spec: ImportSpec): Promise<Record<string, stri
     });
     const messages: string[] = [];
     for (const [field, fieldRules] of Object.entries(spec.rules)) {
-      const r = await validate(body[field] ?? '', fieldRules, { name: displayName(field), values: body });
+      const r = await validate(body[field] ?? '', fieldRules, { name: spec.names?.[field] ?? displayName(field), values: body });
       messages.push(...r.errors);
     }
     if (spec.checkRow) messages.push(...(await spec.checkRow(body)));

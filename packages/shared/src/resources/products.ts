@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { idParamSchema } from '../api/ids.ts';
-import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
+import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 
-/** Product (domain.md §15): one definition for the API, the form and the table. */
+/** A product or service a client sells, named in surveys and reports. */
 export const productSchema = z.object({
   id: z.number().int(),
   client_id: z.number().int(),
@@ -18,37 +18,43 @@ export const productSchema = z.object({
 });
 export type Product = z.infer<typeof productSchema>;
 
-export const productFieldRules = {
-  name: 'required|max:120',
-  code: 'required|alpha_dash|max:64',
-  category: 'max:60',
-  description: 'max:500',
-} as const;
-
-const text = z.string().max(5000).nullable().optional();
-export const productCreateSchema = z.strictObject({ name: text, code: text, category: text, description: text });
-export type ProductCreate = z.infer<typeof productCreateSchema>;
-export const productUpdateSchema = productCreateSchema.extend({ updated_at: z.string().max(40).optional() });
-export const productIdParamSchema = idParamSchema;
-
-export const PRODUCT_COLUMN_KEYS = ['name', 'code', 'client_name', 'category', 'status', 'created_at'] as const;
-export const productColumns: ColumnDef<(typeof PRODUCT_COLUMN_KEYS)[number]>[] = [
-  { key: 'name', label: 'Name', sortable: true, defaultVisible: true },
-  { key: 'code', label: 'Code', sortable: true, defaultVisible: true },
-  { key: 'client_name', label: 'Client', defaultVisible: true },
-  { key: 'category', label: 'Category', sortable: true, defaultVisible: true },
-  { key: 'status', label: 'Status', sortable: true, defaultVisible: true },
-  { key: 'created_at', label: 'Created', defaultVisible: false },
-];
-
-export const PRODUCT_SORTS = ['name', 'code', 'category', 'status'] as const;
-export const productFilters = {
-  status: multiValue(z.enum(STATUSES)).optional(),
-  category: multiValue(z.string().max(60)).optional(),
-};
-export const productListQuerySchema = listQuerySchema(PRODUCT_SORTS, productFilters);
-export type ProductListQuery = z.infer<typeof productListQuerySchema>;
-export const productExportQuerySchema = listQuerySchema(PRODUCT_SORTS, {
-  ...productFilters,
-  columns: exportColumnsSchema(PRODUCT_COLUMN_KEYS).optional(),
+export const productResource = defineResource({
+  name: 'product',
+  path: '/api/product',
+  screen: 'products',
+  scope: 'current-client',
+  record: productSchema,
+  fields: {
+    name: { label: 'Name', rules: 'required|max:120' },
+    code: { label: 'Code', rules: 'required|alpha_dash|max:64', placeholder: 'e.g. TIRE-ROT' },
+    category: { label: 'Category', rules: 'max:60' },
+    description: { label: 'Description', rules: 'max:500', input: 'textarea' },
+  },
+  columns: {
+    name: { label: 'Name', sortable: true },
+    code: { label: 'Code', sortable: true },
+    client_name: { label: 'Client' },
+    category: { label: 'Category', sortable: true },
+    status: { label: 'Status', sortable: true, format: (p) => statusLabel(p.status) },
+    created_at: { label: 'Created', defaultVisible: false },
+  },
+  filters: { status: statusFilter, category: { kind: 'multi', label: 'Category', item: z.string().max(60) } },
+  defaultSort: { sort: 'name', order: 'asc' },
+  search: 'Name or code',
+  importColumns: ['name', 'code', 'category', 'description'],
+  unique: 'code',
 });
+
+export type ProductCreate = z.infer<typeof productResource.createSchema>;
+export type ProductListQuery = z.infer<typeof productResource.listQuerySchema>;
+
+// The names the screens and tests use today, derived from the one definition.
+export const productFieldRules = productResource.rules;
+export const productCreateSchema = productResource.createSchema;
+export const productUpdateSchema = productResource.updateSchema;
+export const productIdParamSchema = idParamSchema;
+export const productColumns = productResource.columns;
+export const PRODUCT_COLUMN_KEYS = productResource.columnKeys;
+export const PRODUCT_SORTS = productResource.sortKeys;
+export const productListQuerySchema = productResource.listQuerySchema;
+export const productExportQuerySchema = productResource.exportQuerySchema;

@@ -1,5 +1,5 @@
 import type { Product, ProductCreate, ProductListQuery } from '@admin/shared';
-import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, products } from '../../db/schema/index.ts';
 import {
@@ -13,6 +13,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 export type ProductRow = typeof products.$inferSelect;
@@ -77,22 +78,6 @@ export async function countProducts(db: Db, q: Filters, clientId: number) {
   return countMatching(db, sql`from ${products}${where ? sql` where ${where}` : sql``}`);
 }
 
-/** Whether another product of the client already has this code (case-insensitive). */
-export async function codeTaken(db: Db, clientId: number, code: string, exceptId?: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(
-      and(
-        eq(products.clientId, clientId),
-        eq(sql`lower(${products.code})`, code.trim().toLowerCase()),
-        exceptId ? ne(products.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 export function productValues(body: Partial<ProductCreate>): Partial<typeof products.$inferInsert> {
   const v: Partial<typeof products.$inferInsert> = {};
   const opt = (x: string | null | undefined) => (x === undefined ? undefined : x === null || x.trim() === '' ? null : x.trim());
@@ -102,3 +87,13 @@ export function productValues(body: Partial<ProductCreate>): Partial<typeof prod
   if (body.description !== undefined) v.description = opt(body.description);
   return v;
 }
+
+/** How products read, write and page, for the kit's resource routes. */
+export const productStore: ResourceStore<Product, ProductRow, ProductCreate, ProductListQuery> = {
+  table: products,
+  toRecord: toProduct,
+  values: productValues,
+  list: listProducts,
+  count: countProducts,
+  uniqueColumn: products.code,
+};

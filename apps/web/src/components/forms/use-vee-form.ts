@@ -47,7 +47,12 @@ const isRequired = (rules: string | Record<string, unknown>) =>
  * the same messages the server answers in 422s. Exposes `veeErrors` and `veeFields` like the
  * original, and `setServerErrors` to put a 422's `errors` beside the fields.
  */
-export function useVeeForm<T extends FieldValues>(options: { defaultValues: DefaultValues<T>; rules: FieldRules }) {
+export function useVeeForm<T extends FieldValues>(options: {
+  defaultValues: DefaultValues<T>;
+  rules: FieldRules;
+  /** Field → form label, so messages name fields as the form does ("The Code field …"), as the server's do. */
+  names?: Record<string, string>;
+}) {
   const { rules } = options;
   const validated = useRef(new Set<string>());
 
@@ -58,7 +63,7 @@ export function useVeeForm<T extends FieldValues>(options: { defaultValues: Defa
       const fieldRules = rules[field];
       if (!fieldRules) continue;
       const result = await validate((values as Record<string, unknown>)[field], fieldRules, {
-        name: displayName(field),
+        name: options.names?.[field] ?? displayName(field),
         values: values as Record<string, unknown>,
         bails: true,
       });

@@ -1,8 +1,9 @@
 import type { Product, ProductCreate } from '@admin/shared';
-import { productFieldRules } from '@admin/shared/resources/products';
+import { productResource } from '@admin/shared/resources/products';
 import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { usePanelForm } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
 
 type FormValues = { name: string; code: string; category: string; description: string };
@@ -15,11 +16,13 @@ export function ProductForm(props: { product: Product | null; onSaved(p: Product
   const p = props.product;
   const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
     defaultValues: { name: p?.name ?? '', code: p?.code ?? '', category: p?.category ?? '', description: p?.description ?? '' },
-    rules: productFieldRules as unknown as FieldRules,
+    rules: productResource.rules,
+    names: productResource.labels,
   });
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, formState } = form;
   const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+  const cancel = usePanelForm(formState.isDirty, props.onCancel);
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -46,7 +49,7 @@ export function ProductForm(props: { product: Product | null; onSaved(p: Product
         <TextInput label="Category" {...register('category')} error={err('category')} />
         <Textarea label="Description" autosize minRows={2} {...register('description')} error={err('description')} />
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" loading={formState.isSubmitting}>

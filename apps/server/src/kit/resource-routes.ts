@@ -1,0 +1,285 @@
+import {
+  cellValue,
+  csvImportSchema,
+  dataEnvelope,
+  idParamSchema,
+  importResultSchema,
+  listEnvelope,
+  type Status,
+  statusChangeSchema,
+} from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { conflict, notFound } from '../lib/http-error.ts';
+import { csvFileName, sendCsv } from './csv.ts';
+import { checkImport } from './csv-import.ts';
+import { requireCurrentClientId, requireWritableClient } from './current-client.ts';
+import { assertFresh, assertTransition } from './status.ts';
+import { validateFields } from './validate-body.ts';
+
+/** The paging part every list query has (`ResourceListQuery` in packages/shared). */
+type ListPaging = { perPage: number; cursor?: string | undefined };
+
+/** What the factory needs of a table: an id, a status, a version stamp, an owner and a name. */
+export type ResourceTable = PgTable & { id: PgColumn; status: PgColumn; updatedAt: PgColumn; clientId: PgColumn; name: PgColumn };
+type BaseRow = { id: number; clientId: number | null; status: string; updatedAt: Date; name: string };
+
+/** The parts of a resource definition (packages/shared `defineResource`) the routes use. */
+type Definition<Rec, Body, Query> = {
+  name: string;
+  path: string;
+  screen: string;
+  record: z.ZodType<Rec>;
+  rules: Record<string, string | Record<string, unknown>>;
+  labels: Record<string, string>;
+  defaults: Record<string, unknown>;
+  fieldNames: readonly string[];
+  columns: readonly { key: string; label: string; defaultVisible?: boolean; format?: (row: Rec) => string | number | null }[];
+  createSchema: z.ZodType<Body>;
+  updateSchema: z.ZodType<Body & { updated_at?: string }>;
+  listQuerySchema: z.ZodType<Query>;
+  exportQuerySchema: z.ZodType<Query & { columns?: string[] }>;
+  importColumns?: readonly string[];
+  unique?: string;
+};
+
+/**
+ * What differs per resource, kept in its module: how rows read and write, how a page is queried,
+ * and small hooks. Everything else — access, current client, rules, uniqueness, stale writes,
+ * transitions, audit, export, import — is the factory's, in one place.
+ */
+export type ResourceStore<Rec, Row extends BaseRow, Body, Query> = {
+  table: ResourceTable;
+  toRecord(row: Row, clientName?: string | null): Rec;
+  /** Column values from a (partial) body, trimmed, empty text as null. */
+  values(body: Partial<Body>): Record<string, unknown>;
+  list(db: Db, q: Query, clientId: number, limit: number): Promise<{ rows: Rec[]; nextCursor: string | null }>;
+  count(db: Db, q: Query, clientId: number): Promise<{ total: number; totalIsEstimate: boolean }>;
+  /** Whether a new record is a default shared by every client (no owner) instead of the current client's. */
+  isGlobal?(body: Body): boolean;
+  /** The column of the definition's unique field (compared lower-case per owner). */
+  uniqueColumn?: PgColumn;
+};
+
+/**
+ * List, export, get, create, update, status and (when the definition names import columns)
+ * import routes for one resource, under its collection path (e.g. `/api/product`).
+ */
+export function resourceRoutes<Rec extends object, Row extends BaseRow, Body extends Record<string, unknown>, Query extends ListPaging>(
+  def: Definition<Rec, Body, Query>,
+  store: ResourceStore<Rec, Row, Body, Query>,
+): FastifyPluginAsync {
+  const noun = def.name.replace(/_/g, ' ');
+  const What = noun.charAt(0).toUpperCase() + noun.slice(1);
+  const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
+  const one = dataEnvelope(def.record);
+  const table = store.table;
+  const validate = (body: Record<string, unknown>, partial = false) => validateFields(body, def.rules, { partial, names: def.labels });
+
+  const uniqueLabel = def.unique ? (def.labels[def.unique] ?? def.unique) : '';
+  const uniqueConflict = () =>
+    conflict(`Another ${noun} of this owner has this ${uniqueLabel.toLowerCase()}.`, {
+      [def.unique ?? 'value']: [`The ${uniqueLabel} has already been taken`],
+    });
+
+  /** Lower-case values of the unique field that the owner's other rows already use. */
+  async function usedValues(db: Db, owner: number | null, values: string[], exceptId?: number): Promise<Set<string>> {
+    const column = store.uniqueColumn;
+    if (!column || values.length === 0) return new Set();
+    const lower = sql<string>`lower(${column})`;
+    const rows = await db
+      .select({ value: lower })
+      .from(table)
+      .where(
+        sql`${owner === null ? sql`${table.clientId} is null` : sql`${table.clientId} = ${owner}`} and ${lower} in (${sql.join(
+          values.map((v) => sql`${v.toLowerCase()}`),
+          sql`, `,
+        )})${exceptId === undefined ? sql`` : sql` and ${table.id} <> ${exceptId}`}`,
+      );
+    return new Set(rows.map((r) => r.value));
+  }
+
+  async function assertUnique(db: Db, owner: number | null, body: Partial<Body>, exceptId?: number): Promise<void> {
+    const value = def.unique ? body[def.unique] : undefined;
+    if (typeof value === 'string' && value.trim() !== '' && (await usedValues(db, owner, [value.trim()], exceptId)).size > 0) {
+      throw uniqueConflict();
+    }
+  }
+
+  async function lock(tx: Db, id: number): Promise<Row> {
+    const [row] = await tx.select().from(table).where(eq(table.id, id)).for('update');
+    if (!row) throw notFound(What);
+    // The table's own row type: `select()` on a table passed in as a value is typed loosely.
+    return row as unknown as Row;
+  }
+
+  async function write(tx: Db, id: number, values: Record<string, unknown>): Promise<Row> {
+    const [row] = await tx
+      .update(table)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(table.id, id))
+      .returning();
+    if (!row) throw notFound(What);
+    return row as unknown as Row;
+  }
+
+  const audit = (
+    request: FastifyRequest,
+    tx: Db,
+    action: string,
+    message: string,
+    row: Row,
+    extra: { before?: unknown; after?: unknown },
+  ) =>
+    request.audit(
+      { action: `${def.name}.${action}`, message, clientId: row.clientId, entityType: def.name, entityId: row.id, ...extra },
+      tx,
+    );
+
+  return async (app) => {
+    app.get(def.path, { schema: { querystring: def.listQuerySchema, response: { 200: listAnswer } } }, async (request) => {
+      const q = validated<Query>(request.query);
+      const clientId = requireCurrentClientId(request);
+      const { rows, nextCursor } = await store.list(app.db, q, clientId, q.perPage);
+      return { data: rows, nextCursor, ...(await store.count(app.db, q, clientId)) };
+    });
+
+    app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
+      const q = validated<Query & { columns?: string[] }>(request.query);
+      const chosen = q.columns;
+      const clientId = requireCurrentClientId(request);
+      const columns = chosen
+        ? chosen.map((k) => def.columns.find((c) => c.key === k)).filter((c) => c !== undefined)
+        : def.columns.filter((c) => c.defaultVisible !== false);
+      const db = app.db;
+      async function* batches() {
+        let cursor: string | undefined;
+        do {
+          const page = await store.list(db, { ...q, cursor }, clientId, 2000);
+          yield page.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue<Rec>(c, row)])));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      }
+      return sendCsv(reply, csvFileName(def.screen), columns, batches());
+    });
+
+    app.get(`${def.path}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
+      const [row] = await app.db
+        .select()
+        .from(table)
+        .where(eq(table.id, validated<{ id: number }>(request.params).id))
+        .limit(1);
+      if (!row) throw notFound(What);
+      return { data: store.toRecord(row as unknown as Row) };
+    });
+
+    app.post(def.path, { schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
+      const body = { ...def.defaults, ...validated<Body>(request.body) };
+      const client = store.isGlobal?.(body) ? null : await requireWritableClient(app.db, request);
+      const owner = client?.id ?? null;
+      await validate(body);
+      await assertUnique(app.db, owner, body);
+      const created = await app.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(table)
+          .values({ ...store.values(body), clientId: owner })
+          .returning();
+        const row = inserted as unknown as Row | undefined;
+        if (!row) throw new Error('insert returned nothing');
+        await audit(request, tx, 'create', `Created ${noun} ${row.name}`, row, { after: store.toRecord(row) });
+        return row;
+      });
+      return reply.code(201).send({ data: store.toRecord(created, client?.name ?? null) });
+    });
+
+    app.patch(`${def.path}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
+      // `updated_at` rides along; the rules and `values` look only at the resource's fields.
+      const changes = validated<Partial<Body> & { updated_at?: string }>(request.body);
+      const seen = changes.updated_at;
+      const partial: Partial<Body> = changes;
+      const id = validated<{ id: number }>(request.params).id;
+      await validate(changes, true);
+      const updated = await app.db.transaction(async (tx) => {
+        const before = await lock(tx, id);
+        assertFresh(before.updatedAt, seen, `This ${noun}`);
+        await assertUnique(tx, before.clientId, partial, before.id);
+        const row = await write(tx, before.id, store.values(partial));
+        await audit(request, tx, 'update', `Updated ${noun} ${row.name}`, row, {
+          before: store.toRecord(before),
+          after: store.toRecord(row),
+        });
+        return row;
+      });
+      return { data: store.toRecord(updated) };
+    });
+
+    app.patch(
+      `${def.path}/:id/status`,
+      { schema: { params: idParamSchema, body: statusChangeSchema, response: { 200: one } } },
+      async (request) => {
+        const { status, updated_at: seen } = validated<z.infer<typeof statusChangeSchema>>(request.body);
+        const id = validated<{ id: number }>(request.params).id;
+        const updated = await app.db.transaction(async (tx) => {
+          const before = await lock(tx, id);
+          assertFresh(before.updatedAt, seen, `This ${noun}`);
+          assertTransition(before.status, status, before.name);
+          const row = await write(tx, before.id, { status: status satisfies Status });
+          await audit(request, tx, `status.${status}`, `Changed ${row.name} from ${before.status} to ${status}`, row, {
+            before: { status: before.status },
+            after: { status },
+          });
+          return row;
+        });
+        return { data: store.toRecord(updated) };
+      },
+    );
+
+    const importColumns = def.importColumns;
+    if (importColumns) {
+      app.post(
+        `${def.path}/import`,
+        { bodyLimit: 6 * 1024 * 1024, schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } } },
+        async (request, reply) => {
+          const clientId = (await requireWritableClient(app.db, request)).id;
+          const unique = def.unique;
+          const lines = await checkImport({
+            noun,
+            csv: validated<z.infer<typeof csvImportSchema>>(request.body).csv,
+            rules: Object.fromEntries(importColumns.flatMap((c) => (def.rules[c] ? [[c, def.rules[c]]] : []))),
+            extraColumns: importColumns,
+            names: def.labels,
+            ...(unique
+              ? { unique: { column: unique, label: uniqueLabel, taken: (values: string[]) => usedValues(app.db, clientId, values) } }
+              : {}),
+          });
+          await app.db.transaction(async (tx) => {
+            const values = lines.map((line) => ({ ...store.values({ ...def.defaults, ...line } as Partial<Body>), clientId }));
+            for (let i = 0; i < values.length; i += 500) await tx.insert(table).values(values.slice(i, i + 500));
+            await request.audit(
+              {
+                action: `${def.name}.import`,
+                message: `Imported ${values.length} ${noun}s`,
+                clientId,
+                entityType: def.name,
+                after: { count: values.length },
+              },
+              tx,
+            );
+          });
+          return reply.code(201).send({ data: { imported: lines.length, clientId } });
+        },
+      );
+    }
+  };
+}
+
+/**
+ * A request part as its route's schema parsed it. The zod type provider cannot carry the types
+ * through this factory's type parameters, so they are stated here; the schema makes them true.
+ */
+function validated<T>(value: unknown): T {
+  return value as T;
+}

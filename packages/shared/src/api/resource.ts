@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { STATUS_LABELS, STATUSES, type Status } from '../constants.ts';
+import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from './list.ts';
+
+/**
+ * One definition per resource drives its API routes (schemas, sorts, filters, uniqueness), its
+ * form (labels, inputs, rules, defaults), its table and its CSV (columns with one format for
+ * both). Everything else is derived here, so nothing is written twice (docs/decisions/017).
+ *
+ * ```ts
+ * export const productResource = defineResource({
+ *   name: 'product', noun: 'product', path: '/api/product', screen: 'products', scope: 'current-client',
+ *   record: productSchema,
+ *   fields: { name: { label: 'Name', rules: 'required|max:120' }, … },
+ *   columns: { name: { label: 'Name', sortable: true }, … },
+ *   filters: { status: statusFilter },
+ *   defaultSort: { sort: 'name', order: 'asc' },
+ * });
+ * ```
+ */
+
+/** Field name → vee-validate rules, e.g. `{ name: 'required|max:120', website: 'url' }`. */
+export type FieldRules = Record<string, string | Record<string, unknown>>;
+
+export type Option = { value: string; label: string };
+
+export type FieldSpec = {
+  /** The form's label; also how messages name the field ("The Store code field is required"). */
+  label: string;
+  input?: 'text' | 'textarea' | 'select' | 'checkbox';
+  rules?: string | Record<string, unknown>;
+  options?: readonly Option[];
+  /** A hint shown in the empty input; reads as an example, never as a value. */
+  placeholder?: string;
+  /** What a new record gets when the field is left out. */
+  default?: string | boolean | null;
+  /** Accepted on create only (e.g. a record's owner). */
+  createOnly?: boolean;
+  /** The body's type for this field; nullable text by default (the rules say what is valid). */
+  schema?: z.ZodType;
+};
+
+export type ColumnSpec<Row> = {
+  label: string;
+  /** What the table shows and the CSV holds; the row's own value when absent. */
+  format?: (row: Row) => string | number | null;
+  sortable?: boolean;
+  /** Shown until the user chooses columns (default true). */
+  defaultVisible?: boolean;
+};
+
+/**
+ * A list filter. `multi` with `options` offers those; without them the screen loads the options
+ * from the server (values the client's records use) and `item` checks each value.
+ */
+export type FilterSpec =
+  | { kind: 'multi'; label: string; options: readonly Option[] }
+  | { kind: 'multi'; label: string; item: z.ZodType<string> }
+  | { kind: 'choice'; label: string; options: readonly Option[] };
+
+/**
+ * Whose records a screen shows and writes:
+ * - `current-client`: the signed-in user's current client (the client switcher);
+ * - `current-client-and-global`: the current client's own plus defaults shared by all clients.
+ */
+export type Scope = 'current-client' | 'current-client-and-global';
+
+export type ResourceSpec<
+  Row,
+  F extends Record<string, FieldSpec>,
+  C extends Record<string, ColumnSpec<Row>>,
+  FL extends Record<string, FilterSpec>,
+> = {
+  /** Audit and message noun, e.g. `product` → actions `product.create`, "Created product X". */
+  name: string;
+  /** The collection's path, e.g. `/api/product`. */
+  path: string;
+  /** The screen's key: CSV file names (`products-2026-11-23.csv`) and column preferences. */
+  screen: string;
+  scope: Scope;
+  record: z.ZodType<Row>;
+  fields: F;
+  columns: C;
+  filters: FL;
+  defaultSort: { sort: Extract<keyof C, string>; order: 'asc' | 'desc' };
+  /** Placeholder of the quick search, naming what it searches. */
+  search: string;
+  /** Columns a CSV import may have (field names); no import when absent. */
+  importColumns?: readonly Extract<keyof F, string>[];
+  /** A field unique per owner (client, or the global defaults), e.g. a code. */
+  unique?: Extract<keyof F, string>;
+};
+
+const text = z.string().max(5000).nullable().optional();
+
+type FilterValue<S> = S extends { kind: 'multi'; item: z.ZodType<infer T> }
+  ? T[]
+  : S extends { kind: 'multi'; options: readonly { value: infer V }[] }
+    ? V[]
+    : S extends { options: readonly { value: infer V }[] }
+      ? V
+      : never;
+/** Keys of the sortable columns. */
+export type SortKey<C> = Extract<{ [K in keyof C]: C[K] extends { sortable: true } ? K : never }[keyof C], string>;
+/** A parsed list query: paging, sort, search and each filter's values. */
+export type ResourceListQuery<C, FL> = {
+  sort?: SortKey<C>;
+  order?: 'asc' | 'desc';
+  q?: string;
+  perPage: number;
+  cursor?: string;
+} & { [K in keyof FL]?: FilterValue<FL[K]> };
+
+type FieldValue<S> = S extends { schema: z.ZodType<infer T> } ? T : string | null;
+/** A create body: any subset of the fields, each of its field's type. */
+export type ResourceBody<F> = { [K in keyof F]?: FieldValue<F[K]> };
+const updatedAt = z.string().max(40).optional();
+
+/** The status filter every resource with a status has. */
+export const statusFilter = {
+  kind: 'multi',
+  label: 'Status',
+  options: STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+} as const satisfies FilterSpec;
+
+/** `inactive` → "Archived": the one display of a status, on screen and in CSV. */
+export const statusLabel = (status: Status): string => STATUS_LABELS[status];
+
+/** Label of an option value, or the value itself when unknown. */
+export function optionLabel(options: readonly Option[], value: string | null): string {
+  if (value === null) return '';
+  return options.find((o) => o.value === value)?.label ?? value;
+}
+
+export function defineResource<
+  Row extends Record<string, unknown>,
+  const F extends Record<string, FieldSpec>,
+  const C extends Record<string, ColumnSpec<Row>>,
+  const FL extends Record<string, FilterSpec>,
+>(spec: ResourceSpec<Row, F, C, FL>) {
+  const fieldNames = Object.keys(spec.fields) as Extract<keyof F, string>[];
+  const columnKeys = Object.keys(spec.columns) as Extract<keyof C, string>[];
+  const sortKeys = columnKeys.filter((k): k is SortKey<C> => spec.columns[k]?.sortable === true);
+
+  const rules: FieldRules = {};
+  const labels: Record<string, string> = {};
+  const bodyShape: Record<string, z.ZodType> = {};
+  const defaults: Record<string, string | boolean | null> = {};
+  for (const name of fieldNames) {
+    const field = spec.fields[name];
+    if (!field) continue;
+    if (field.rules !== undefined) rules[name] = field.rules;
+    labels[name] = field.label;
+    bodyShape[name] = field.schema ?? text;
+    if (field.default !== undefined) defaults[name] = field.default;
+  }
+  const createOnly = fieldNames.filter((n) => spec.fields[n]?.createOnly);
+
+  const filterShape: Record<string, z.ZodType> = {};
+  for (const [key, filter] of Object.entries(spec.filters)) {
+    if ('item' in filter) {
+      filterShape[key] = multiValue(filter.item).optional();
+      continue;
+    }
+    const values = z.enum(filter.options.map((o) => o.value));
+    filterShape[key] = filter.kind === 'multi' ? multiValue(values).optional() : values.optional();
+  }
+
+  const columns: (ColumnDef<Extract<keyof C, string>> & { format?: (row: Row) => string | number | null })[] = columnKeys.map((key) => {
+    const c = spec.columns[key];
+    return {
+      key,
+      label: c?.label ?? key,
+      sortable: c?.sortable ?? false,
+      defaultVisible: c?.defaultVisible ?? true,
+      ...(c?.format ? { format: c.format } : {}),
+    };
+  });
+
+  // Built from the fields at run time, so its static type is stated here, once.
+  const createSchema = z.strictObject(bodyShape) as unknown as z.ZodType<ResourceBody<F>>;
+  return {
+    ...spec,
+    fieldNames,
+    columnKeys,
+    sortKeys,
+    /** The form's and the server's rules, by field. */
+    rules,
+    /** Field → label, for messages that name fields as the form labels them. */
+    labels,
+    /** Values of fields a new record gets when they are left out. */
+    defaults,
+    columns,
+    createSchema,
+    updateSchema: z.strictObject({
+      ...Object.fromEntries(Object.entries(bodyShape).filter(([name]) => !createOnly.some((n) => n === name))),
+      updated_at: updatedAt,
+    }) as unknown as z.ZodType<ResourceBody<F> & { updated_at?: string }>,
+    listQuerySchema: listQuerySchema(nonEmpty(sortKeys), filterShape) as unknown as z.ZodType<ResourceListQuery<C, FL>>,
+    exportQuerySchema: listQuerySchema(nonEmpty(sortKeys), {
+      ...filterShape,
+      columns: exportColumnsSchema(nonEmpty(columnKeys)).optional(),
+    }) as unknown as z.ZodType<ResourceListQuery<C, FL> & { columns?: Extract<keyof C, string>[] }>,
+  };
+}
+
+export type ResourceDefinition = ReturnType<typeof defineResource>;
+
+/** The value a column shows (and exports) for a row. */
+export function cellValue<Row extends object>(column: { key: string; format?: (row: Row) => string | number | null }, row: Row): unknown {
+  return column.format ? column.format(row) : Object.entries(row).find(([key]) => key === column.key)?.[1];
+}
+
+function nonEmpty<T extends string>(values: T[]): readonly [T, ...T[]] {
+  const [first, ...rest] = values;
+  if (first === undefined) throw new Error('A resource needs at least one sortable column and one column');
+  return [first, ...rest];
+}
