@@ -27,7 +27,7 @@ for (const kind of testDatabaseKinds()) {
     it('creates client and global sources with per-owner unique codes and the form rules', async () => {
       const bad = await send('POST', '/api/referral-source', { name: 'X', code: 'X', type: 'telepathy' });
       expect(bad.statusCode).toBe(422);
-      expect(bad.json().errors).toEqual({ type: ['The type field must be a valid value'] });
+      expect(bad.json().errors).toEqual({ type: ['The Type field must be a valid value'] });
       const own = await send('POST', '/api/referral-source', { name: 'Google search (ours)', code: 'GOOGLE', type: 'online' });
       expect(own.statusCode).toBe(201); // the global GOOGLE does not clash with a client's own
       expect(own.json().data.client_id).not.toBeNull();

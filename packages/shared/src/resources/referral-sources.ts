@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { idParamSchema } from '../api/ids.ts';
-import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
+import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 
-/** Referral Source (domain.md §16): one definition for the API, the form and the table. */
+/** Where a client's customers heard of it; a client's own, or a default every client gets. */
 export const REFERRAL_TYPES = ['online', 'word_of_mouth', 'professional_referral', 'advertising', 'walk_in', 'repeat', 'other'] as const;
 export const REFERRAL_TYPE_LABELS: Record<(typeof REFERRAL_TYPES)[number], string> = {
   online: 'Online',
@@ -28,40 +28,56 @@ export const referralSourceSchema = z.object({
 });
 export type ReferralSource = z.infer<typeof referralSourceSchema>;
 
-export const referralSourceFieldRules = {
-  name: 'required|max:120',
-  code: 'required|alpha_dash|max:64',
-  type: { required: true, included: [...REFERRAL_TYPES] },
-} as const;
+const TYPE_OPTIONS = REFERRAL_TYPES.map((t) => ({ value: t, label: REFERRAL_TYPE_LABELS[t] }));
 
-const text = z.string().max(5000).nullable().optional();
-/** `global: true` makes a default shared by all clients; otherwise it belongs to the current client. */
-export const referralSourceCreateSchema = z.strictObject({ name: text, code: text, type: text, global: z.boolean().optional() });
-export type ReferralSourceCreate = z.infer<typeof referralSourceCreateSchema>;
-export const referralSourceUpdateSchema = referralSourceCreateSchema
-  .omit({ global: true })
-  .extend({ updated_at: z.string().max(40).optional() });
-export const referralSourceIdParamSchema = idParamSchema;
-
-export const REFERRAL_SOURCE_COLUMN_KEYS = ['name', 'code', 'client_name', 'type', 'status'] as const;
-export const referralSourceColumns: ColumnDef<(typeof REFERRAL_SOURCE_COLUMN_KEYS)[number]>[] = [
-  { key: 'name', label: 'Name', sortable: true, defaultVisible: true },
-  { key: 'code', label: 'Code', sortable: true, defaultVisible: true },
-  { key: 'client_name', label: 'Client', defaultVisible: true },
-  { key: 'type', label: 'Type', sortable: true, defaultVisible: true },
-  { key: 'status', label: 'Status', sortable: true, defaultVisible: true },
-];
-
-export const REFERRAL_SOURCE_SORTS = ['name', 'code', 'type', 'status'] as const;
-export const referralSourceFilters = {
-  status: multiValue(z.enum(STATUSES)).optional(),
-  type: multiValue(z.enum(REFERRAL_TYPES)).optional(),
-  /** `client` = the current client's own, `global` = the shared defaults; absent = both. */
-  scope: z.enum(['client', 'global']).optional(),
-};
-export const referralSourceListQuerySchema = listQuerySchema(REFERRAL_SOURCE_SORTS, referralSourceFilters);
-export type ReferralSourceListQuery = z.infer<typeof referralSourceListQuerySchema>;
-export const referralSourceExportQuerySchema = listQuerySchema(REFERRAL_SOURCE_SORTS, {
-  ...referralSourceFilters,
-  columns: exportColumnsSchema(REFERRAL_SOURCE_COLUMN_KEYS).optional(),
+export const referralSourceResource = defineResource({
+  name: 'referral_source',
+  path: '/api/referral-source',
+  screen: 'referral-sources',
+  scope: 'current-client-and-global',
+  record: referralSourceSchema,
+  fields: {
+    name: { label: 'Name', rules: 'required|max:120' },
+    code: { label: 'Code', rules: 'required|alpha_dash|max:64', placeholder: 'e.g. GOOGLE' },
+    type: { label: 'Type', input: 'select', options: TYPE_OPTIONS, rules: { required: true, included: [...REFERRAL_TYPES] } },
+    /** `true` makes a default shared by all clients; otherwise it belongs to the current client. */
+    global: { label: 'All clients (a default every client gets)', input: 'checkbox', createOnly: true, schema: z.boolean().optional() },
+  },
+  columns: {
+    name: { label: 'Name', sortable: true },
+    code: { label: 'Code', sortable: true },
+    client_name: { label: 'Client' },
+    type: { label: 'Type', sortable: true, format: (r) => REFERRAL_TYPE_LABELS[r.type] },
+    status: { label: 'Status', sortable: true, format: (r) => statusLabel(r.status) },
+  },
+  filters: {
+    status: statusFilter,
+    type: { kind: 'multi', label: 'Type', options: TYPE_OPTIONS },
+    /** `client` = the current client's own, `global` = the shared defaults; absent = both. */
+    scope: {
+      kind: 'choice',
+      label: 'Scope',
+      options: [
+        { value: 'client', label: 'This client' },
+        { value: 'global', label: 'All clients (defaults)' },
+      ],
+    },
+  },
+  defaultSort: { sort: 'name', order: 'asc' },
+  search: 'Name or code',
+  unique: 'code',
 });
+
+export type ReferralSourceCreate = z.infer<typeof referralSourceResource.createSchema>;
+export type ReferralSourceListQuery = z.infer<typeof referralSourceResource.listQuerySchema>;
+
+// The names the screens and tests use today, derived from the one definition.
+export const referralSourceFieldRules = referralSourceResource.rules;
+export const referralSourceCreateSchema = referralSourceResource.createSchema;
+export const referralSourceUpdateSchema = referralSourceResource.updateSchema;
+export const referralSourceIdParamSchema = idParamSchema;
+export const referralSourceColumns = referralSourceResource.columns;
+export const REFERRAL_SOURCE_COLUMN_KEYS = referralSourceResource.columnKeys;
+export const REFERRAL_SOURCE_SORTS = referralSourceResource.sortKeys;
+export const referralSourceListQuerySchema = referralSourceResource.listQuerySchema;
+export const referralSourceExportQuerySchema = referralSourceResource.exportQuerySchema;

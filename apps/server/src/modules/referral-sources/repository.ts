@@ -1,5 +1,5 @@
 import type { ReferralSource, ReferralSourceCreate, ReferralSourceListQuery } from '@admin/shared';
-import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, referralSources } from '../../db/schema/index.ts';
 import {
@@ -13,6 +13,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 export type ReferralSourceRow = typeof referralSources.$inferSelect;
@@ -79,22 +80,6 @@ export async function countReferralSources(db: Db, q: Filters, clientId: number)
   return countMatching(db, sql`from ${referralSources}${where ? sql` where ${where}` : sql``}`);
 }
 
-/** Whether the code is used by another source of the same owner (a client, or the globals). */
-export async function sourceCodeTaken(db: Db, clientId: number | null, code: string, exceptId?: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: referralSources.id })
-    .from(referralSources)
-    .where(
-      and(
-        clientId === null ? isNull(referralSources.clientId) : eq(referralSources.clientId, clientId),
-        eq(sql`lower(${referralSources.code})`, code.trim().toLowerCase()),
-        exceptId ? ne(referralSources.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 export function referralSourceValues(body: Partial<ReferralSourceCreate>): Partial<typeof referralSources.$inferInsert> {
   const v: Partial<typeof referralSources.$inferInsert> = {};
   if (body.name !== undefined) v.name = (body.name ?? '').trim();
@@ -102,3 +87,14 @@ export function referralSourceValues(body: Partial<ReferralSourceCreate>): Parti
   if (body.type !== undefined) v.type = body.type ?? 'other';
   return v;
 }
+
+/** How referral sources read, write and page, for the kit's resource routes. */
+export const referralSourceStore: ResourceStore<ReferralSource, ReferralSourceRow, ReferralSourceCreate, ReferralSourceListQuery> = {
+  table: referralSources,
+  toRecord: toReferralSource,
+  values: referralSourceValues,
+  list: listReferralSources,
+  count: countReferralSources,
+  isGlobal: (body) => body.global === true,
+  uniqueColumn: referralSources.code,
+};
