@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The only reader of the environment (architecture rule 11). Every variable is optional and
+ * The only reader of the environment (docs/conventions.md, rule 11). Every variable is optional and
  * validated here, so a bad value stops the server at start with a message naming the variable.
  */
 const booleanFlag = z.enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no']).transform((v) => ['1', 'true', 'on', 'yes'].includes(v));

@@ -1,5 +1,5 @@
 /**
- * Business constants of the original console (spec §3, §4, §9). Both the server and the
+ * Business constants of the original console (docs/overview.md). Both the server and the
  * browser import them so a label or key is written once.
  */
 
@@ -33,7 +33,7 @@ export const SELECTED_ALL_LABEL = 'Selected All';
 /** Reputation site selector default. */
 export const DEFAULT_REPUTATION_SITE = 'Google';
 
-/** The spec's login rejection text (spec §8). */
+/** The login rejection text (docs/overview.md, Signing in). */
 export function loginRejectionMessage(email: string): string {
   return `Note: ${email} is no Longer allowed. Please try Again with a different account.`;
 }
@@ -43,7 +43,7 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 /** Largest page a list endpoint serves. */
 export const MAX_PER_PAGE = 200;
 
-/** Review sites a client can default to; `google` is the default (spec §9: "Google"). */
+/** Review sites a client can default to; `google` is the default (docs/overview.md, Shared vocabulary). */
 export const REVIEW_SITES = [
   { value: 'google', label: 'Google' },
   { value: 'facebook', label: 'Facebook' },
@@ -56,7 +56,7 @@ export const REVIEW_SITES = [
 ] as const;
 
 /**
- * Status transitions (product.md §5): active ⇄ paused, active|paused → inactive (Archive),
+ * Status transitions (docs/overview.md, Shared vocabulary): active ⇄ paused, active|paused → inactive (Archive),
  * inactive → active (Restore). Archive is the delete.
  */
 export const STATUS_TRANSITIONS: Record<Status, readonly Status[]> = {

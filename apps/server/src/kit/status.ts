@@ -3,7 +3,7 @@ import { HttpError } from '../lib/http-error.ts';
 
 const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s);
 
-/** 409 unless the move is one of product.md §5's transitions. */
+/** 409 unless the move is one of the status moves (docs/overview.md, Shared vocabulary). */
 export function assertTransition(from: string, to: Status, what: string): void {
   if (!isStatus(from) || !canTransition(from, to)) {
     const fromLabel = isStatus(from) ? STATUS_LABELS[from] : from;

@@ -32,7 +32,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /**
  * The access of the route the router matched: decided from the route, never from the URL string
- * (architecture rule 8), so `/%61pi/…`, `//api/…` or an absolute-form request line reach the
+ * (docs/conventions.md, rule 8), so `/%61pi/…`, `//api/…` or an absolute-form request line reach the
  * same decision as `/api/…`. A request that matched no route runs nothing but the 404 handler;
  * for `/api` paths (read leniently) strangers get 401, so they cannot probe the API's shape.
  */
@@ -41,7 +41,7 @@ export function accessOf(request: FastifyRequest): Access {
   return request.routeOptions.config.access ?? 'superadmin';
 }
 
-/** Authentication lives here, once, as a hook on every request (architecture rule 8). */
+/** Authentication lives here, once, as a hook on every request (docs/conventions.md, rule 8). */
 export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinutes: number; absoluteHours: number } }>(
   async (app, opts) => {
     app.decorateRequest('auth', null);

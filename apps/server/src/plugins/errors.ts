@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 /**
- * One error envelope for everything (product.md §4), and every 5xx in System Logs.
+ * One error envelope for everything (docs/overview.md, The API), and every 5xx in System Logs.
  *
  * System Logs rows keep only the request id, the route pattern and the error's class: driver
  * messages quote the failed SQL with its parameters (customer data), so the message, query and

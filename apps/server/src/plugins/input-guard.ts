@@ -72,7 +72,7 @@ function printable(path: string): string {
 
 /**
  * Refuses, before any schema or handler runs, the input nothing in the server may store or walk:
- * 400 for path and query parameters, 422 for body fields, naming each field (product.md §4).
+ * 400 for path and query parameters, 422 for body fields, naming each field (docs/overview.md, The API).
  * Every route gets it, including the ones added later.
  */
 export const inputGuardPlugin = fp(

@@ -5,7 +5,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
  * Static security headers, computed once at start and set in one onSend hook: helmet's
- * per-request work cost ~60% of throughput when measured here (stack notes).
+ * per-request work cost ~60% of throughput when measured here (bench/README.md, security headers).
  */
 export const securityHeadersPlugin = fp<{ connectOrigins: string[] }>(
   async (app, { connectOrigins }) => {

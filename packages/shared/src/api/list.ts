@@ -3,7 +3,7 @@ import { MAX_PER_PAGE, SELECTED_ALL } from '../constants.ts';
 import { queryInt } from './ids.ts';
 
 /**
- * The one list contract every table speaks (architecture rule 3):
+ * The one list contract every table speaks (docs/conventions.md, rule 3):
  * `GET <collection>?sort=at&order=desc&q=text&<filters>&perPage=50&cursor=…`
  * → `{ data, total, totalIsEstimate, nextCursor }`; the same query on `<collection>/export`
  * streams CSV of every matching row.

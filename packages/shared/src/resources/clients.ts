@@ -81,7 +81,7 @@ export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 const PHONE = /^\+?[1-9]\d{6,14}$/;
 
 /**
- * The Client form's rules (domain.md §1), run by the form on change and blur and by the server
+ * The Client form's rules (docs/screens.md, Client Manager), run by the form on change and blur and by the server
  * on create and update. Regexes with `{m,n}` use the object form (decision 007).
  */
 export const clientFieldRules = {

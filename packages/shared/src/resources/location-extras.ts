@@ -2,7 +2,7 @@ import { REVIEW_SITES } from '../constants.ts';
 import { validate } from '../validation/index.ts';
 
 /**
- * A location's opening hours and review links (domain.md §13: `hours[]` as `date_format:HH:mm`
+ * A location's opening hours and review links (docs/screens.md, Locations: `hours[]` as `date_format:HH:mm`
  * pairs, `review_links[site]` as `url`). Their own module so screens that only list locations do
  * not load the validation library.
  */

@@ -4,7 +4,7 @@ import { type ColumnDef, exportColumnsSchema, listQuerySchema } from '../api/lis
 import { STATUSES } from '../constants.ts';
 
 /**
- * Merge Personnel Data (domain.md §17): suspected duplicate groups, the preview of a merge, the
+ * Merge Personnel Data (docs/screens.md, Merge Personnel Data): suspected duplicate groups, the preview of a merge, the
  * merge itself and its history. One definition for the API, the screen and the CSV.
  */
 

@@ -4,7 +4,7 @@ import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from
 import { STATUSES } from '../constants.ts';
 import { LOCATION_ID } from './locations.ts';
 
-/** Personnel (domain.md §14): one definition for the API, the form and the table. */
+/** Personnel (docs/screens.md, Personnel): one definition for the API, the form and the table. */
 export const personSchema = z.object({
   id: z.number().int(),
   client_id: z.number().int(),
@@ -84,7 +84,7 @@ export const personnelFilters = {
   location: multiValue(z.string().regex(LOCATION_ID)).optional(),
   /** Role: the person's title, from the client's titles (`/api/personnel/filter-options`). */
   title: multiValue(z.string().max(80)).optional(),
-  /** `yes`: only people who share a name, email, phone or code with someone else (domain.md §14). */
+  /** `yes`: only people who share a name, email, phone or code with someone else (docs/screens.md, Personnel). */
   duplicates: z.enum(['yes']).optional(),
 };
 export const personnelListQuerySchema = listQuerySchema(PERSONNEL_SORTS, personnelFilters);

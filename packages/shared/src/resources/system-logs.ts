@@ -3,7 +3,7 @@ import { idText } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from '../api/list.ts';
 
 /**
- * System Logs (domain.md §21): the application and audit log. Read-only. This one definition
+ * System Logs (docs/screens.md, System Logs): the application and audit log. Read-only. This one definition
  * drives the API's query validation, the table's columns and the CSV headers.
  */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

@@ -1,5 +1,5 @@
 /**
- * The alpha-family patterns of vee-validate 2.2.15 (rules page §3, "alpha …"), per locale.
+ * The alpha-family patterns of vee-validate 2.2.15, per locale.
  * Latin locales add their letters to A–Z; ru, uk, ar and fa have no A–Z. All are
  * case-insensitive except ar and fa.
  */

@@ -1,7 +1,7 @@
 import { format as formatDate, isValid, parse } from 'date-fns';
 
 /**
- * vee-validate 2.2.15's parseDate (rules page §2.5): a string must round-trip exactly through
+ * vee-validate 2.2.15's parseDate: a string must round-trip exactly through
  * date-fns `parse` and `format` with the same format; a Date or a number (a millisecond
  * timestamp) is taken as is when valid; anything else, or no format, is invalid.
  * Formats with `DD`/`YYYY` tokens throw, as in the original.

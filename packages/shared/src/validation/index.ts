@@ -4,10 +4,10 @@ import { type RuleResult, rules } from './rules.ts';
 export { parseDate } from './dates.ts';
 export { formatFileSize, messageFor } from './messages.ts';
 
-/** The 36 rule names of the original spec §5 (vee-validate 2 names). */
+/** The 36 rule names of vee-validate 2 (decision 007). */
 export const ruleNames: readonly string[] = Object.freeze(Object.keys(rules).sort());
 
-/** Positional names of each rule's params (rules page §2.2); others take the plain array. */
+/** Positional names of each rule's params; others take the plain array. */
 const PARAM_NAMES: Record<string, readonly string[]> = {
   after: ['targetValue', 'inclusion', 'format'],
   before: ['targetValue', 'inclusion', 'format'],
@@ -70,7 +70,7 @@ export function validateRule(name: string, value: unknown, params: unknown): boo
 
 type ParsedRule = { name: string; params: unknown };
 
-/** `'required|between:1,3'` or `{ required: true, between: [1, 3] }` → ordered rules (§2.1). */
+/** `'required|between:1,3'` or `{ required: true, between: [1, 3] }` → ordered rules. */
 export function parseRules(rules: string | Record<string, unknown>): ParsedRule[] {
   if (typeof rules === 'string') {
     return rules
@@ -92,7 +92,7 @@ export type ValidationResult = { valid: boolean; errors: string[]; failedRules: 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
 /**
- * The whole vee-validate 2 pipeline (rules page §2): required_if first, the empty-value skip for
+ * The whole vee-validate 2 pipeline: required_if first, the empty-value skip for
  * fields that are not required, target and date-format substitution, fast exit unless
  * `bails: false`, and the en messages.
  * @example await validate('', 'required|between:1,3', { name: 'age' })
@@ -129,7 +129,7 @@ export async function validate(
     failedRules[r.name] ??= message;
   };
 
-  // required_if runs first and may make the field required (§2.7).
+  // required_if runs first and may make the field required.
   let required = parsed.some((r) => r.name === 'required');
   const requiredIf = parsed.find((r) => r.name === 'required_if');
   let requiredIfValid = true;

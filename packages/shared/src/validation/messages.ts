@@ -1,5 +1,5 @@
 /**
- * The en messages of vee-validate 2.2.15 (rules page §1): functions of the field's display name
+ * The en messages of vee-validate 2.2.15: functions of the field's display name
  * and the rule's params (the date format the pipeline appends is not included). No trailing period.
  */
 type Message = (field: string, params: unknown[]) => string;

@@ -3,8 +3,8 @@ import { alphaTest } from './alpha.ts';
 import { parseDate } from './dates.ts';
 
 /**
- * The 36 rules of vee-validate 2.2.15, each as the original behaves at the rule level (rules
- * page §3): no empty-value skipping here, that is the pipeline's job. Params arrive positional
+ * The 36 rules of vee-validate 2.2.15, each as the original behaves at the rule level: no
+ * empty-value skipping here, that is the pipeline's job. Params arrive positional
  * (the date format last for date rules, the target's value first for target rules); email and
  * url take an options object. Differences from the original: docs/decisions/007-validation-rules.md.
  */

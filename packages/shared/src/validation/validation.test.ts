@@ -393,7 +393,7 @@ describe('messages (en, 2.2.15: no trailing period)', () => {
   });
 });
 
-describe('the pipeline (rules page §4, verified against vee-validate 2.2.15)', () => {
+describe('the pipeline', () => {
   type Row = [unknown, string | Record<string, unknown>, { values?: Record<string, unknown>; bails?: boolean }, boolean, string[]];
   const rows: Row[] = [
     ['', 'between:1,3', {}, true, []],
@@ -476,7 +476,7 @@ describe('the pipeline (rules page §4, verified against vee-validate 2.2.15)', 
   });
 
   it('rule strings split params on commas, so a regex with {m,n} needs the object form', async () => {
-    // domain.md's phone rule `regex:^\+?[1-9]\d{6,14}$` cannot be written as a string (§2.1).
+    // The phone rule `regex:^\+?[1-9]\d{6,14}$` cannot be written as a string.
     expect((await validate('+15551234567', 'required|regex:^\\+?[1-9]\\d{6,14}$', { name: 'phone' })).valid).toBe(false);
     expect((await validate('+15551234567', { required: true, regex: /^\+?[1-9]\d{6,14}$/ }, { name: 'phone' })).valid).toBe(true);
     expect((await validate('12', 'integer|min_value:0|max_value:365', { name: 'days' })).valid).toBe(true);

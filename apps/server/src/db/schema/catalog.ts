@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 
-/** Products and services per client (domain.md §15), e.g. "AC repair"; feeds map `product_code`. */
+/** Products and services per client (docs/screens.md, Product), e.g. "AC repair"; feeds map `product_code`. */
 export const products = pgTable(
   'products',
   {
@@ -24,7 +24,7 @@ export const products = pgTable(
   ],
 );
 
-/** How customers found the business (domain.md §16); `client_id` null = a global default. */
+/** How customers found the business (docs/screens.md, Referral Source); `client_id` null = a global default. */
 export const referralSources = pgTable(
   'referral_sources',
   {

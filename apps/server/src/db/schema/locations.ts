@@ -4,7 +4,7 @@ import { clients, teams } from './clients.ts';
 import { users } from './identity.ts';
 
 /**
- * Client business locations, which are also the API endpoints (spec: `GET endpoints` returns
+ * Client business locations, which are also the API endpoints (`GET /api/endpoints` returns
  * `{ _id, locationname }`). `_id` keeps the 24-hex shape the original's ids had.
  */
 export const locations = pgTable(

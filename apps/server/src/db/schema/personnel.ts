@@ -4,7 +4,7 @@ import { clients } from './clients.ts';
 import { users } from './identity.ts';
 import { locations } from './locations.ts';
 
-/** Client staff credited in surveys and reviews (domain.md §14). */
+/** Client staff credited in surveys and reviews (docs/screens.md, Personnel). */
 export const personnel = pgTable(
   'personnel',
   {
@@ -56,7 +56,7 @@ export const personnelLocations = pgTable(
   (t) => [primaryKey({ columns: [t.personnelId, t.locationId] }), index('personnel_locations_location_idx').on(t.locationId)],
 );
 
-/** One performed merge (domain.md §17): irreversible, so it keeps what it did. */
+/** One performed merge (docs/screens.md, Merge Personnel Data): irreversible, so it keeps what it did. */
 export const personnelMerges = pgTable(
   'personnel_merges',
   {

@@ -116,7 +116,7 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
       clientIds.push(client.id);
     }
 
-    // The console's own staff accounts (product.md §1).
+    // The console's own staff accounts (README, demo accounts).
     const firstClient = clientIds[0] ?? null;
     const [ada, sam] = await tx
       .insert(users)

@@ -26,7 +26,7 @@ import { clientValues, countClients, findClient, findClientByName, listClients, 
 
 const listAnswer = listEnvelope(clientListItemSchema).extend({ totalIsEstimate: z.boolean() });
 
-/** Defaults a new client gets (domain.md §1) before its rules are checked. */
+/** Defaults a new client gets (docs/screens.md, Client Manager) before its rules are checked. */
 function withDefaults(body: ClientCreate): ClientCreate {
   return {
     country: 'US',
@@ -40,7 +40,7 @@ function withDefaults(body: ClientCreate): ClientCreate {
 
 const rules = clientFieldRules as unknown as FieldRules;
 
-/** Client Manager: the client collection (spec path `create-client`) and each client. */
+/** Client Manager: the client collection (collection `/api/create-client`) and each client. */
 export const clientRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/client-root-teams',

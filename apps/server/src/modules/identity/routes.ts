@@ -32,7 +32,7 @@ type Options = Pick<Config, 'retiredMasterEmail' | 'cookieDomain' | 'session' | 
 
 const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many failed sign-in attempts. Please wait a few minutes and try again.';
 
-/** The identity host: sign-in, the signed-in user, sign-out (product.md §2). */
+/** The identity host: sign-in, the signed-in user, sign-out (docs/overview.md, Signing in). */
 export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) => {
   // Made now rather than on the first unknown e-mail, so that first answer is not slower either.
   await dummyPasswordHash();
@@ -43,7 +43,7 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
       domain: opts.cookieDomain ?? undefined,
       sameSite: 'lax',
       secure: request.protocol === 'https',
-      // The browser reads this cookie to start the single-sign-on flow (spec §4), so not HttpOnly.
+      // The browser reads this cookie to start the single-sign-on flow (docs/overview.md, Signing in), so not HttpOnly.
       httpOnly: false,
       expires,
     });

@@ -36,7 +36,7 @@ function previewOf(plan: MergePlan) {
 }
 
 /**
- * Merge Personnel Data (domain.md §17) under the spec's collection `get-merge-personnel`:
+ * Merge Personnel Data (docs/screens.md, Merge Personnel Data) under the collection `/api/get-merge-personnel`:
  * suggestions, dismissals, preview, the merge, and its history. Always the current client's people.
  */
 export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {

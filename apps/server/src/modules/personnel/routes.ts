@@ -50,7 +50,7 @@ const listAnswer = listEnvelope(personSchema).extend({ totalIsEstimate: z.boolea
 const codeConflict = () =>
   conflict('Another person of this client has this employee code.', { employee_code: ['The employee code has already been taken'] });
 
-/** Personnel of the current client (spec path `personnel`), linked to its locations. */
+/** Personnel of the current client (collection `/api/personnel`), linked to its locations. */
 export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
   /** 422 unless every location is one of the client's. */
   async function checkLocations(db: Db, clientId: number, ids: string[] | undefined) {
