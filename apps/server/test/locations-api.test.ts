@@ -64,6 +64,34 @@ for (const kind of testDatabaseKinds()) {
       expect((await get(`/api/endpoints?client=${other}`)).json().data[0].client_id).toBe(other);
     });
 
+    it("client=all lists every client (the Clients filter's Selected All); no client still means the current one", async () => {
+      const everyone = (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(locations))[0]?.n ?? 0;
+      const all = await get('/api/endpoints?client=all&status=active,paused,inactive&perPage=200');
+      expect(all.statusCode).toBe(200);
+      const body = all.json();
+      expect(body.total).toBe(everyone);
+      expect(new Set(body.data.map((l: { client_id: number }) => l.client_id)).size).toBeGreaterThan(2);
+      expect(everyone).toBeGreaterThan(await countFor(currentClient));
+
+      const current = (await get('/api/endpoints?status=active,paused,inactive')).json();
+      expect(current.total).toBe(await countFor(currentClient));
+      // "selected all" still means an omitted parameter (docs/overview.md, Shared vocabulary): the current client.
+      expect((await get('/api/endpoints?client=selected%20all&status=active,paused,inactive')).json().total).toBe(current.total);
+
+      // Paging through every client keeps its cursor; the export takes the same value.
+      const first = (await get('/api/endpoints?client=all&perPage=5')).json();
+      const second = (await get(`/api/endpoints?client=all&perPage=5&cursor=${encodeURIComponent(first.nextCursor)}`)).json();
+      expect(second.data[0]._id).not.toBe(first.data[0]._id);
+      const csv = await get('/api/endpoints/export?client=all&status=active,paused,inactive&columns=_id');
+      expect(csv.statusCode).toBe(200);
+      expect(csv.body.trim().split('\r\n')).toHaveLength(everyone + 1);
+
+      // `all` is a whole value, never one of several.
+      expect((await get('/api/endpoints?client=all,2')).statusCode).toBe(400);
+      expect((await get('/api/endpoints?client=all&client=2')).statusCode).toBe(400);
+      expect((await get('/api/endpoints?client=ALL')).statusCode).toBe(400);
+    });
+
     it('creates, edits and changes status, audited; rules and store codes enforced', async () => {
       const created = await send('POST', '/api/endpoints', valid);
       expect(created.statusCode).toBe(201);

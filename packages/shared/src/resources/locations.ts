@@ -121,9 +121,15 @@ export const locationColumns: ColumnDef<(typeof LOCATION_COLUMN_KEYS)[number]>[]
 
 export const LOCATION_SORTS = ['locationname', 'external_code', 'city_state', 'status'] as const;
 const positiveId = idText;
+/**
+ * The Clients filter's value meaning every client: `GET /api/endpoints?client=all`.
+ * "Selected All" cannot be sent as an omitted parameter here, because no `client` means the
+ * current client (docs/screens.md, Locations).
+ */
+export const ALL_CLIENTS = 'all';
 export const locationFilters = {
-  /** Clients to list; absent = the signed-in user's current client. */
-  client: multiValue(positiveId).optional(),
+  /** Clients to list: ids (`client=2,3`), `all` for every client; absent = the current client. */
+  client: z.union([z.literal(ALL_CLIENTS), multiValue(positiveId)]).optional(),
   status: multiValue(z.enum(STATUSES)).optional(),
   state: multiValue(z.string().regex(/^[A-Z]{2}$/)).optional(),
   hasGoogle: z.enum(['yes', 'no']).optional(),

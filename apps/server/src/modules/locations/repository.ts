@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Location, LocationCreate, LocationListQuery } from '@admin/shared';
+import { ALL_CLIENTS, type Location, type LocationCreate, type LocationListQuery } from '@admin/shared';
 import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, clientUsers, locations } from '../../db/schema/index.ts';
@@ -74,11 +74,13 @@ const SORTS: Record<NonNullable<LocationListQuery['sort']>, SortSpec> = {
 
 type Filters = Omit<LocationListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
-/** `clientIds` are the clients to list: the filter's, or the current client. */
-export function locationWhere(q: Filters, clientIds: number[]): SQL | undefined {
+/** The clients whose locations are listed: the filter's ids (or the current client's), or `all`. */
+export type ClientScope = number[] | typeof ALL_CLIENTS;
+
+export function locationWhere(q: Filters, scope: ClientScope): SQL | undefined {
   const like = containsPattern(q.q);
   return allOf([
-    inList(sql`${locations.clientId}`, clientIds.length > 0 ? clientIds : [-1]),
+    scope === ALL_CLIENTS ? undefined : inList(sql`${locations.clientId}`, scope.length > 0 ? scope : [-1]),
     inList(sql`${locations.status}`, q.status),
     inList(sql`${locations.state}`, q.state),
     q.hasGoogle === 'yes' ? sql`${locations.googlePlaceId} is not null` : undefined,
@@ -92,12 +94,12 @@ export function locationWhere(q: Filters, clientIds: number[]): SQL | undefined 
 export async function listLocations(
   db: Db,
   q: Filters & { sort?: LocationListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
-  clientIds: number[],
+  scope: ClientScope,
   limit: number,
 ): Promise<{ rows: Location[]; nextCursor: string | null }> {
   const keys = SORTS[q.sort ?? 'locationname'];
   const order = q.order ?? 'asc';
-  const where = allOf([locationWhere(q, clientIds), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
+  const where = allOf([locationWhere(q, scope), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
   const rows = await db
     .select({ location: locations, clientName: clients.name, personnelCount, ...cursorFields(keys) })
     .from(locations)
@@ -109,8 +111,8 @@ export async function listLocations(
   return { rows: page.map((r) => toLocation(r.location, r.clientName, r.personnelCount)), nextCursor };
 }
 
-export async function countLocations(db: Db, q: Filters, clientIds: number[]) {
-  const where = locationWhere(q, clientIds);
+export async function countLocations(db: Db, q: Filters, scope: ClientScope) {
+  const where = locationWhere(q, scope);
   return countMatching(db, sql`from ${locations}${where ? sql` where ${where}` : sql``}`);
 }
 

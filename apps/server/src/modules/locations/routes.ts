@@ -1,4 +1,5 @@
 import {
+  ALL_CLIENTS,
   csvImportSchema,
   dataEnvelope,
   importResultSchema,
@@ -29,6 +30,7 @@ import { type FieldRules, validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import {
   assertClientUser,
+  type ClientScope,
   countLocations,
   findLocation,
   listLocations,
@@ -73,9 +75,9 @@ function newLocationRow(body: Partial<LocationCreate>, client: { id: number; roo
 
 /** Locations, served as the spec's `endpoints` collection (the current client's by default). */
 export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** The Clients filter when given, else the current client. */
-  const listedClientIds = (filter: number[] | undefined, request: FastifyRequest) =>
-    filter && filter.length > 0 ? filter : [requireCurrentClientId(request)];
+  /** The Clients filter when given (`all` = every client), else the current client. */
+  const listedClientIds = (filter: number[] | typeof ALL_CLIENTS | undefined, request: FastifyRequest): ClientScope =>
+    filter === ALL_CLIENTS ? ALL_CLIENTS : filter && filter.length > 0 ? filter : [requireCurrentClientId(request)];
 
   app.get(
     '/api/endpoints',
