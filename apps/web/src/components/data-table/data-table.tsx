@@ -32,6 +32,8 @@ type Props<Row> = {
  * The kit's table: a real `<table>`, sortable headers (server-side), the four states
  * (loading skeleton, error with retry, empty with a call to action, data). One page of rows at a
  * time, so the DOM holds at most `perPage` (≤ 200) rows however large the table is.
+ * Headers never wrap (a sort arrow stays beside its label) and, on screens wide enough for it,
+ * the Actions column stays in view while the table scrolls sideways.
  */
 export function DataTable<Row>(props: Props<Row>) {
   const { columns, visible, rows, sort, defaultSort } = props;
@@ -50,6 +52,7 @@ export function DataTable<Row>(props: Props<Row>) {
           fw={700}
           fz="sm"
           onClick={() => props.onSort({ sort: col.key, order: active && activeOrder === 'asc' ? 'desc' : 'asc' })}
+          className="data-table-sort"
         >
           {col.label}{' '}
           {active ? (
@@ -123,19 +126,28 @@ export function DataTable<Row>(props: Props<Row>) {
             )}
           </Table.Td>
         ))}
-        {props.rowActions && <Table.Td>{props.rowActions(row)}</Table.Td>}
+        {props.rowActions && <Table.Td className="data-table-actions">{props.rowActions(row)}</Table.Td>}
       </Table.Tr>
     ));
   }
 
   return (
     <Table.ScrollContainer minWidth={800}>
-      <Table striped highlightOnHover withTableBorder verticalSpacing="xs" fz="sm" aria-busy={props.isPending}>
+      <Table
+        striped
+        highlightOnHover
+        withTableBorder
+        verticalSpacing="xs"
+        fz="sm"
+        aria-busy={props.isPending}
+        className="data-table"
+        data-with-actions={props.rowActions ? true : undefined}
+      >
         <caption className="visually-hidden">{props.caption}</caption>
         <Table.Thead>
           <Table.Tr>
             {shown.map(headerCell)}
-            {props.rowActions && <Table.Th>Actions</Table.Th>}
+            {props.rowActions && <Table.Th className="data-table-actions">Actions</Table.Th>}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>{body}</Table.Tbody>

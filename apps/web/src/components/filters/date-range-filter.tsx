@@ -1,6 +1,7 @@
 import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState } from 'react';
 import '@mantine/dates/styles.css';
+import { DATE_INPUT_FORMAT } from '../../lib/format.ts';
 
 type Range = [string | null, string | null];
 
@@ -18,7 +19,8 @@ export function DateRangeFilter(props: {
       type="range"
       label="Date range"
       placeholder="Any date"
-      valueFormat="YYYY-MM-DD"
+      // Shown like every date on screen; the URL and the API keep yyyy-MM-dd.
+      valueFormat={DATE_INPUT_FORMAT}
       clearable
       allowSingleDateInRange
       w={260}

@@ -1,11 +1,15 @@
 import { SELECTED_ALL, SELECTED_ALL_LABEL } from '@admin/shared/constants';
-import { MultiSelect } from '@mantine/core';
+import { MultiSelect, Pill } from '@mantine/core';
 
 type Option = { value: string; label: string };
 
+/** Chips shown before the rest are summed up as "+N", so the input keeps one line. */
+const SHOWN_PILLS = 2;
+
 /**
  * A multi-select filter with **Selected All** (value `selected all`, spec §3): choosing it
- * clears the other choices; choosing any option drops it.
+ * clears the other choices; choosing any option drops it. The input stays one line high however
+ * many values are chosen, so a row of filters lines up; the dropdown ticks every chosen option.
  */
 export function MultiFilter(props: {
   label: string;
@@ -17,6 +21,9 @@ export function MultiFilter(props: {
   emptyLabel?: string;
 }) {
   const data = [{ value: SELECTED_ALL, label: SELECTED_ALL_LABEL }, ...props.options];
+  const labelOf = (value: string | undefined) => data.find((o) => o.value === value)?.label ?? value;
+  const summed = props.value.length > SHOWN_PILLS;
+  const visibleCount = summed ? SHOWN_PILLS - 1 : SHOWN_PILLS;
   return (
     <MultiSelect
       label={props.label}
@@ -28,6 +35,26 @@ export function MultiFilter(props: {
       placeholder={props.value.length === 0 ? (props.emptyLabel ?? 'Any') : undefined}
       nothingFoundMessage="No match"
       comboboxProps={{ withinPortal: true }}
+      classNames={{ pillsList: 'multi-filter-pills', inputField: 'multi-filter-field', pill: 'multi-filter-pill' }}
+      renderPill={({ value, onRemove }) => {
+        const index = props.value.indexOf(String(value));
+        if (index < visibleCount) {
+          return (
+            <Pill withRemoveButton onRemove={onRemove} className="multi-filter-pill" title={labelOf(value)}>
+              {labelOf(value)}
+            </Pill>
+          );
+        }
+        if (index === visibleCount) {
+          const rest = props.value.slice(visibleCount).map(labelOf);
+          return (
+            <Pill className="multi-filter-pill multi-filter-more" title={rest.join(', ')}>
+              +{rest.length} more
+            </Pill>
+          );
+        }
+        return null;
+      }}
       onChange={(next) => {
         const added = next.find((v) => !props.value.includes(v));
         if (added === SELECTED_ALL) props.onChange([SELECTED_ALL]);

@@ -50,6 +50,8 @@ export function StatusActions(props: {
             size="compact-xs"
             variant="subtle"
             color={to === 'inactive' ? 'red' : undefined}
+            // One width for every transition, so Archive sits at the same place after Pause or Resume.
+            className="status-action"
             aria-label={`${transitionLabel(props.status, to)} ${props.what}`}
             onClick={() => setPending(to)}
           >
