@@ -59,9 +59,11 @@ test.describe('signing in', () => {
   test('the ssoToken cookie alone signs a new tab in (single sign-on)', async ({ page, context }) => {
     await signInAsAdmin(page);
     const second = await context.newPage();
-    // A new tab has no session flag, so the guard sends it to /login, where the cookie signs it in.
+    // A new tab has no session flag, so the guard sends it to /login, where the cookie signs it
+    // in and it goes on to the page it asked for.
     await second.goto('/admin/surveys');
-    await expect(second.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
+    await expect(second.getByRole('heading', { level: 1, name: 'Surveys' })).toBeVisible();
+    await expect(second).toHaveURL(/\/admin\/surveys$/);
     expect(await second.evaluate(() => sessionStorage.getItem('storage-auth-user-authenticated'))).toBe('true');
   });
 

@@ -3,15 +3,17 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router.tsx';
 import { setUnauthorizedHandler } from './lib/http.ts';
+import { returnState } from './lib/return-to.ts';
 import { useSession } from './lib/session-store.ts';
 import './app/base.css';
 
 const router = createRouter();
 
 // Any 401 on a signed-in call: forget the session and go to /login (product.md §2).
+// The page the user was on comes back after they sign in again.
 setUnauthorizedHandler(() => {
   useSession.getState().clearLocal('Your session has ended. Please sign in again.');
-  void router.navigate('/login', { replace: true });
+  void router.navigate('/login', { replace: true, state: returnState(router.state.location) });
 });
 
 void useSession.getState().startUp();

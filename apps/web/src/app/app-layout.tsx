@@ -1,9 +1,10 @@
 import { AppShell, Burger, Button, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from 'react-router';
+import { AppFooter } from '../components/app-footer.tsx';
 import { MantineRoot } from '../components/mantine-root.tsx';
 import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session-store.ts';
@@ -14,6 +15,8 @@ import '@mantine/notifications/styles.css';
 /** The signed-in shell: navigation bar, burger sidebar on narrow screens, page, footer. */
 export default function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Mantine's `lg` breakpoint, where the menus replace the burger's sidebar.
+  const wide = useMediaQuery('(min-width: 75em)') ?? false;
   const location = useLocation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
@@ -46,18 +49,21 @@ export default function AppLayout() {
       <QueryClientProvider client={queryClient}>
         <AppShell
           header={{ height: 60 }}
-          navbar={{ width: 280, breakpoint: 'md', collapsed: { desktop: true, mobile: !opened } }}
+          // Below `lg` the seven menus, the switcher and Sign out do not fit on one line, so the
+          // burger's sidebar takes the menus.
+          navbar={{ width: 280, breakpoint: 'lg', collapsed: { desktop: true, mobile: !opened } }}
           padding="md"
         >
-          <Notifications position="top-right" />
+          {/* Bottom right, three at most: toasts never cover the navigation bar or each other's page. */}
+          <Notifications position="bottom-right" limit={3} />
           <AppShell.Header>
-            <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-              <Group gap="sm" wrap="nowrap">
-                <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
-                <Text component={Link} to="/" fw={700} size="lg" c="dark" td="none">
+            <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+              <Group gap="sm" wrap="nowrap" miw={0}>
+                <Burger opened={opened} onClick={toggle} hiddenFrom="lg" size="sm" aria-label="Toggle navigation" />
+                <Text component={Link} to="/" fw={700} size="lg" c="dark" td="none" className="app-brand">
                   Admin Panel
                 </Text>
-                <Group gap={2} visibleFrom="md" component="nav" aria-label="Main">
+                <Group gap={2} visibleFrom="lg" component="nav" aria-label="Main" wrap="nowrap">
                   {NAV_GROUPS.map((group) => (
                     <Menu key={group} trigger="click-hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
                       <Menu.Target>
@@ -76,20 +82,29 @@ export default function AppLayout() {
                   ))}
                 </Group>
               </Group>
-              <Group gap="sm" wrap="nowrap">
+              <Group gap="sm" wrap="nowrap" miw={0}>
                 <ClientSwitcher />
-                <Text size="sm" fw={500} visibleFrom="sm" data-testid="current-user">
+                <Text size="sm" fw={500} visibleFrom="md" data-testid="current-user" className="app-user-name">
                   {user?.name}
                 </Text>
-                <Button variant="subtle" size="sm" onClick={() => void onSignOut()}>
+                {/* On phones the sidebar holds Sign out: the switcher needs the header's width. */}
+                <Button variant="subtle" size="sm" px="xs" visibleFrom="sm" onClick={() => void onSignOut()}>
                   Sign out
                 </Button>
               </Group>
             </Group>
           </AppShell.Header>
 
-          <AppShell.Navbar p="xs" aria-label="Sidebar">
-            <ScrollArea>
+          {/* Off screen (closed, or on wide screens) the sidebar is inert: no second Sign out and no
+              hidden links for the keyboard or a screen reader to land on. */}
+          <AppShell.Navbar
+            p="xs"
+            aria-label="Sidebar"
+            className="app-sidebar"
+            inert={!opened || wide}
+            aria-hidden={!opened || wide ? true : undefined}
+          >
+            <ScrollArea style={{ flex: 1 }}>
               {NAV_GROUPS.map((group) => (
                 <NavLink key={group} label={group} defaultOpened childrenOffset={12}>
                   {routesOf(group).map((r) => (
@@ -97,19 +112,25 @@ export default function AppLayout() {
                   ))}
                 </NavLink>
               ))}
-              <Text size="sm" c="dimmed" px="sm" mt="md">
+            </ScrollArea>
+            <Group justify="space-between" wrap="nowrap" gap="xs" pt="xs" className="app-sidebar-account">
+              <Text size="sm" c="dimmed" truncate>
                 Signed in as {user?.name}
               </Text>
-            </ScrollArea>
+              <Button variant="light" size="xs" onClick={() => void onSignOut()}>
+                Sign out
+              </Button>
+            </Group>
           </AppShell.Navbar>
 
-          <AppShell.Main>
+          <AppShell.Main className="app-main">
             {/* Keyed by path so each page change replays the fade (spec §2). */}
             <div key={location.pathname} className="page-fade">
               <Outlet />
             </div>
-            <footer className="app-footer">© {new Date().getFullYear()} Admin Panel</footer>
           </AppShell.Main>
+          {/* Outside <main>, so it is the page's contentinfo landmark. */}
+          <AppFooter />
         </AppShell>
       </QueryClientProvider>
     </MantineRoot>

@@ -43,7 +43,8 @@ export function ClientSwitcher() {
       nothingFoundMessage="No client matches"
       allowDeselect={false}
       disabled={busy || state === 'loading'}
-      w={240}
+      // Narrower on phones so the brand and the burger keep their room.
+      w={{ base: 180, sm: 240 }}
       comboboxProps={{ withinPortal: true }}
       onChange={async (value) => {
         if (!value || value === String(currentClient?.id)) return;

@@ -1,10 +1,15 @@
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
+import { returnState } from '../lib/return-to.ts';
 import { isSignedIn } from '../lib/session-storage.ts';
 import { SCREEN_ROUTES } from './routes.ts';
 
-/** The guard (spec §2): only the signed-in flag's presence is checked; the server checks the rest. */
+/**
+ * The guard (docs/overview.md, Signing in): only the signed-in flag's presence is checked; the server checks the rest.
+ * The page asked for rides along in the history state, so sign-in can land there.
+ */
 export function RequireSession() {
-  return isSignedIn(window.sessionStorage) ? <Outlet /> : <Navigate to="/login" replace />;
+  const location = useLocation();
+  return isSignedIn(window.sessionStorage) ? <Outlet /> : <Navigate to="/login" replace state={returnState(location)} />;
 }
 
 function PageLoading() {

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 import { ApiError } from '../../lib/http.ts';
+import { returnPath } from '../../lib/return-to.ts';
 import { isSignedIn, readSsoCookie } from '../../lib/session-storage.ts';
 import { useSession } from '../../lib/session-store.ts';
 
@@ -19,6 +20,8 @@ function validateField(field: Field, value: string): string | null {
 export default function LoginPage() {
   useDocumentTitle('Login');
   const navigate = useNavigate();
+  // A deep link opened signed out lands on its page after sign-in, not on `/`.
+  const destination = returnPath(useLocation().state);
   const signIn = useSession((s) => s.signIn);
   const completeSignIn = useSession((s) => s.completeSignIn);
   const failure = useSession((s) => s.loginFailureMessage);
@@ -33,16 +36,16 @@ export default function LoginPage() {
     if (ssoTried.current) return;
     ssoTried.current = true;
     if (isSignedIn(window.sessionStorage)) {
-      navigate('/', { replace: true });
+      navigate(destination, { replace: true });
       return;
     }
     const token = readSsoCookie(document.cookie);
     if (!token) return;
     completeSignIn(token).then(
-      (ok) => ok && navigate('/', { replace: true }),
+      (ok) => ok && navigate(destination, { replace: true }),
       (err: unknown) => console.error('Single sign-on failed', err),
     );
-  }, [completeSignIn, navigate]);
+  }, [completeSignIn, navigate, destination]);
 
   const check = (field: Field, value: string) => setErrors((e) => ({ ...e, [field]: validateField(field, value) }));
 
@@ -53,7 +56,7 @@ export default function LoginPage() {
     setFormError(null);
     if (next.email || next.password) return;
     try {
-      if (await signIn(values.email.trim(), values.password)) navigate('/', { replace: true });
+      if (await signIn(values.email.trim(), values.password)) navigate(destination, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) return; // shown as the failure message
       if (err instanceof ApiError && err.fieldErrors) {
