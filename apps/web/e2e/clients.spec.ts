@@ -81,7 +81,7 @@ test.describe('Client Manager', () => {
     const table = page.getByRole('table', { name: 'Clients' });
     await table.getByRole('button', { name: 'Switch to Crescent City Law' }).click();
     await expect(switcher).toHaveValue('Crescent City Law');
-    await expect(table.getByRole('row', { name: /Crescent City Law/ }).getByText('current')).toBeVisible();
+    await expect(table.getByRole('row', { name: /Crescent City Law/ }).getByText('current', { exact: true })).toBeVisible();
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -1,11 +1,13 @@
 import type { Client, ClientCreate } from '@admin/shared';
 import { REVIEW_SITES } from '@admin/shared/constants';
-import { clientFieldRules, INDUSTRIES, INDUSTRY_LABELS, MODULE_LABELS, MODULES, TIME_ZONES } from '@admin/shared/resources/clients';
+import { clientFieldRules, INDUSTRIES, INDUSTRY_LABELS, MODULE_LABELS, MODULES } from '@admin/shared/resources/clients';
 import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
+import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { usePanelForm } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
 
 type FormValues = {
@@ -49,12 +51,14 @@ function fromClient(c: Client | null): FormValues {
     state: c?.state ?? '',
     postal_code: c?.postal_code ?? '',
     country: c?.country ?? 'US',
-    timezone: c?.timezone ?? '',
+    timezone: c?.timezone ?? defaultTimeZone(),
     root_team_name: '',
     account_coordinator_id: c?.account_coordinator_id ? String(c.account_coordinator_id) : '',
     primary_contact_name: c?.primary_contact_name ?? '',
     primary_contact_email: c?.primary_contact_email ?? '',
-    modules: c?.modules ?? ['surveys', 'reputation'],
+    // The server's default (no modules): a new client sends nothing until someone turns a
+    // module on, whether it is created here or through the API.
+    modules: c?.modules ?? [],
     default_review_site: c?.default_review_site ?? 'google',
   };
 }
@@ -78,6 +82,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
   });
   const { register, control, handleSubmit, formState } = form;
   const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+  const cancel = usePanelForm(formState.isDirty, props.onCancel);
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -107,7 +112,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
           </Alert>
         )}
         <TextInput label="Name" required {...register('name')} error={err('name')} />
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Controller
             control={control}
             name="industry"
@@ -115,6 +120,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
               <Select
                 label="Industry"
                 required
+                placeholder="Choose an industry"
                 data={INDUSTRIES.map((i) => ({ value: i, label: INDUSTRY_LABELS[i] }))}
                 value={field.value || null}
                 onChange={(v) => field.onChange(v ?? '')}
@@ -127,17 +133,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
             control={control}
             name="timezone"
             render={({ field }) => (
-              <Select
-                label="Time zone"
-                required
-                searchable
-                data={TIME_ZONES as string[]}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                onBlur={field.onBlur}
-                error={err('timezone')}
-                limit={50}
-              />
+              <TimeZoneSelect value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={err('timezone')} />
             )}
           />
         </SimpleGrid>
@@ -149,28 +145,29 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
             error={err('root_team_name')}
           />
         )}
-        <SimpleGrid cols={2}>
-          <TextInput label="Website" placeholder="https://…" {...register('website')} error={err('website')} />
-          <TextInput label="Phone" placeholder="+15551234567" {...register('phone')} error={err('phone')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Website" placeholder="e.g. https://example.com" {...register('website')} error={err('website')} />
+          <TextInput label="Phone" placeholder="e.g. +1 555 123 4567" {...register('phone')} error={err('phone')} />
         </SimpleGrid>
         <TextInput label="Address" {...register('address1')} error={err('address1')} />
-        <SimpleGrid cols={4}>
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <TextInput label="City" {...register('city')} error={err('city')} />
-          <TextInput label="State" placeholder="CO" {...register('state')} error={err('state')} />
+          <TextInput label="State" placeholder="e.g. CO" {...register('state')} error={err('state')} />
           <TextInput label="Postal code" {...register('postal_code')} error={err('postal_code')} />
           <TextInput label="Country" {...register('country')} error={err('country')} />
         </SimpleGrid>
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Primary contact name" {...register('primary_contact_name')} error={err('primary_contact_name')} />
           <TextInput label="Primary contact email" {...register('primary_contact_email')} error={err('primary_contact_email')} />
         </SimpleGrid>
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Controller
             control={control}
             name="account_coordinator_id"
             render={({ field }) => (
               <Select
                 label="Account Coordinator"
+                placeholder="None"
                 clearable
                 searchable
                 data={(staff.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))}
@@ -211,7 +208,7 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
           )}
         />
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" loading={formState.isSubmitting}>

@@ -4,12 +4,14 @@ import { clientColumns, INDUSTRIES, INDUSTRY_LABELS, MODULE_LABELS, MODULES } fr
 import { Alert, Badge, Button, Group, Loader, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { DateCell, EmptyCell } from '../../components/data-table/cells.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
@@ -49,6 +51,8 @@ export default function ClientManagerPage() {
   const setCreated = useSession((s) => s.setClientCreated);
 
   const navigate = useNavigate();
+  // The "created" message answers one create: the next thing done here (or leaving) clears it.
+  useEffect(() => () => setCreated(null), [setCreated]);
   const staff = useQuery({
     queryKey: ['staff-users'],
     queryFn: async () => (await api.get<{ data: { id: number; name: string }[] }>('/api/staff-users')).data,
@@ -62,18 +66,25 @@ export default function ClientManagerPage() {
   });
   if (list.error) console.error('Failed to load clients', list.error);
 
+  function openForm(client: Client | 'new') {
+    setCreated(null);
+    setEditing(client);
+  }
+
   const refresh = async () => {
     await Promise.all([queryClient.invalidateQueries({ queryKey: ['clients'] }), loadRootTeams()]);
   };
   const setFilters = update;
 
   async function changeStatus(row: ClientListItem, to: Status) {
+    setCreated(null);
     await api.patch(`/api/clients/${row.id}/status`, { status: to, updated_at: row.updated_at });
     notifications.show({ color: 'green', message: `${row.name} is now ${STATUS_LABELS[to]}` });
     await refresh();
   }
 
   async function switchTo(row: ClientListItem, then?: string) {
+    setCreated(null);
     try {
       if (currentClient?.id !== row.id) {
         await switchClient(row.id);
@@ -93,7 +104,7 @@ export default function ClientManagerPage() {
         <Group gap="xs">
           <ColumnChooser columns={clientColumns} choice={columns.choice} onChange={columns.setChoice} />
           <ExportButton path="/api/create-client/export" query={() => ({ ...toApiQuery(params, false), columns: columns.visible })} />
-          <Button size="sm" onClick={() => setEditing('new')}>
+          <Button size="sm" onClick={() => openForm('new')}>
             Create client
           </Button>
         </Group>
@@ -110,7 +121,7 @@ export default function ClientManagerPage() {
           {created.message}
         </Alert>
       )}
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <FilterBar>
         <SearchFilter value={params.q} placeholder="Name or ID" onChange={(q) => setFilters({ q })} />
         <MultiFilter
           label="Status"
@@ -138,7 +149,7 @@ export default function ClientManagerPage() {
           onChange={(module) => setFilters({ multi: { module } })}
         />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
+      </FilterBar>
 
       <DataTable<ClientListItem>
         caption="Clients"
@@ -155,12 +166,12 @@ export default function ClientManagerPage() {
         empty={{
           title: 'No clients match these filters.',
           action: (
-            <Button size="xs" variant="light" onClick={() => setEditing('new')}>
+            <Button size="xs" variant="light" onClick={() => openForm('new')}>
               Create client
             </Button>
           ),
         }}
-        onOpen={(r) => setEditing(r)}
+        onOpen={openForm}
         openLabel={(r) => `Edit ${r.name}`}
         renderCell={(key, r) => {
           switch (key) {
@@ -169,17 +180,19 @@ export default function ClientManagerPage() {
             case 'status':
               return <StatusBadge status={r.status} />;
             case 'modules':
-              return (
+              return r.modules.length > 0 ? (
                 <Group gap={4}>
                   {r.modules.map((m) => (
                     <Badge key={m} size="xs" variant="outline">
-                      {m}
+                      {MODULE_LABELS[m]}
                     </Badge>
                   ))}
                 </Group>
+              ) : (
+                <EmptyCell />
               );
             case 'created_at':
-              return new Date(r.created_at).toLocaleDateString('en-US', { dateStyle: 'medium' });
+              return <DateCell value={r.created_at} />;
             case 'name':
               return (
                 <>
@@ -193,39 +206,55 @@ export default function ClientManagerPage() {
               );
             default: {
               const value = r[key as keyof ClientListItem];
-              return value === null || value === undefined || value === '' ? <Text c="dimmed">—</Text> : String(value);
+              return value === null || value === undefined || value === '' ? <EmptyCell /> : String(value);
             }
           }
         }}
-        rowActions={(r) => (
-          <Group gap={4} wrap="nowrap">
-            <Button size="compact-xs" variant="subtle" aria-label={`Edit ${r.name}`} onClick={() => setEditing(r)}>
-              Edit
-            </Button>
-            {r.status !== 'inactive' && currentClient?.id !== r.id && (
-              <Button size="compact-xs" variant="subtle" aria-label={`Switch to ${r.name}`} onClick={() => void switchTo(r)}>
-                Switch to this client
+        rowActions={(r) => {
+          const isCurrent = currentClient?.id === r.id;
+          const archived = r.status === 'inactive';
+          // Every row has the same slots, so the buttons line up down the column; a slot that
+          // does not apply to a row keeps its place (the current client says so in its slot).
+          return (
+            <Group gap={4} wrap="nowrap">
+              <Button size="compact-xs" variant="subtle" aria-label={`Edit ${r.name}`} onClick={() => openForm(r)}>
+                Edit
               </Button>
-            )}
-            {r.status !== 'inactive' && (
-              <Menu position="bottom-end" withinPortal>
-                <Menu.Target>
-                  <Button size="compact-xs" variant="subtle" aria-label={`Open ${r.name}'s screens`}>
-                    Open ▾
-                  </Button>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  {CLIENT_SCREENS.map((screen) => (
-                    <Menu.Item key={screen.path} onClick={() => void switchTo(r, screen.path)}>
-                      {screen.label}
-                    </Menu.Item>
-                  ))}
-                </Menu.Dropdown>
-              </Menu>
-            )}
-            <StatusActions status={r.status} what={r.name} effects={STATUS_EFFECTS} onChange={(to) => changeStatus(r, to)} />
-          </Group>
-        )}
+              <span className="row-action-slot row-action-slot-switch">
+                {isCurrent ? (
+                  <Text span size="xs" c="dimmed" fw={500}>
+                    Current
+                  </Text>
+                ) : (
+                  !archived && (
+                    <Button size="compact-xs" variant="subtle" aria-label={`Switch to ${r.name}`} onClick={() => void switchTo(r)}>
+                      Switch
+                    </Button>
+                  )
+                )}
+              </span>
+              <span className="row-action-slot row-action-slot-open">
+                {!archived && (
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <Button size="compact-xs" variant="subtle" aria-label={`Open ${r.name}'s screens`}>
+                        Open ▾
+                      </Button>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      {CLIENT_SCREENS.map((screen) => (
+                        <Menu.Item key={screen.path} onClick={() => void switchTo(r, screen.path)}>
+                          {screen.label}
+                        </Menu.Item>
+                      ))}
+                    </Menu.Dropdown>
+                  </Menu>
+                )}
+              </span>
+              <StatusActions status={r.status} what={r.name} effects={STATUS_EFFECTS} onChange={(to) => changeStatus(r, to)} />
+            </Group>
+          );
+        }}
       />
 
       <CursorPager
@@ -252,7 +281,10 @@ export default function ClientManagerPage() {
             onSaved={async (client, wasCreated) => {
               setEditing(null);
               if (wasCreated) setCreated({ status: 'success', message: `Client "${client.name}" was created with its root team.` });
-              else notifications.show({ color: 'green', message: `Saved ${client.name}` });
+              else {
+                setCreated(null);
+                notifications.show({ color: 'green', message: `Saved ${client.name}` });
+              }
               await refresh();
             }}
           />

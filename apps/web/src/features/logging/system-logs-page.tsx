@@ -1,17 +1,20 @@
 import type { SystemLog, SystemLogDetail } from '@admin/shared';
 import { LOG_LEVELS, LOG_SERVICES, systemLogColumns } from '@admin/shared/resources/system-logs';
-import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
 import { DateRangeFilter } from '../../components/filters/date-range-filter.tsx';
+import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
-import { SearchFilter } from '../../components/filters/search-filter.tsx';
+import { SearchFilter, TextFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
 import { SidePanel } from '../../components/side-panel.tsx';
+import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
@@ -25,10 +28,6 @@ const config: ListParamsConfig = {
 };
 const DEFAULT_SORT = { sort: 'at', order: 'desc' } as const;
 const LEVEL_COLORS: Record<string, string> = { debug: 'gray', info: 'blue', warn: 'orange', error: 'red' };
-
-function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
-}
 
 export default function SystemLogsPage() {
   const { params, update } = useListParams(config);
@@ -60,7 +59,7 @@ export default function SystemLogsPage() {
         </Group>
       }
     >
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <FilterBar>
         <MultiFilter
           label="Level"
           w={260}
@@ -86,16 +85,12 @@ export default function SystemLogsPage() {
           value={params.multi.client ?? []}
           onChange={(client) => setFilters({ multi: { client } })}
         />
-        <TextInput
+        <TextFilter
           label="Entity type"
           placeholder="e.g. client"
           w={150}
-          defaultValue={params.single.entityType}
-          key={params.single.entityType}
-          onBlur={(e) => setFilters({ single: { entityType: e.currentTarget.value.trim() } })}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') setFilters({ single: { entityType: e.currentTarget.value.trim() } });
-          }}
+          value={params.single.entityType ?? ''}
+          onChange={(entityType) => setFilters({ single: { entityType } })}
         />
         <DateRangeFilter
           startDate={params.single.startDate ?? ''}
@@ -104,7 +99,7 @@ export default function SystemLogsPage() {
         />
         <SearchFilter value={params.q} placeholder="Message, event or request id" onChange={(q) => setFilters({ q })} />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
+      </FilterBar>
 
       <DataTable<SystemLog>
         caption="System logs"
@@ -141,7 +136,7 @@ export default function SystemLogsPage() {
         renderCell={(key, r) => {
           switch (key) {
             case 'at':
-              return formatTime(r.at);
+              return <DateTimeCell value={r.at} />;
             case 'level':
               return (
                 <Badge color={LEVEL_COLORS[r.level]} variant="light">
@@ -187,7 +182,7 @@ function LogDetail({ id, onClose }: { id: number | null; onClose(): void }) {
           <SimpleGrid cols={2} spacing="xs">
             {(
               [
-                ['Time', formatTime(d.at)],
+                ['Time', formatDateTime(d.at)],
                 ['Level', d.level],
                 ['Service', d.service],
                 ['Event', d.action],

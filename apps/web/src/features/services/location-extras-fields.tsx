@@ -40,8 +40,8 @@ export function LocationExtrasFields(props: {
                 <>
                   <TextInput
                     aria-label={`${label} opens`}
-                    placeholder="08:00"
-                    w={100}
+                    placeholder="e.g. 08:00"
+                    w={110}
                     value={slot.open}
                     onChange={(e) => setDay(day, { ...slot, open: e.currentTarget.value })}
                     onBlur={props.onBlur}
@@ -49,8 +49,8 @@ export function LocationExtrasFields(props: {
                   />
                   <TextInput
                     aria-label={`${label} closes`}
-                    placeholder="17:00"
-                    w={100}
+                    placeholder="e.g. 17:00"
+                    w={110}
                     value={slot.close}
                     onChange={(e) => setDay(day, { ...slot, close: e.currentTarget.value })}
                     onBlur={props.onBlur}
@@ -63,12 +63,12 @@ export function LocationExtrasFields(props: {
         })}
       </Fieldset>
       <Fieldset legend="Review links">
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {REVIEW_SITES.map((site) => (
             <TextInput
               key={site.value}
               label={`${site.label} review link`}
-              placeholder="https://"
+              placeholder="e.g. https://…"
               value={review_links[site.value] ?? ''}
               onChange={(e) => props.onChange({ ...props.value, review_links: { ...review_links, [site.value]: e.currentTarget.value } })}
               onBlur={props.onBlur}

@@ -1,11 +1,12 @@
 import type { Location, LocationCreate } from '@admin/shared';
-import { TIME_ZONES } from '@admin/shared/resources/clients';
 import { checkLocationExtras } from '@admin/shared/resources/location-extras';
 import { locationFieldRules } from '@admin/shared/resources/locations';
 import { Alert, Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
+import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { usePanelForm } from '../../components/side-panel.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { type Extras, LocationExtrasFields } from './location-extras-fields.tsx';
@@ -34,7 +35,7 @@ export function LocationForm(props: {
   onCancel(): void;
 }) {
   const defaults = fromLocation(props.location);
-  if (!props.location && props.clientTimezone) defaults.timezone = props.clientTimezone;
+  if (!props.location) defaults.timezone = props.clientTimezone || defaultTimeZone();
   const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
     defaultValues: defaults,
     rules: locationFieldRules as unknown as FieldRules,
@@ -59,6 +60,10 @@ export function LocationForm(props: {
     if (checked) void checkExtras(next);
   };
   const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+  const initialManager = props.location?.manager_user_id ? String(props.location.manager_user_id) : null;
+  const [initialExtras] = useState(extras);
+  const extrasChanged = managerId !== initialManager || JSON.stringify(extras) !== JSON.stringify(initialExtras);
+  const cancel = usePanelForm(formState.isDirty || extrasChanged, props.onCancel);
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -98,44 +103,34 @@ export function LocationForm(props: {
           </Alert>
         )}
         <TextInput label="Location name" required {...register('locationname')} error={err('locationname')} />
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             label="Store code"
             description="External code from feeds"
             {...register('external_code')}
             error={err('external_code')}
           />
-          <TextInput label="Phone" required placeholder="+15551234567" {...register('phone')} error={err('phone')} />
+          <TextInput label="Phone" required placeholder="e.g. +1 555 123 4567" {...register('phone')} error={err('phone')} />
         </SimpleGrid>
         <TextInput label="Address" required {...register('address1')} error={err('address1')} />
         <TextInput label="Address line 2" {...register('address2')} error={err('address2')} />
-        <SimpleGrid cols={4}>
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <TextInput label="City" required {...register('city')} error={err('city')} />
-          <TextInput label="State" required placeholder="CO" {...register('state')} error={err('state')} />
+          <TextInput label="State" required placeholder="e.g. CO" {...register('state')} error={err('state')} />
           <TextInput label="Postal code" required {...register('postal_code')} error={err('postal_code')} />
           <TextInput label="Country" {...register('country')} error={err('country')} />
         </SimpleGrid>
-        <SimpleGrid cols={2}>
-          <TextInput label="Website" {...register('website')} error={err('website')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Website" placeholder="e.g. https://example.com" {...register('website')} error={err('website')} />
           <Controller
             control={control}
             name="timezone"
             render={({ field }) => (
-              <Select
-                label="Time zone"
-                required
-                searchable
-                limit={50}
-                data={TIME_ZONES as string[]}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                onBlur={field.onBlur}
-                error={err('timezone')}
-              />
+              <TimeZoneSelect value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={err('timezone')} />
             )}
           />
         </SimpleGrid>
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Google Place ID" {...register('google_place_id')} error={err('google_place_id')} />
           <Select
             label="Manager"
@@ -157,7 +152,7 @@ export function LocationForm(props: {
           }}
         />
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" loading={formState.isSubmitting}>

@@ -1,22 +1,24 @@
 import type { Location, Status } from '@admin/shared';
-import { REVIEW_SITES, STATUS_LABELS, STATUSES, US_STATES } from '@admin/shared/constants';
-import { LOCATION_FIELDS, locationColumns } from '@admin/shared/resources/locations';
+import { REVIEW_SITES, SELECTED_ALL, STATUS_LABELS, STATUSES, US_STATES } from '@admin/shared/constants';
+import { ALL_CLIENTS, LOCATION_FIELDS, locationColumns } from '@admin/shared/resources/locations';
 import { Button, CopyButton, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CsvImportDialog } from '../../components/csv-import/csv-import.tsx';
+import { PhoneCell } from '../../components/data-table/cells.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
 import { SidePanel } from '../../components/side-panel.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
 import { api } from '../../lib/http.ts';
-import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
+import { type ListParams, type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { LocationForm } from './location-form.tsx';
 
@@ -29,6 +31,17 @@ const EFFECTS: Partial<Record<Status, string>> = {
   active: 'The location becomes active again.',
 };
 
+/**
+ * The API query of this screen. With no `client` the API answers the current client's
+ * locations (docs/screens.md, Locations), so the Clients filter's Selected All is sent as
+ * `client=all` rather than left out like on other screens.
+ */
+function locationsQuery(params: ListParams, includeCursor = true): Record<string, string | string[]> {
+  const query = toApiQuery(params, includeCursor);
+  if (params.multi.client?.includes(SELECTED_ALL)) query.client = ALL_CLIENTS;
+  return query;
+}
+
 /** Locations of the current client (the spec's endpoints). Follows the client switcher. */
 export default function LocationsPage() {
   const { params, update } = useListParams(config);
@@ -39,10 +52,11 @@ export default function LocationsPage() {
   const rootTeams = useSession((s) => s.rootTeams);
   const clientOptions = rootTeams.map((t) => ({ value: String(t.clientId), label: t.clientName }));
   const chosenClients = (params.multi.client ?? []).filter((c) => c !== '');
+  const allClients = chosenClients.includes(SELECTED_ALL);
   const columns = useColumnPreference('locations', locationColumns);
   const queryClient = useQueryClient();
 
-  const query = toApiQuery(params);
+  const query = locationsQuery(params);
   const list = useQuery({
     queryKey: ['locations', currentClient?.id, query],
     queryFn: ({ signal }) => api.get<ListAnswer>('/api/endpoints', { query, signal }),
@@ -60,7 +74,7 @@ export default function LocationsPage() {
       actions={
         <Group gap="xs">
           <ColumnChooser columns={locationColumns} choice={columns.choice} onChange={columns.setChoice} />
-          <ExportButton path="/api/endpoints/export" query={() => ({ ...toApiQuery(params, false), columns: columns.visible })} />
+          <ExportButton path="/api/endpoints/export" query={() => ({ ...locationsQuery(params, false), columns: columns.visible })} />
           <Button size="sm" variant="default" onClick={() => setImporting(true)} disabled={!currentClient}>
             Import CSV
           </Button>
@@ -71,15 +85,21 @@ export default function LocationsPage() {
       }
     >
       <Text size="sm" c="dimmed">
-        {chosenClients.length > 0 ? (
-          <>Clients chosen in the filter below.</>
+        {allClients ? (
+          <>
+            Clients: <b>all clients</b>
+          </>
+        ) : chosenClients.length > 0 ? (
+          <>
+            Clients: <b>{chosenClients.map((id) => clientOptions.find((o) => o.value === id)?.label ?? `#${id}`).join(', ')}</b>
+          </>
         ) : (
           <>
             Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
           </>
         )}
       </Text>
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <FilterBar>
         <SearchFilter value={params.q} placeholder="Name, store code, city or id" onChange={(q) => update({ q })} />
         <MultiFilter
           label="Clients"
@@ -116,7 +136,7 @@ export default function LocationsPage() {
           onChange={(v) => update({ single: { hasGoogle: v ?? '' } })}
         />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
+      </FilterBar>
 
       <DataTable<Location>
         caption="Locations"
@@ -131,7 +151,12 @@ export default function LocationsPage() {
         error={list.error}
         onRetry={() => void list.refetch()}
         empty={{
-          title: currentClient ? `No locations of ${currentClient.name} match these filters.` : 'Choose a client to see its locations.',
+          title:
+            chosenClients.length > 0
+              ? 'No locations of the chosen clients match these filters.'
+              : currentClient
+                ? `No locations of ${currentClient.name} match these filters.`
+                : 'Choose a client to see its locations.',
           action: currentClient ? (
             <Button size="xs" variant="light" onClick={() => setEditing('new')}>
               Create location
@@ -146,6 +171,8 @@ export default function LocationsPage() {
               return <StatusBadge status={r.status} />;
             case 'city_state':
               return `${r.city}, ${r.state}`;
+            case 'phone':
+              return <PhoneCell value={r.phone} />;
             case 'review_sites': {
               const sites = REVIEW_SITES.filter((site) => r.review_links[site.value]).map((site) => site.label);
               return sites.length > 0 ? sites.join(', ') : <Text c="dimmed">—</Text>;
@@ -182,7 +209,7 @@ export default function LocationsPage() {
         )}
       />
       <CursorPager
-        key={JSON.stringify(toApiQuery(params, false))}
+        key={JSON.stringify(locationsQuery(params, false))}
         cursor={params.cursor}
         nextCursor={list.data?.nextCursor}
         total={list.data?.total}

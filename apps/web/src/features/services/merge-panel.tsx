@@ -3,6 +3,7 @@ import { describeMoved, MERGE_FIELD_LABELS } from '@admin/shared/resources/perso
 import { Alert, Button, Checkbox, Group, List, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { formatPhone } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
 
 const toMergePerson = (p: Person): MergePerson => ({
@@ -148,7 +149,7 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
                   </Text>
                 </Table.Td>
                 <Table.Td>{p.employee_code ?? '—'}</Table.Td>
-                <Table.Td>{[p.email, p.phone].filter(Boolean).join(' · ') || '—'}</Table.Td>
+                <Table.Td>{[p.email, formatPhone(p.phone)].filter(Boolean).join(' · ') || '—'}</Table.Td>
                 <Table.Td>{p.location_names.join(', ') || '—'}</Table.Td>
               </Table.Tr>
             ))}

@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
@@ -174,7 +175,7 @@ function History() {
           title: currentClient ? `No personnel of ${currentClient.name} have been merged yet.` : 'Choose a client to see its merges.',
         }}
         renderCell={(key, r) => {
-          if (key === 'performed_at') return new Date(r.performed_at).toLocaleString();
+          if (key === 'performed_at') return <DateTimeCell value={r.performed_at} />;
           if (key === 'merged_names') return r.merged_names.join(', ');
           if (key === 'moved') return describeMoved(r.moved_counts);
           if (key === 'aliases_added') return r.aliases_added.join(', ') || <Dash />;

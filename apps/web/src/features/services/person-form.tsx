@@ -4,6 +4,7 @@ import { Alert, Button, Group, MultiSelect, SimpleGrid, Stack, TagsInput, TextIn
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { usePanelForm } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
 
@@ -45,6 +46,7 @@ export function PersonForm(props: { person: Person | null; onSaved(p: Person): v
   const [formError, setFormError] = useState<string | null>(null);
   const { register, control, handleSubmit, formState } = form;
   const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+  const cancel = usePanelForm(formState.isDirty, props.onCancel);
   // A person's current locations stay choosable even if archived.
   const options = [
     ...locationOptions,
@@ -73,11 +75,11 @@ export function PersonForm(props: { person: Person | null; onSaved(p: Person): v
             {formError}
           </Alert>
         )}
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="First name" required {...register('first_name')} error={err('first_name')} />
           <TextInput label="Last name" required {...register('last_name')} error={err('last_name')} />
         </SimpleGrid>
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Display name" {...register('display_name')} error={err('display_name')} />
           <TextInput label="Title" {...register('title')} error={err('title')} />
         </SimpleGrid>
@@ -112,13 +114,13 @@ export function PersonForm(props: { person: Person | null; onSaved(p: Person): v
             />
           )}
         />
-        <SimpleGrid cols={2}>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Email" {...register('email')} error={err('email')} />
           <TextInput label="Phone" {...register('phone')} error={err('phone')} />
         </SimpleGrid>
         <TextInput label="Photo URL" {...register('photo_url')} error={err('photo_url')} />
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" loading={formState.isSubmitting}>

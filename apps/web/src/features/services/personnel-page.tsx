@@ -7,10 +7,12 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CsvImportDialog } from '../../components/csv-import/csv-import.tsx';
+import { PhoneCell } from '../../components/data-table/cells.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
@@ -72,7 +74,7 @@ export default function PersonnelPage() {
       <Text size="sm" c="dimmed">
         Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
       </Text>
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <FilterBar>
         <SearchFilter value={params.q} placeholder="Name, alias, code or email" onChange={(q) => update({ q })} />
         <MultiFilter
           label="Status"
@@ -101,7 +103,7 @@ export default function PersonnelPage() {
           mb={8}
         />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
+      </FilterBar>
       <DataTable<Person>
         caption="Personnel"
         columns={personnelColumns}
@@ -138,6 +140,7 @@ export default function PersonnelPage() {
             );
           if (key === 'location_names') return r.location_names.join(', ') || <Text c="dimmed">—</Text>;
           if (key === 'aliases_count') return r.aliases.length;
+          if (key === 'phone') return <PhoneCell value={r.phone} />;
           const value = r[key as keyof Person];
           return value === null || value === '' ? <Text c="dimmed">—</Text> : String(value);
         }}

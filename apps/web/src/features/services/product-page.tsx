@@ -6,10 +6,12 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CsvImportDialog } from '../../components/csv-import/csv-import.tsx';
+import { DateCell } from '../../components/data-table/cells.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
@@ -64,7 +66,7 @@ export default function ProductPage() {
       <Text size="sm" c="dimmed">
         Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
       </Text>
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <FilterBar>
         <SearchFilter value={params.q} placeholder="Name or code" onChange={(q) => update({ q })} />
         <MultiFilter
           label="Status"
@@ -74,7 +76,7 @@ export default function ProductPage() {
           w={260}
         />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
+      </FilterBar>
       <DataTable<Product>
         caption="Products"
         columns={productColumns}
@@ -99,7 +101,7 @@ export default function ProductPage() {
         openLabel={(r) => `Edit ${r.name}`}
         renderCell={(key, r) => {
           if (key === 'status') return <StatusBadge status={r.status} />;
-          if (key === 'created_at') return new Date(r.created_at).toLocaleDateString('en-US', { dateStyle: 'medium' });
+          if (key === 'created_at') return <DateCell value={r.created_at} />;
           const value = r[key as keyof Product];
           return value === null || value === '' ? <Text c="dimmed">—</Text> : String(value);
         }}

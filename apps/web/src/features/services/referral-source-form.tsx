@@ -4,6 +4,7 @@ import { Alert, Button, Checkbox, Group, Select, Stack, TextInput } from '@manti
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
+import { usePanelForm } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
 
 type FormValues = { name: string; code: string; type: string };
@@ -27,6 +28,7 @@ export function ReferralSourceForm(props: {
   const [formError, setFormError] = useState<string | null>(null);
   const { register, control, handleSubmit, formState } = form;
   const err = (f: keyof FormValues) => veeErrors.first(f) ?? undefined;
+  const cancel = usePanelForm(formState.isDirty || global, props.onCancel);
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -49,6 +51,13 @@ export function ReferralSourceForm(props: {
         {formError && (
           <Alert color="red" variant="light" role="alert">
             {formError}
+          </Alert>
+        )}
+        {(s?.client_id === null || global) && (
+          <Alert color="orange" variant="light" title="Global default" role="note">
+            {s
+              ? 'This referral source is shared by every client. Your changes apply to all clients at once.'
+              : 'A global default is shared by every client. Later changes to it apply to all clients at once.'}
           </Alert>
         )}
         <TextInput label="Name" required {...register('name')} error={err('name')} />
@@ -76,7 +85,7 @@ export function ReferralSourceForm(props: {
           />
         )}
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" loading={formState.isSubmitting}>

@@ -9,6 +9,7 @@ import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
+import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { MultiFilter } from '../../components/filters/multi-filter.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
@@ -59,7 +60,7 @@ export default function ReferralSourcePage() {
       <Text size="sm" c="dimmed">
         Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
       </Text>
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <FilterBar>
         <SearchFilter value={params.q} placeholder="Name or code" onChange={(q) => update({ q })} />
         <MultiFilter
           label="Status"
@@ -87,7 +88,7 @@ export default function ReferralSourcePage() {
           onChange={(v) => update({ single: { scope: v ?? '' } })}
         />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
+      </FilterBar>
       <DataTable<ReferralSource>
         caption="Referral sources"
         columns={referralSourceColumns}
