@@ -1,0 +1,437 @@
+import { readFileSync } from 'node:fs';
+import { parseCsv } from '@admin/shared';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { signIn, signInAsAdmin, switchClient } from './support.ts';
+
+// What a new user tripped over at 390, 1024 and 1440 px, each replayed as they would.
+
+const PHONE = 390;
+const LAPTOP = 1024;
+const DESKTOP = 1440;
+
+async function box(locator: Locator) {
+  const b = await locator.boundingBox();
+  expect(b, 'element is laid out').not.toBeNull();
+  return b ?? { x: 0, y: 0, width: 0, height: 0 };
+}
+
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The page itself never scrolls sideways (wide tables scroll inside their own box). */
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+/** The texts of one column of a table, found by its header. */
+async function columnTexts(table: Locator, header: string): Promise<string[]> {
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const headers = (await table.getByRole('columnheader').allInnerTexts()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
+  const index = headers.indexOf(header);
+  expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
+  return table.locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
+}
+
+test.describe('1. Locations: Selected All in the Clients filter', () => {
+  test('shows every client, not only the current one', async ({ page }) => {
+    await signInAsAdmin(page);
+    const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+    await page.goto('/admin/location');
+    const table = page.getByRole('table', { name: 'Locations' });
+    await expect(table.getByRole('row').nth(1)).toContainText(current);
+    const summary = page.getByText(/^Showing \d+ of [\d,]+/);
+    const ownCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
+
+    const answer = page.waitForResponse((r) => r.url().includes('/api/endpoints?') && r.url().includes('client=all'));
+    await page.getByRole('combobox', { name: 'Clients' }).click();
+    await page.getByRole('option', { name: 'Selected All' }).click();
+    await page.keyboard.press('Escape');
+    expect((await answer).status()).toBe(200);
+
+    await expect(page.getByText('Clients: all clients')).toBeVisible();
+    await expect.poll(async () => new Set(await columnTexts(table, 'Client')).size).toBeGreaterThan(2);
+    const allCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
+    expect(allCount).toBeGreaterThan(ownCount);
+
+    // Emptying the filter goes back to the current client.
+    await page.getByRole('combobox', { name: 'Clients' }).click();
+    await page.getByRole('option', { name: 'Selected All' }).click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByText(`Client: ${current}`)).toBeVisible();
+    await expect.poll(async () => new Set(await columnTexts(table, 'Client'))).toEqual(new Set([current]));
+  });
+});
+
+test.describe('2. The shell on a phone, a laptop and a desktop', () => {
+  test(`at ${PHONE} px Sign out is in the sidebar and the page does not scroll sideways`, async ({ page }) => {
+    await page.setViewportSize({ width: PHONE, height: 800 });
+    await signInAsAdmin(page);
+    await expectNoSidewaysScroll(page);
+    const header = page.getByRole('banner');
+    const headerBox = await box(header);
+    for (const control of [
+      page.getByRole('button', { name: 'Toggle navigation' }),
+      page.getByRole('combobox', { name: 'Current client' }),
+    ]) {
+      const b = await box(control);
+      expect(b.x + b.width).toBeLessThanOrEqual(PHONE);
+      expect(b.y + b.height).toBeLessThanOrEqual(headerBox.y + headerBox.height);
+    }
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    const sidebar = page.getByRole('navigation', { name: 'Sidebar' });
+    await expect(sidebar.getByText('Signed in as Ada Admin')).toBeVisible();
+    const signOut = sidebar.getByRole('button', { name: 'Sign out' });
+    await expect(signOut).toBeInViewport();
+    await signOut.click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  for (const width of [LAPTOP, DESKTOP]) {
+    test(`at ${width} px the header is one line, Sign out and the Actions column are in view, badges whole`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await expectNoSidewaysScroll(page);
+      const header = await box(page.getByRole('banner'));
+      expect(header.height).toBeLessThanOrEqual(61);
+      const signOut = page.getByRole('button', { name: 'Sign out' });
+      await expect(signOut).toBeVisible();
+      const s = await box(signOut);
+      expect(s.x + s.width).toBeLessThanOrEqual(width);
+      expect(s.y + s.height).toBeLessThanOrEqual(header.y + header.height);
+      if (width >= 1200) {
+        const menus = await box(page.getByRole('navigation', { name: 'Main' }));
+        expect(menus.height).toBeLessThan(45);
+      } else {
+        await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+        await expect(page.getByRole('button', { name: 'Toggle navigation' })).toBeVisible();
+      }
+
+      const table = page.getByRole('table', { name: 'Clients' });
+      await expect(table.getByRole('row').nth(1)).toBeVisible();
+      const actions = await box(table.getByRole('columnheader', { name: 'Actions' }));
+      expect(actions.x + actions.width).toBeLessThanOrEqual(width);
+      const firstRow = table.getByRole('row').nth(1);
+      for (const button of await firstRow.getByRole('button', { name: /^(Edit|Archive) / }).all()) {
+        const b = await box(button);
+        expect(b.x + b.width, await button.innerText()).toBeLessThanOrEqual(width);
+      }
+      // Module badges show their whole text.
+      const cut = await table
+        .locator('.mantine-Badge-label')
+        .evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
+      expect(cut).toEqual([]);
+    });
+  }
+});
+
+test.describe('3. Placeholders read as hints', () => {
+  test('every placeholder in the location and client forms starts with "e.g." and stays grey beside an error', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/location');
+    await page.getByRole('button', { name: 'Create location' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create location' });
+    await drawer.getByRole('button', { name: 'Create location' }).click();
+    await expect(drawer.getByText('The state field is required')).toBeVisible();
+    const state = drawer.getByRole('textbox', { name: 'State' });
+    await expect(state).toHaveAttribute('placeholder', 'e.g. CO');
+    await expect(drawer.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
+    const errorColour = await drawer.getByText('The state field is required').evaluate((m) => getComputedStyle(m).color);
+    const placeholderColour = await state.evaluate((input) => getComputedStyle(input, '::placeholder').color);
+    expect(placeholderColour).not.toBe(errorColour);
+    const placeholders = await drawer
+      .locator('input[type=text][placeholder], input:not([type])[placeholder]')
+      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('placeholder') ?? ''));
+    expect(placeholders.length).toBeGreaterThan(2);
+    expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Create client' }).first().click();
+    const client = page.getByRole('dialog', { name: 'Create client' });
+    await expect(client.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
+    await expect(client.getByRole('textbox', { name: 'State' })).toHaveAttribute('placeholder', 'e.g. CO');
+  });
+});
+
+test.describe('4. The created banner and the toasts', () => {
+  test('the created message goes away at the next edit', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.getByRole('button', { name: 'Create client' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create client' });
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Banner Test Bakery');
+    await drawer.getByRole('combobox', { name: 'Industry' }).click();
+    await page.getByRole('option', { name: 'Retail' }).click();
+    await drawer.getByRole('button', { name: 'Create client' }).click();
+    const banner = page.getByRole('status').filter({ hasText: 'Client "Banner Test Bakery" was created' });
+    await expect(banner).toBeVisible();
+
+    const table = page.getByRole('table', { name: 'Clients' });
+    await table.getByRole('button', { name: 'Edit Crescent City Law' }).first().click();
+    const edit = page.getByRole('dialog', { name: 'Edit Crescent City Law' });
+    await edit.getByRole('textbox', { name: 'City' }).fill('New Orleans');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Saved Crescent City Law')).toBeVisible();
+    await expect(banner).toHaveCount(0);
+  });
+
+  for (const width of [PHONE, DESKTOP]) {
+    test(`at ${width} px several toasts never cover the header and stack to three at most`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await signInAsAdmin(page);
+      const original = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+      for (const name of ['Lakeside Honda', 'Northstar Toyota', 'Bayside Inn & Suites', 'Crescent City Law'])
+        await switchClient(page, name);
+      const toasts = page.getByRole('alert').filter({ hasText: /^Switched to / });
+      await expect(toasts.first()).toBeVisible();
+      expect(await toasts.count()).toBeLessThanOrEqual(3);
+      const header = await box(page.getByRole('banner'));
+      for (const toast of await toasts.all()) expect(overlaps(await box(toast), header)).toBe(false);
+      await switchClient(page, original);
+    });
+  }
+});
+
+test.describe('5. Creating a client: time zone and modules', () => {
+  test.describe('in a browser set to Chicago', () => {
+    test.use({ timezoneId: 'America/Chicago' });
+    test("starts at the browser's zone, lists US zones first, finds a zone by city; no module ticked", async ({ page }) => {
+      await signInAsAdmin(page);
+      await page.getByRole('button', { name: 'Create client' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Create client' });
+      const zone = drawer.getByRole('combobox', { name: 'Time zone' });
+      await expect(zone).toHaveValue(/^America\/Chicago/);
+      await zone.click();
+      const options = page.getByRole('listbox').getByRole('option');
+      await expect(options.first()).toHaveText(/^America\/New_York/);
+      const firstSeven = (await options.allInnerTexts()).slice(0, 7);
+      expect(firstSeven.every((o) => /^(America|Pacific)\//.test(o))).toBe(true);
+      await zone.fill('los angeles');
+      await page.getByRole('option', { name: /America\/Los_Angeles/ }).click();
+      await expect(zone).toHaveValue(/^America\/Los_Angeles/);
+      for (const module of ['Surveys', 'Reputation', 'Listings', 'SMS']) {
+        await expect(drawer.getByRole('checkbox', { name: module })).not.toBeChecked();
+      }
+    });
+  });
+
+  test.describe('in a browser set to UTC', () => {
+    test.use({ timezoneId: 'UTC' });
+    test('starts at US Eastern, since UTC says nothing about where a business is', async ({ page }) => {
+      await signInAsAdmin(page);
+      await page.getByRole('button', { name: 'Create client' }).first().click();
+      await expect(page.getByRole('dialog', { name: 'Create client' }).getByRole('combobox', { name: 'Time zone' })).toHaveValue(
+        /^America\/New_York/,
+      );
+    });
+  });
+});
+
+test.describe('6. Filter rows, table headers and dates line up', () => {
+  for (const width of [PHONE, DESKTOP]) {
+    test(`at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      // Status starts with two chips; a third sums them up as one chip and "+2 more", still one line.
+      await page.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: 'Archived' }).click();
+      await page.keyboard.press('Escape');
+      await expect(page.getByText('+2 more')).toBeVisible();
+      for (const path of ['/', '/admin/system/logs', '/admin/location']) {
+        if (path !== '/') await page.goto(path);
+        const filters = page.getByRole('group', { name: 'Filters' });
+        await expect(filters).toBeVisible();
+        const inputs = filters.locator('.mantine-Input-wrapper');
+        const boxes = await Promise.all((await inputs.all()).map(box));
+        expect(boxes.length).toBeGreaterThan(2);
+        const heights = new Set(boxes.map((b) => Math.round(b.height)));
+        expect([...heights], `input heights on ${path}`).toHaveLength(1);
+        if (width === DESKTOP) {
+          // Inputs sharing a line share their bottom edge.
+          const first = boxes[0];
+          const sameLine = boxes.filter((b) => first && Math.abs(b.y - first.y) < first.height);
+          expect(sameLine.length).toBeGreaterThan(2);
+          expect(new Set(sameLine.map((b) => Math.round(b.y + b.height))).size).toBe(1);
+        }
+        const table = page.getByRole('table').first();
+        await expect(table.getByRole('row').nth(1)).toBeVisible();
+        // Sort buttons keep their arrow on the label's line.
+        for (const sort of await table.getByRole('columnheader').getByRole('button').all()) {
+          expect((await box(sort)).height, await sort.innerText()).toBeLessThan(26);
+        }
+      }
+      await page.goto('/?status=selected%20all');
+      const dates = page.getByRole('table', { name: 'Clients' }).locator('tbody time');
+      await expect(dates.first()).toBeVisible();
+      for (const date of (await dates.all()).slice(0, 5)) expect((await box(date)).height).toBeLessThan(26);
+    });
+  }
+});
+
+test.describe('7. Client Manager row actions', () => {
+  for (const width of [PHONE, DESKTOP]) {
+    test(`at ${width} px the current client's buttons sit where every other row's do`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+      const other = current === 'Lakeside Honda' ? 'Northstar Toyota' : 'Lakeside Honda';
+      const table = page.getByRole('table', { name: 'Clients' });
+      // The Actions cell: the row's last.
+      const mine = table
+        .getByRole('row', { name: new RegExp(current) })
+        .getByRole('cell')
+        .last();
+      const theirs = table
+        .getByRole('row', { name: new RegExp(other) })
+        .getByRole('cell')
+        .last();
+      await expect(mine.getByText('Current', { exact: true })).toBeVisible();
+      await expect(mine.getByRole('button', { name: `Switch to ${current}` })).toHaveCount(0);
+      for (const [a, b] of [
+        [`Edit ${current}`, `Edit ${other}`],
+        [`Open ${current}'s screens`, `Open ${other}'s screens`],
+        [`Pause ${current}`, `Pause ${other}`],
+        [`Archive ${current}`, `Archive ${other}`],
+      ] as const) {
+        const x1 = (await box(mine.getByRole('button', { name: a, exact: true }))).x;
+        const x2 = (await box(theirs.getByRole('button', { name: b, exact: true }))).x;
+        expect(Math.abs(x1 - x2), a).toBeLessThanOrEqual(1);
+      }
+    });
+  }
+});
+
+test.describe('8. Panels, deep links, 404 and the footer', () => {
+  test('the panel close button has a name; an edited form asks before it is thrown away', async ({ page }) => {
+    await signInAsAdmin(page);
+    const table = page.getByRole('table', { name: 'Clients' });
+    await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Pioneer Plumbing Co.' });
+    await expect(drawer.getByRole('button', { name: 'Close panel' })).toBeVisible();
+
+    // Untouched: Escape closes at once.
+    await page.keyboard.press('Escape');
+    await expect(drawer).toHaveCount(0);
+
+    await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+    const city = drawer.getByRole('textbox', { name: 'City' });
+    const before = await city.inputValue();
+    await city.fill('Somewhere Else');
+    const ask = page.getByRole('dialog', { name: 'Discard changes?' });
+    await page.keyboard.press('Escape');
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(ask).toHaveCount(0);
+    await expect(city).toHaveValue('Somewhere Else');
+
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(drawer).toHaveCount(0);
+
+    await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+    await expect(drawer.getByRole('textbox', { name: 'City' })).toHaveValue(before);
+    await drawer.getByRole('button', { name: 'Close panel' }).click();
+    await expect(drawer).toHaveCount(0);
+  });
+
+  test('a deep link opened signed out lands on that link after sign-in', async ({ page }) => {
+    await page.goto('/admin/personnel?q=ethan');
+    await expect(page).toHaveURL(/\/login$/);
+    await signIn(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Personnel' })).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/personnel\?q=ethan$/);
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('ethan');
+  });
+
+  for (const width of [PHONE, DESKTOP]) {
+    test(`at ${width} px the 404 page has a main region, a footer and a way home, but no navigation bar`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await signInAsAdmin(page);
+      await page.goto('/no/such/page');
+      await expect(page).toHaveURL(/\/404$/);
+      await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toContainText(`© ${new Date().getFullYear()} Admin Panel`);
+      await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+      await expectNoSidewaysScroll(page);
+      await page.getByRole('main').getByRole('link', { name: 'Go to Client Manager' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
+    });
+  }
+
+  test('the footer is the contentinfo landmark, outside main', async ({ page }) => {
+    await signInAsAdmin(page);
+    const footer = page.getByRole('contentinfo');
+    await expect(footer).toHaveText(`© ${new Date().getFullYear()} Admin Panel`);
+    await expect(page.getByRole('main').getByRole('contentinfo')).toHaveCount(0);
+    expect(await footer.evaluate((f) => f.closest('main') === null)).toBe(true);
+  });
+});
+
+test.describe('9. System Logs filters, global referral sources', () => {
+  test('Entity type filters as you type, like Search', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/system/logs?level=selected%20all');
+    await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1)).toBeVisible();
+    const filtered = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('entityType=location'));
+    await page.getByRole('textbox', { name: 'Entity type' }).pressSequentially('location');
+    await filtered;
+    await expect(page).toHaveURL(/entityType=location/);
+
+    const searched = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('q=Created'));
+    await page.getByRole('searchbox', { name: 'Search' }).pressSequentially('Created');
+    await searched;
+    await expect(page).toHaveURL(/q=Created/);
+  });
+
+  test('editing a global referral source warns that every client changes', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/referral-source');
+    const table = page.getByRole('table', { name: 'Referral sources' });
+    await table.getByRole('button', { name: 'Edit Google search' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Google search' });
+    await expect(drawer.getByRole('note')).toContainText('shared by every client');
+    await expect(drawer.getByRole('note')).toContainText('apply to all clients');
+    await drawer.getByRole('button', { name: 'Close panel' }).click();
+
+    await table.getByRole('button', { name: 'Edit Yard sign' }).first().click();
+    await expect(page.getByRole('dialog', { name: 'Edit Yard sign' }).getByRole('note')).toHaveCount(0);
+  });
+});
+
+test.describe('10. Phones and dates', () => {
+  test('phones are grouped on screen and stay E.164 in the CSV; one date format across tables', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/location');
+    const table = page.getByRole('table', { name: 'Locations' });
+    await expect(table.getByRole('row').nth(1)).toBeVisible();
+    const phones = await columnTexts(table, 'Phone');
+    expect(phones.length).toBeGreaterThan(0);
+    for (const phone of phones) expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const records = parseCsv(readFileSync((await (await download).path()) ?? '', 'utf8'));
+    const phoneColumn = records[0]?.indexOf('Phone') ?? -1;
+    expect(phoneColumn).toBeGreaterThanOrEqual(0);
+    // As stored; the server's leading apostrophe keeps spreadsheets from reading "+1…" as a formula.
+    for (const record of records.slice(1)) expect(record[phoneColumn]).toMatch(/^'?\+1\d{10}$/);
+
+    const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+    const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/;
+    await page.goto('/');
+    const created = await columnTexts(page.getByRole('table', { name: 'Clients' }), 'Created');
+    expect(created.length).toBeGreaterThan(0);
+    for (const d of created) expect(d).toMatch(DATE);
+    await page.goto('/admin/system/logs');
+    const times = await columnTexts(page.getByRole('table', { name: 'System logs' }), 'Time');
+    expect(times.length).toBeGreaterThan(0);
+    for (const t of times) expect(t).toMatch(DATE_TIME);
+    await page.goto('/admin/merge-personnel?tab=history');
+    const history = page.getByRole('table', { name: 'Merge history' });
+    await expect(history).toBeVisible();
+    for (const d of await history.locator('tbody time').allInnerTexts()) expect(d).toMatch(DATE_TIME);
+  });
+});
