@@ -181,6 +181,23 @@ const FIELD_COLUMNS: Record<MergeField, keyof PersonRow> = {
   photo_url: 'photoUrl',
 };
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * A phone number as digits only, without a leading US country code: `+18085558288`,
+ * `(808) 555-8288` and `1-808-555-8288` all give `8085558288`. Feeds and people write one
+ * number many ways; only a different number is a conflict.
+ */
+export function phoneDigits(value: string): string {
+  const digits = value.replace(/\D/g, '');
+  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+}
+
+/** Whether two values of a field say the same thing (text without digits compares as text). */
+function sameValue(field: MergeField, a: string, b: string): boolean {
+  if (field !== 'phone') return same(a, b);
+  const [x, y] = [phoneDigits(a), phoneDigits(b)];
+  return x !== '' && y !== '' ? x === y : same(a, b);
+}
 const MAX_ALIASES = 20;
 
 export type MergePlan = MergePreview & {
@@ -236,10 +253,10 @@ export async function planMerge(tx: Db, clientId: number, survivorId: number, du
         fill[field] = donor.value;
         filled.push({ field, value: donor.value, from_id: donor.id });
       }
-      const others = theirs.filter((t) => donor && !same(t.value, donor.value));
+      const others = theirs.filter((t) => donor && !sameValue(field, t.value, donor.value));
       if (donor && others.length > 0) conflicts.push({ field, survivor_value: donor.value, others });
     } else {
-      const others = theirs.filter((t) => !same(t.value, mine));
+      const others = theirs.filter((t) => !sameValue(field, t.value, mine));
       if (others.length > 0) conflicts.push({ field, survivor_value: mine, others });
     }
   }
