@@ -9,7 +9,7 @@ import './app/base.css';
 
 const router = createRouter();
 
-// Any 401 on a signed-in call: forget the session and go to /login (product.md §2).
+// Any 401 on a signed-in call: forget the session and go to /login (docs/overview.md, Signing in).
 // The page the user was on comes back after they sign in again.
 setUnauthorizedHandler(() => {
   useSession.getState().clearLocal('Your session has ended. Please sign in again.');

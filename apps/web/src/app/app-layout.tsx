@@ -22,7 +22,7 @@ export default function AppLayout() {
   const user = useSession((s) => s.user);
   const signOut = useSession((s) => s.signOut);
 
-  // Every navigation scrolls to the top (spec §2) and closes the mobile sidebar.
+  // Every navigation scrolls to the top (docs/overview.md, The shell) and closes the sidebar.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change by design
   useEffect(() => {
     window.scrollTo(0, 0);
@@ -124,7 +124,7 @@ export default function AppLayout() {
           </AppShell.Navbar>
 
           <AppShell.Main className="app-main">
-            {/* Keyed by path so each page change replays the fade (spec §2). */}
+            {/* Keyed by path so each page change replays the fade between pages. */}
             <div key={location.pathname} className="page-fade">
               <Outlet />
             </div>

@@ -6,13 +6,13 @@ export type ScreenRoute = {
   path: string;
   label: string;
   group: NavGroup;
-  /** Each screen is its own chunk, loaded when first visited (spec §2). */
+  /** Each screen is its own chunk, loaded when first visited (docs/overview.md, The shell). */
   load: () => Promise<{ default: ComponentType }>;
 };
 
 export const NAV_GROUPS: readonly NavGroup[] = ['Clients', 'Surveys', 'Reputation', 'Services', 'Tools', 'Logging', 'Reports'];
 
-/** The spec's route table (§2), in menu order within each group (product.md §3). */
+/** The route table (docs/overview.md, The shell), in menu order within each group. */
 export const SCREEN_ROUTES: readonly ScreenRoute[] = [
   { path: '/', label: 'Client Manager', group: 'Clients', load: () => import('../features/clients/client-manager-page.tsx') },
   { path: '/admin/surveys', label: 'Surveys', group: 'Surveys', load: () => import('../features/surveys/surveys-page.tsx') },

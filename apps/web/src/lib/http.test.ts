@@ -26,7 +26,7 @@ describe('the HTTP client', () => {
     await api.get('/api/client-root-teams');
     const init = fetch.mock.calls[0]?.[1];
     expect(((init?.headers ?? {}) as Record<string, string>).authorization).toBe('Bearer tok-1');
-    expect(init?.signal).toBeUndefined(); // no timeout (spec §9)
+    expect(init?.signal).toBeUndefined(); // no timeout (docs/overview.md, The shell)
   });
 
   it('sends no authorization header without a stored token', async () => {

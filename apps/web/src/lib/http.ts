@@ -38,7 +38,7 @@ function baseUrl(host: Host): string {
   return host === 'identity' ? c.identityBaseUrl : host === 'reputation' ? c.reputationBaseUrl : c.apiBaseUrl;
 }
 
-/** Query string without empty values (spec §5: empty query values are left out). */
+/** Query string without empty values (docs/overview.md, Shared vocabulary: empty values are left out). */
 export function queryString(query: RequestOptions['query']): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -54,7 +54,7 @@ export function queryString(query: RequestOptions['query']): string {
 }
 
 /**
- * The HTTP client. No timeout (spec §9: timeout 0): a slow report is waited for, and the
+ * The HTTP client. No timeout (docs/overview.md, The shell): a slow report is waited for, and the
  * caller can abort with `signal`. The bearer header comes from session storage, quotes removed.
  */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {

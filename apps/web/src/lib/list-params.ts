@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
- * List state lives in the URL (architecture rule 4): sort, order, search, filters, cursor.
+ * List state lives in the URL (docs/conventions.md, rule 4): sort, order, search, filters, cursor.
  * Reload, back and shared links all show the same list.
  */
 export type ListParams = {
@@ -49,7 +49,7 @@ export function readListParams(search: URLSearchParams, config: ListParamsConfig
   };
 }
 
-/** The API query for these params: "selected all" and empty values are left out (spec §5). */
+/** The API query for these params: "selected all" and empty values are left out (docs/overview.md, Shared vocabulary). */
 export function toApiQuery(p: ListParams, includeCursor = true): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   if (p.sort) query.sort = p.sort;

@@ -2,7 +2,7 @@ import type { Client, User } from '@admin/shared';
 import { SSO_COOKIE, STORAGE_KEYS } from '@admin/shared/constants';
 
 /**
- * The per-tab session kept in `sessionStorage` (spec §4). Functions take the storage as an
+ * The per-tab session kept in `sessionStorage` (docs/overview.md, Signing in). Functions take the storage as an
  * argument so they are tested without a browser.
  */
 
@@ -11,7 +11,7 @@ export function storeToken(storage: Storage, token: string): void {
   storage.setItem(STORAGE_KEYS.token, JSON.stringify(token));
 }
 
-/** The stored token with quote characters removed (spec §4), or null when none is stored. */
+/** The stored token with quote characters removed (docs/overview.md, Signing in), or null when none is stored. */
 export function readToken(storage: Storage): string | null {
   const raw = storage.getItem(STORAGE_KEYS.token);
   if (raw === null) return null;
@@ -25,7 +25,7 @@ export function authorizationHeader(storage: Storage): string | null {
   return token ? `Bearer ${token}` : null;
 }
 
-/** The route guard's whole test: is the signed-in flag present? (spec §2) */
+/** The route guard's whole test: is the signed-in flag present? (docs/overview.md, Signing in) */
 export function isSignedIn(storage: Storage): boolean {
   return storage.getItem(STORAGE_KEYS.authenticated) !== null;
 }
@@ -67,7 +67,7 @@ export function readSsoCookie(cookieText: string): string | null {
 
 /**
  * The cookie assignment that expires `ssoToken`: same name, domain and path, expiry in the past
- * (spec §4 sign-out).
+ * (docs/overview.md, Signing in: sign-out).
  */
 export function expiredSsoCookie(domain: string | null): string {
   const scope = domain ? `; domain=${domain}` : '';
@@ -75,7 +75,7 @@ export function expiredSsoCookie(domain: string | null): string {
 }
 
 /**
- * Writes a cookie assignment. The spec's sign-out works on `document.cookie` (the ssoToken
+ * Writes a cookie assignment. Sign-out works on `document.cookie` (the ssoToken
  * cookie is shared with the provider's other apps), and the Cookie Store API is not in every
  * browser the staff use.
  */

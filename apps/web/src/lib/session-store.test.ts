@@ -35,7 +35,7 @@ const shellRoutes: Record<string, Handler> = {
 beforeEach(() => useSession.getState().clearLocal(null));
 afterEach(() => vi.unstubAllGlobals());
 
-describe('start-up (spec §1)', () => {
+describe('start-up', () => {
   it('with a stored token: sets the bearer header and loads root teams and the user list, 1000 first', async () => {
     sessionStorage.setItem('storage-auth-user-token', '"tok"');
     sessionStorage.setItem('storage-auth-user', JSON.stringify(admin));
@@ -70,7 +70,7 @@ describe('start-up (spec §1)', () => {
   });
 });
 
-describe('single sign-on (spec §4)', () => {
+describe('single sign-on', () => {
   it('accepts a super-admin: stores the session, loads the current client and caches it', async () => {
     const calls = fakeServer({ ...shellRoutes, 'GET /api/user': () => ({ status: 200, body: { data: { user: admin } } }) });
     expect(await useSession.getState().completeSignIn('sso-tok')).toBe(true);

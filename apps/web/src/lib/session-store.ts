@@ -29,9 +29,9 @@ type SessionState = {
   usersState: LoadState;
   loginFailureMessage: string | null;
   loading: boolean;
-  /** The spec's client-created status and message, shown on Client Manager after a create. */
+  /** The client-created status and message, shown on Client Manager after a create until the next action there. */
   clientCreated: { status: 'success' | 'error'; message: string } | null;
-  /** The current client's locations as filter options (spec: label = locationname, value = _id). */
+  /** The current client's locations as filter options (label = locationname, value = _id). */
   locationOptions: { label: string; value: string }[];
   loadEndpoints(): Promise<void>;
   setClientCreated(value: SessionState['clientCreated']): void;
@@ -50,13 +50,14 @@ type SessionState = {
 
 const storage = () => window.sessionStorage;
 
-/** Logs a failed load to the console (spec §8) and returns a message for the error state. */
+/** Logs a failed load to the console (docs/overview.md, The shell). */
 function logFailure(what: string, err: unknown): void {
   console.error(`Failed to load ${what}`, err);
 }
 
 /**
- * The session: the spec's shared state (§3) and its transitions (§4). Screens read it with
+ * The session: who is signed in, the current client and their lists (docs/overview.md, Signing in
+ * and The shell). Screens read it with
  * `useSession(s => s.currentClient)`.
  */
 /** The signed-out state: where the store starts and what signing out returns to. */
@@ -90,7 +91,7 @@ export const useSession = create<SessionState>()((set, get) => ({
   setClientCreated: (clientCreated) => set({ clientCreated }),
 
   async startUp() {
-    // Spec §1: root teams, then the stored token and current user, then the user list.
+    // Start-up (docs/overview.md, The shell): root teams, the stored token and user, the user list.
     const token = readToken(storage());
     if (!token) return;
     set({ token, user: readStoredUser(storage()), currentClient: readStoredClient(storage()) });
@@ -156,7 +157,7 @@ export const useSession = create<SessionState>()((set, get) => ({
         storeCurrentClient(storage(), client);
         set({ currentClient: client });
       }
-      // Spec §7: after the current client, the user list and the endpoints are reloaded.
+      // After the current client, its users and its locations are loaded (docs/overview.md, The shell).
       await Promise.all([get().loadRootTeams(), get().loadUsers(), get().loadEndpoints()]);
       set({ loading: false });
       return true;

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 export type Option = { label: string; value: string };
 
 /**
- * The spec's shared filters (§3): location, survey and date, each a value and, for the first
+ * The shared filters (docs/overview.md, The shell): location, survey and date, each a value and, for the first
  * two, its options (location option: label = locationname, value = _id). Screens that filter by
  * them (testimonials, reports) read and set them here, so a choice follows the user between
  * those screens. `selected all` in a value means every option.

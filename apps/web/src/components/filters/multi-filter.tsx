@@ -7,7 +7,7 @@ type Option = { value: string; label: string };
 const SHOWN_PILLS = 2;
 
 /**
- * A multi-select filter with **Selected All** (value `selected all`, spec §3): choosing it
+ * A multi-select filter with **Selected All** (value `selected all`, docs/overview.md, Shared vocabulary): choosing it
  * clears the other choices; choosing any option drops it. The input stays one line high however
  * many values are chosen, so a row of filters lines up; the dropdown ticks every chosen option.
  */

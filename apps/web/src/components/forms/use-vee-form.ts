@@ -43,7 +43,7 @@ const isRequired = (rules: string | Record<string, unknown>) =>
     : rules.required !== undefined && rules.required !== false;
 
 /**
- * react-hook-form validated by the shared rule library, on change and on blur (spec §5), with
+ * react-hook-form validated by the shared rule library, on change and on blur (docs/overview.md, Shared vocabulary), with
  * the same messages the server answers in 422s. Exposes `veeErrors` and `veeFields` like the
  * original, and `setServerErrors` to put a 422's `errors` beside the fields.
  */

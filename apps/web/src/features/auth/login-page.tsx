@@ -8,7 +8,7 @@ import { useSession } from '../../lib/session-store.ts';
 
 type Field = 'email' | 'password';
 
-// The login form's rules (domain.md §0: email `required|email`, password `required|min:8`),
+// The login form's rules (email `required|email`, password `required|min:8`),
 // with vee-validate 2's English messages.
 function validateField(field: Field, value: string): string | null {
   if (value.trim() === '') return `The ${field} field is required`;
@@ -31,7 +31,7 @@ export default function LoginPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const ssoTried = useRef(false);
 
-  // Single sign-on (spec §4): a token in the ssoToken cookie signs the user in without the form.
+  // Single sign-on (docs/overview.md, Signing in): a token in the ssoToken cookie signs the user in without the form.
   useEffect(() => {
     if (ssoTried.current) return;
     ssoTried.current = true;

@@ -21,7 +21,7 @@ import { useSession } from '../../lib/session-store.ts';
 
 type ListAnswer = { data: SystemLog[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
 
-// Warnings and errors are what staff come here for (domain.md §21); "Selected All" shows everything.
+// Warnings and errors are what staff come here for (docs/screens.md, System Logs); "Selected All" shows everything.
 const config: ListParamsConfig = {
   multi: { level: ['warn', 'error'], service: [], actor: [], client: [] },
   single: ['startDate', 'endDate', 'entityType'],

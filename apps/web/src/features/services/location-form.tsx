@@ -27,7 +27,7 @@ function toBody(values: Partial<FormValues>): LocationCreate {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim() === '' ? null : v.trim()])) as LocationCreate;
 }
 
-/** Create or edit a location of the current client (domain.md §13). */
+/** Create or edit a location of the current client (docs/screens.md, Locations). */
 export function LocationForm(props: {
   location: Location | null;
   clientTimezone: string | undefined;

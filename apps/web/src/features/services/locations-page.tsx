@@ -42,7 +42,7 @@ function locationsQuery(params: ListParams, includeCursor = true): Record<string
   return query;
 }
 
-/** Locations of the current client (the spec's endpoints). Follows the client switcher. */
+/** Locations (the `/api/endpoints` collection): the current client's, or the clients chosen in the filter. */
 export default function LocationsPage() {
   const { params, update } = useListParams(config);
   const [editing, setEditing] = useState<Location | 'new' | null>(null);

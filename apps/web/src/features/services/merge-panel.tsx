@@ -56,7 +56,7 @@ function AddPerson(props: { exclude: number[]; onAdd(p: MergePerson): void }) {
 }
 
 /**
- * Merging a group (domain.md §17): choose the survivor, tick the duplicates, read the preview,
+ * Merging a group (docs/screens.md, Merge Personnel Data): choose the survivor, tick the duplicates, read the preview,
  * type the survivor's name, merge. The server re-checks everything in one transaction.
  */
 export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: string): void; onCancel(): void }) {

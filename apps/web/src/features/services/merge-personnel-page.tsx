@@ -194,7 +194,7 @@ function History() {
   );
 }
 
-/** Merge Personnel Data (domain.md §17). `?person=<id>` (from Personnel's "Merge…") opens a merge with that person. */
+/** Merge Personnel Data (docs/screens.md, decision 010). `?person=<id>` (from Personnel's "Merge…") opens a merge with that person. */
 export default function MergePersonnelPage() {
   const { params, update } = useListParams(config);
   const [, setSearchParams] = useSearchParams();

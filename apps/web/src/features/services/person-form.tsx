@@ -24,7 +24,7 @@ type FormValues = {
 const toBody = (v: Partial<FormValues>) =>
   Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Array.isArray(x) ? x : x.trim() === '' ? null : x.trim()])) as PersonCreate;
 
-/** Create or edit a person of the current client (domain.md §14). */
+/** Create or edit a person of the current client (docs/screens.md, Personnel). */
 export function PersonForm(props: { person: Person | null; onSaved(p: Person): void; onCancel(): void }) {
   const p = props.person;
   const locationOptions = useSession((s) => s.locationOptions);

@@ -11,7 +11,7 @@ type FormValues = { name: string; code: string; category: string; description: s
 const toBody = (v: Partial<FormValues>) =>
   Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x.trim() === '' ? null : x.trim()])) as ProductCreate;
 
-/** Create or edit a product of the current client (domain.md §15). */
+/** Create or edit a product of the current client (docs/screens.md, Product). */
 export function ProductForm(props: { product: Product | null; onSaved(p: Product): void; onCancel(): void }) {
   const p = props.product;
   const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
