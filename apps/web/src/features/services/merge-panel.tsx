@@ -3,6 +3,7 @@ import { describeMoved, MERGE_FIELD_LABELS } from '@admin/shared/resources/perso
 import { Alert, Button, Checkbox, Group, List, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { usePanelForm } from '../../components/side-panel.tsx';
 import { formatPhone } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
 
@@ -56,8 +57,9 @@ function AddPerson(props: { exclude: number[]; onAdd(p: MergePerson): void }) {
 }
 
 /**
- * Merging a group (docs/screens.md, Merge Personnel Data): choose the survivor, tick the duplicates, read the preview,
- * type the survivor's name, merge. The server re-checks everything in one transaction.
+ * Merging a group (docs/screens.md, Merge Personnel Data): choose the survivor, tick the
+ * duplicates, read the preview, type the survivor's name, merge. The server re-checks everything
+ * in one transaction.
  */
 export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: string): void; onCancel(): void }) {
   const [people, setPeople] = useState(props.people);
@@ -78,6 +80,8 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
   });
   const plan = preview.data?.data;
   const nameOf = (id: number) => people.find((p) => p.id === id)?.name ?? `#${id}`;
+  // Once the survivor's name is typed, the merge is about to happen: closing asks first.
+  const cancel = usePanelForm(confirmName.trim() !== '', props.onCancel);
 
   async function merge() {
     if (!survivor) return;
@@ -216,7 +220,7 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
         </Alert>
       )}
       <Group justify="flex-end">
-        <Button variant="default" onClick={props.onCancel}>
+        <Button variant="default" onClick={cancel}>
           Cancel
         </Button>
         <Button

@@ -1,6 +1,6 @@
 import type { MergeGroup, MergePerson, MergeRecord, Person } from '@admin/shared';
 import { describeMoved, MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryColumns } from '@admin/shared/resources/personnel-merge';
-import { Badge, Button, Group, Loader, Modal, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -57,8 +57,8 @@ function Suggestions(props: { q: string; onSearch(q: string): void; onReview(peo
   }
 
   return (
-    <>
-      <Group align="flex-end" gap="sm" mt="md">
+    <Stack gap="md" mt="md">
+      <Group align="flex-end" gap="sm">
         <SearchFilter value={props.q} placeholder="Name, code or email" onChange={props.onSearch} />
         {list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
         {list.data && (
@@ -131,7 +131,7 @@ function Suggestions(props: { q: string; onSearch(q: string): void; onReview(peo
           </Button>
         </Group>
       </Modal>
-    </>
+    </Stack>
   );
 }
 
@@ -149,8 +149,8 @@ function History() {
     enabled: currentClient !== null,
   });
   return (
-    <>
-      <Group justify="flex-end" mt="md">
+    <Stack gap="md" mt="md">
+      <Group justify="flex-end">
         <ExportButton
           path="/api/get-merge-personnel/history/export"
           query={() => {
@@ -190,7 +190,7 @@ function History() {
         shownCount={list.data?.data.length ?? 0}
         onCursor={(cursor) => update({ cursor })}
       />
-    </>
+    </Stack>
   );
 }
 
