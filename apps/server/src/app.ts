@@ -8,7 +8,9 @@ import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
 import { serializerCompiler } from './lib/serializer.ts';
+import { clientsRepository } from './modules/clients/repository.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
+import { identityRepository } from './modules/identity/repository.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
 import { personnelRoutes } from './modules/personnel/routes.ts';
@@ -103,6 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCookie);
   await app.register(dbPlugin, { database });
   await app.register(auditPlugin);
+  await app.register(clientsRepository);
+  await app.register(identityRepository);
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });

@@ -1,7 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { type ClientRow, findClient } from '../modules/clients/repository.ts';
 
 /** The one answer, on every client-scoped route, when the signed-in user has no current client. */
 export const NO_CURRENT_CLIENT = 'Choose a client first (client switcher).';
@@ -22,9 +20,9 @@ export function requireCurrentClientId(request: FastifyRequest): number {
  * The client new records are written to (the current one unless `clientId` names another): it
  * must exist (else 409 as above, or 422 on the named field) and not be archived (409).
  */
-export async function requireWritableClient(db: Db, request: FastifyRequest, clientId?: number | null): Promise<ClientRow> {
+export async function requireWritableClient(request: FastifyRequest, clientId?: number | null) {
   const id = clientId ?? requireCurrentClientId(request);
-  const client = await findClient(db, id);
+  const client = await request.server.clients.find(id);
   if (!client) {
     if (clientId) throw new HttpError(422, 'Please correct: client_id.', { client_id: ['The client does not exist'] });
     throw noCurrentClient();

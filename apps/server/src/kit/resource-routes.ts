@@ -178,7 +178,7 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
 
     app.post(def.path, { schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
       const body = { ...def.defaults, ...validated<Body>(request.body) };
-      const client = store.isGlobal?.(body) ? null : await requireWritableClient(app.db, request);
+      const client = store.isGlobal?.(body) ? null : await requireWritableClient(request);
       const owner = client?.id ?? null;
       await validate(body);
       await assertUnique(app.db, owner, body);
@@ -243,7 +243,7 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
         `${def.path}/import`,
         { bodyLimit: 6 * 1024 * 1024, schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } } },
         async (request, reply) => {
-          const clientId = (await requireWritableClient(app.db, request)).id;
+          const clientId = (await requireWritableClient(request)).id;
           const unique = def.unique;
           const lines = await checkImport({
             noun,

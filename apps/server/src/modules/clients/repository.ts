@@ -1,6 +1,7 @@
 import type { Client, ClientCreate, ClientListItem, ClientListQuery, RootTeam } from '@admin/shared';
 import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
 import { clients, teams, users } from '../../db/schema/index.ts';
 import {
@@ -167,3 +168,17 @@ export function clientValues(body: Partial<ClientCreate>): Partial<typeof client
   if (body.status !== undefined && body.status !== null) v.status = body.status;
   return v;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Clients as other modules and the kit reach them (never by importing this file). */
+    clients: { find(id: number): Promise<ClientRow | undefined> };
+  }
+}
+
+export const clientsRepository = fp(
+  async (app) => {
+    app.decorate('clients', { find: (id: number) => findClient(app.db, id) });
+  },
+  { name: 'clients-repository', dependencies: ['db'] },
+);

@@ -1,5 +1,6 @@
 import type { User } from '@admin/shared';
 import { and, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { loginAttempts, loginRefusalSummaries, sessions, systemLogs, users } from '../../db/schema/index.ts';
@@ -265,3 +266,23 @@ export async function recordRefusal(db: Db, refusal: Refusal): Promise<void> {
 export async function markLoggedIn(db: Db, userId: number): Promise<void> {
   await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Accounts as other modules reach them (never by importing this file). */
+    identity: { findUser(id: number): Promise<User | undefined>; toUser(row: UserRow): User };
+  }
+}
+
+export const identityRepository = fp(
+  async (app) => {
+    app.decorate('identity', {
+      findUser: async (id: number) => {
+        const row = await findUserById(app.db, id);
+        return row ? toUser(row) : undefined;
+      },
+      toUser,
+    });
+  },
+  { name: 'identity-repository', dependencies: ['db'] },
+);

@@ -117,7 +117,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { body: locationCreateSchema, response: { 201: dataEnvelope(locationSchema) } } },
     async (request, reply) => {
       const { client_id, ...fields } = request.body;
-      const client = await requireWritableClient(app.db, request, client_id);
+      const client = await requireWritableClient(request, client_id);
       const body = { country: 'US', ...fields };
       await validateForm(body);
       await assertClientUser(app.db, client.id, body.manager_user_id);
@@ -157,7 +157,7 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const client = await requireWritableClient(app.db, request);
+      const client = await requireWritableClient(request);
       const bodies = (await checkImport({
         noun: 'location',
         csv: request.body.csv,

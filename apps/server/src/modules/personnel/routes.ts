@@ -124,7 +124,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/personnel',
     { config: { access: 'superadmin' }, schema: { body: personCreateSchema, response: { 201: dataEnvelope(personSchema) } } },
     async (request, reply) => {
-      const client = await requireWritableClient(app.db, request);
+      const client = await requireWritableClient(request);
       const body: PersonCreate = { location_ids: [], aliases: [], ...request.body };
       await validateFields(body, rules);
       await checkLocations(app.db, client.id, body.location_ids);
@@ -162,7 +162,7 @@ export const personnelRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } },
     },
     async (request, reply) => {
-      const client = await requireWritableClient(app.db, request);
+      const client = await requireWritableClient(request);
       // Locations may be named by _id, external code or exact name (case-insensitive).
       const own = await app.db
         .select({ id: locations.id, code: locations.externalCode, name: locations.locationname })

@@ -2,8 +2,6 @@ import { dataEnvelope, switchClientParamSchema, userIdParamSchema, userListEntry
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError, notFound } from '../../lib/http-error.ts';
-import { findClient } from '../clients/repository.ts';
-import { findUserById, toUser } from '../identity/repository.ts';
 import { listClientUsers, listStaffUsers, setCurrentClient } from './repository.ts';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -27,9 +25,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/get-user/:id',
     { config: { access: 'superadmin' }, schema: { params: userIdParamSchema, response: { 200: dataEnvelope(userSchema) } } },
     async (request) => {
-      const row = await findUserById(app.db, request.params.id);
-      if (!row) throw notFound('User');
-      return { data: toUser(row) };
+      const user = await app.identity.findUser(request.params.id);
+      if (!user) throw notFound('User');
+      return { data: user };
     },
   );
 
@@ -43,7 +41,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const auth = request.auth;
       if (!auth) throw new HttpError(401, 'Sign-in required.');
       const { clientId } = request.params;
-      const client = await findClient(app.db, clientId);
+      const client = await app.clients.find(clientId);
       if (!client) throw notFound('Client');
       if (client.status === 'inactive') {
         throw new HttpError(409, `${client.name} is archived. Restore it before switching to it.`, {
@@ -68,7 +66,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         return row;
       });
       if (!updated) throw notFound('User');
-      return { data: toUser(updated) };
+      return { data: app.identity.toUser(updated) };
     },
   );
 };
