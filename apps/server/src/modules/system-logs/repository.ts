@@ -1,13 +1,12 @@
 import { LOG_LEVELS, type SystemLog, type SystemLogDetail, type SystemLogListQuery } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { clients, systemLogs, users } from '../../db/schema/index.ts';
 import {
   afterCursor,
   allOf,
   containsPattern,
-  cursorFields,
   decodeCursor,
   inList,
   orderBy,
@@ -120,7 +119,27 @@ export function toSystemLog(r: Row): SystemLog {
   };
 }
 
-/** One keyset page: `limit` rows after `cursor` in the chosen sort. */
+/** The columns of a list row as the API writes them: ISO times, `type#id` entities, the names joined in. */
+const listColumns = sql`
+  ${systemLogs.id}::text as id,
+  to_char(${systemLogs.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+  ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
+  ${systemLogs.message} as message, ${systemLogs.actorUserId} as actor_user_id, ${actor.name} as actor_name,
+  ${systemLogs.clientId} as client_id, ${client.name} as client_name,
+  case when ${systemLogs.entityType} is not null then ${systemLogs.entityType} || '#' || coalesce(${systemLogs.entityId}, '') end as entity,
+  ${systemLogs.entityType} as entity_type, ${systemLogs.entityId} as entity_id, ${systemLogs.requestId} as request_id,
+  ${systemLogs.ip} as ip`;
+
+type ListRow = Omit<SystemLog, 'id' | 'level'> & { id: string; level: string };
+
+/**
+ * One keyset page: `limit` rows after `cursor` in the chosen sort.
+ *
+ * Plain SQL whose columns already are the API's fields, rather than the query builder and a
+ * mapping per row: this is the console's busiest read, and building the select and mapping 50
+ * joined rows cost the server about three times the CPU of the rest of the request (bench/api).
+ * The output is the same as `toSystemLog` gives for the row (times truncated to milliseconds).
+ */
 export async function listPage(
   db: Db,
   q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
@@ -129,16 +148,39 @@ export async function listPage(
   const keys = SORTS[q.sort ?? 'at'];
   const order = q.order ?? 'desc';
   const where = allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const rows = await db
-    .select({ ...fields, ...cursorFields(keys) })
-    .from(systemLogs)
-    .leftJoin(actor, eq(actor.id, systemLogs.actorUserId))
-    .leftJoin(client, eq(client.id, systemLogs.clientId))
-    .where(where)
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
-  return { rows: page.map(toSystemLog), nextCursor };
+  const result = await db.execute(sql`
+    select ${listColumns},
+      ${sql.join(
+        keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
+        sql`, `,
+      )}
+    from ${systemLogs}
+    left join ${users} as ${sql.raw('actor')} on ${actor.id} = ${systemLogs.actorUserId}
+    left join ${clients} as ${sql.raw('client')} on ${client.id} = ${systemLogs.clientId}
+    ${where ? sql`where ${where}` : sql``}
+    order by ${sql.join(orderBy(keys, order), sql`, `)}
+    limit ${limit + 1}`);
+  const { page, nextCursor } = pageOf(rowsOf(result) as ListRow[], limit, keys);
+  return {
+    rows: page.map((r) => ({
+      id: Number(r.id),
+      at: r.at,
+      level: r.level as SystemLog['level'],
+      service: r.service,
+      action: r.action,
+      message: r.message,
+      actor_user_id: r.actor_user_id,
+      actor_name: r.actor_name,
+      client_id: r.client_id,
+      client_name: r.client_name,
+      entity: r.entity,
+      entity_type: r.entity_type,
+      entity_id: r.entity_id,
+      request_id: r.request_id,
+      ip: r.ip,
+    })),
+    nextCursor,
+  };
 }
 
 export async function countLogs(db: Db, q: Filters) {
