@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, rowsOf } from '../db/client.ts';
 
 /** Above this many matching rows a list reports the planner's estimate instead of counting. */
@@ -13,6 +14,19 @@ const STALE_ROWS = 50;
 const STALE_FRACTION = 0.1;
 /** A process refreshes one table's statistics at most this often, whatever the requests say. */
 export const ANALYZE_INTERVAL_MS = 60_000;
+
+/**
+ * How long an estimate is answered again for the same query without asking the database. It is
+ * an estimate already (autovacuum lets statistics lag by 10% of a table), while producing it
+ * counts 10,001 rows and plans the query: most of a big list's database work, repeated for every
+ * page and every refresh. Exact totals (up to the limit) are never reused.
+ */
+export const ESTIMATE_TTL_MS = 5_000;
+/** Estimates kept per database handle; the oldest go first. */
+const MAX_ESTIMATES = 500;
+
+const dialect = new PgDialect();
+const estimates = new WeakMap<Db, Map<string, { total: number; until: number }>>();
 
 type PlanNode = { 'Plan Rows'?: number; 'Relation Name'?: string; Plans?: PlanNode[] };
 
@@ -93,15 +107,36 @@ async function analyzeIfStale(db: Db, table: string): Promise<boolean> {
 /**
  * Counts matching rows exactly up to EXACT_COUNT_LIMIT (a bounded scan), and past that returns
  * PostgreSQL's row estimate for the same query, flagged as an estimate — an estimate of the real
- * count, e.g. `{ total: 20070, totalIsEstimate: true }` for 20,070 rows, not the 10,001 counted.
- * `fromWhere` is the query's `from … where …` part.
+ * count, e.g. `{ total: 20070, totalIsEstimate: true }` for 20,070 rows, not the 10,001 counted —
+ * and answers it again for ESTIMATE_TTL_MS. `fromWhere` is the query's `from … where …` part.
  */
 export async function countMatching(db: Db, fromWhere: SQL): Promise<{ total: number; totalIsEstimate: boolean }> {
+  const query = dialect.sqlToQuery(fromWhere);
+  const key = `${query.sql}\u0000${JSON.stringify(query.params)}`;
+  let cache = estimates.get(db);
+  if (!cache) {
+    cache = new Map();
+    estimates.set(db, cache);
+  }
+  const now = Date.now();
+  const cached = cache.get(key);
+  if (cached && cached.until > now) return { total: cached.total, totalIsEstimate: true };
+
   const capped = rowsOf(await db.execute(sql`select count(*)::int as n from (select 1 ${fromWhere} limit ${EXACT_COUNT_LIMIT + 1}) s`));
   const exact = Number(capped[0]?.n ?? 0);
-  if (exact <= EXACT_COUNT_LIMIT) return { total: exact, totalIsEstimate: false };
+  if (exact <= EXACT_COUNT_LIMIT) {
+    cache.delete(key);
+    return { total: exact, totalIsEstimate: false };
+  }
   let estimate = await planEstimate(db, fromWhere);
   // Fewer rows than we have just counted: the planner is working from missing or old statistics.
   if (estimate.rows < exact && (await refreshStatistics(db, estimate.tables))) estimate = await planEstimate(db, fromWhere);
-  return { total: Math.max(estimate.rows, exact), totalIsEstimate: true };
+  const total = Math.max(estimate.rows, exact);
+  cache.delete(key);
+  cache.set(key, { total, until: now + ESTIMATE_TTL_MS });
+  for (const oldest of cache.keys()) {
+    if (cache.size <= MAX_ESTIMATES) break;
+    cache.delete(oldest);
+  }
+  return { total, totalIsEstimate: true };
 }
