@@ -145,7 +145,22 @@ test.describe('3. Placeholders read as hints', () => {
       .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('placeholder') ?? ''));
     expect(placeholders.length).toBeGreaterThan(2);
     expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
-    await page.keyboard.press('Escape');
+
+    // A number typed the way the hint shows it is accepted, and stored as E.164.
+    await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill('Hint Test Depot');
+    await drawer.getByRole('textbox', { name: 'Address', exact: true }).fill('7 Hint St');
+    await drawer.getByRole('textbox', { name: 'City' }).fill('Golden');
+    await state.fill('CO');
+    await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80401');
+    await drawer.getByRole('textbox', { name: 'Phone' }).fill('+1 303 555 0142');
+    await drawer.getByRole('textbox', { name: 'City' }).focus();
+    await expect(drawer.getByText('The phone field format is invalid')).toHaveCount(0);
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/endpoints') && r.request().method() === 'POST');
+    await drawer.getByRole('button', { name: 'Create location' }).click();
+    expect((await (await saved).json()).data.phone).toBe('+13035550142');
+    await expect(page.getByRole('table', { name: 'Locations' }).getByRole('row', { name: /Hint Test Depot/ })).toContainText(
+      '+1 (303) 555-0142',
+    );
 
     await page.goto('/');
     await page.getByRole('button', { name: 'Create client' }).first().click();

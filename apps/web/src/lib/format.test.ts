@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatPhone } from './format.ts';
+import { compactPhone, formatDate, formatDateTime, formatPhone } from './format.ts';
 
 describe('formatPhone', () => {
   it('groups North American numbers', () => {
@@ -14,6 +14,16 @@ describe('formatPhone', () => {
     expect(formatPhone('5550100')).toBe('5550100');
     expect(formatPhone(null)).toBe('');
     expect(formatPhone('')).toBe('');
+  });
+});
+
+describe('compactPhone', () => {
+  it('drops the grouping people type, and is the inverse of formatPhone', () => {
+    expect(compactPhone('+1 303 555 0142')).toBe('+13035550142');
+    expect(compactPhone('+1 (303) 555-0142')).toBe('+13035550142');
+    expect(compactPhone(formatPhone('+12415552794'))).toBe('+12415552794');
+    expect(compactPhone('call me')).toBe('callme');
+    expect(compactPhone(null)).toBe(null);
   });
 });
 

@@ -21,6 +21,17 @@ export function formatPhone(value: string | null | undefined): string {
   return trimmed;
 }
 
+/**
+ * A typed phone number in its stored form: spaces, dashes, dots and parentheses dropped, so the
+ * grouped form people type and read (`+1 (303) 555-0142`) passes the E.164 rule. Other values
+ * pass through for the rules to judge.
+ *
+ * @example compactPhone('+1 303 555 0142') // '+13035550142'
+ */
+export function compactPhone(value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(/[\s().-]/g, '') : value;
+}
+
 // One locale and one pattern for every date on screen: "Nov 23, 2026", and with the time of
 // day "Nov 23, 2026, 3:04:05 PM" where the moment matters (logs, merges).
 const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });

@@ -49,4 +49,23 @@ describe('useVeeForm', () => {
     await waitFor(() => expect(result.current.veeErrors.first('name')).toBe('The name has already been taken'));
     expect(unplaced).toEqual(['Something else']);
   });
+
+  it('runs the rules on normalized values and submits those', async () => {
+    const { result } = renderHook(() =>
+      useVeeForm<{ phone: string }>({
+        defaultValues: { phone: '' },
+        rules: { phone: { regex: /^\+?[1-9]\d{6,14}$/ } },
+        normalize: { phone: (v) => (typeof v === 'string' ? v.replace(/[\s().-]/g, '') : v) },
+      }),
+    );
+    let submitted: { phone: string } | null = null;
+    await act(async () => {
+      result.current.form.setValue('phone', '+1 (303) 555-0142', { shouldValidate: true });
+      await result.current.form.handleSubmit((values) => {
+        submitted = values;
+      })();
+    });
+    expect(result.current.veeErrors.has('phone')).toBe(false);
+    expect(submitted).toEqual({ phone: '+13035550142' });
+  });
 });

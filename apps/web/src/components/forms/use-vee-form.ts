@@ -43,28 +43,33 @@ const isRequired = (rules: string | Record<string, unknown>) =>
     : rules.required !== undefined && rules.required !== false;
 
 /**
- * react-hook-form validated by the shared rule library, on change and on blur (docs/overview.md, Shared vocabulary), with
- * the same messages the server answers in 422s. Exposes `veeErrors` and `veeFields` like the
- * original, and `setServerErrors` to put a 422's `errors` beside the fields.
+ * react-hook-form validated by the shared rule library, on change and on blur
+ * (docs/overview.md, Shared vocabulary), with the same messages the server answers in 422s.
+ * Exposes `veeErrors` and `veeFields` like the original, and `setServerErrors` to put a 422's
+ * `errors` beside the fields. `normalize` turns what a person types into the stored form before
+ * the rules run and before it is submitted (e.g. `+1 303 555 0142` → `+13035550142`).
  */
 export function useVeeForm<T extends FieldValues>(options: {
   defaultValues: DefaultValues<T>;
   rules: FieldRules;
   /** Field → form label, so messages name fields as the form does ("The Code field …"), as the server's do. */
   names?: Record<string, string>;
+  normalize?: Record<string, (value: unknown) => unknown>;
 }) {
   const { rules } = options;
   const validated = useRef(new Set<string>());
 
-  const resolver: Resolver<T> = async (values, _context, { names }) => {
+  const resolver: Resolver<T> = async (typed, _context, { names }) => {
+    const values = { ...typed } as Record<string, unknown>;
+    for (const [field, normalize] of Object.entries(options.normalize ?? {})) values[field] = normalize(values[field]);
     const errors: Record<string, { type: string; message: string; types: Record<string, string[]> }> = {};
     const fields = names && names.length > 0 ? names.map(String) : Object.keys(rules);
     for (const field of Object.keys(rules)) {
       const fieldRules = rules[field];
       if (!fieldRules) continue;
-      const result = await validate((values as Record<string, unknown>)[field], fieldRules, {
+      const result = await validate(values[field], fieldRules, {
         name: options.names?.[field] ?? displayName(field),
-        values: values as Record<string, unknown>,
+        values,
         bails: true,
       });
       if (fields.includes(field)) validated.current.add(field);
@@ -73,7 +78,10 @@ export function useVeeForm<T extends FieldValues>(options: {
         errors[field] = { type: rule, message: result.errors[0] ?? '', types: { [rule]: result.errors } };
       }
     }
-    return Object.keys(errors).length > 0 ? { values: {}, errors: errors as unknown as FieldErrors<T> } : { values, errors: {} };
+    // Submitted values are the resolver's, so the normalized ones are what is saved.
+    return Object.keys(errors).length > 0
+      ? { values: {}, errors: errors as unknown as FieldErrors<T> }
+      : { values: values as T, errors: {} };
   };
 
   const form = useForm<T>({ defaultValues: options.defaultValues, resolver, mode: 'all', criteriaMode: 'all' });

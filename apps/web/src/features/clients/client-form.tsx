@@ -8,6 +8,7 @@ import { Controller } from 'react-hook-form';
 import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
 import { usePanelForm } from '../../components/side-panel.tsx';
+import { compactPhone } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 
 type FormValues = {
@@ -73,6 +74,8 @@ export function ClientForm(props: { client: Client | null; onSaved(client: Clien
   const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
     defaultValues: fromClient(props.client),
     rules: editing ? (editRules as unknown as FieldRules) : createRules,
+    // Phones may be typed grouped, as the hint shows; they are kept in E.164.
+    normalize: { phone: compactPhone },
   });
   const [formError, setFormError] = useState<string | null>(null);
   const staff = useQuery({

@@ -7,6 +7,7 @@ import { Controller } from 'react-hook-form';
 import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
 import { usePanelForm } from '../../components/side-panel.tsx';
+import { compactPhone } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { type Extras, LocationExtrasFields } from './location-extras-fields.tsx';
@@ -39,6 +40,8 @@ export function LocationForm(props: {
   const { form, veeErrors, errorFromSave, changedValues } = useVeeForm<FormValues>({
     defaultValues: defaults,
     rules: locationFieldRules as unknown as FieldRules,
+    // Phones may be typed grouped, as the hint shows; they are kept in E.164.
+    normalize: { phone: compactPhone },
   });
   const [formError, setFormError] = useState<string | null>(null);
   const { register, control, handleSubmit, formState } = form;

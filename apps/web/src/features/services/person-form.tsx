@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { type FieldRules, useVeeForm } from '../../components/forms/use-vee-form.ts';
 import { usePanelForm } from '../../components/side-panel.tsx';
+import { compactPhone } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
 
@@ -42,6 +43,8 @@ export function PersonForm(props: { person: Person | null; onSaved(p: Person): v
       photo_url: p?.photo_url ?? '',
     },
     rules: personnelFieldRules as unknown as FieldRules,
+    // Phones may be typed grouped, as the hint shows; they are kept in E.164.
+    normalize: { phone: compactPhone },
   });
   const [formError, setFormError] = useState<string | null>(null);
   const { register, control, handleSubmit, formState } = form;
@@ -116,7 +119,7 @@ export function PersonForm(props: { person: Person | null; onSaved(p: Person): v
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Email" {...register('email')} error={err('email')} />
-          <TextInput label="Phone" {...register('phone')} error={err('phone')} />
+          <TextInput label="Phone" placeholder="e.g. +1 555 123 4567" {...register('phone')} error={err('phone')} />
         </SimpleGrid>
         <TextInput label="Photo URL" {...register('photo_url')} error={err('photo_url')} />
         <Group justify="flex-end" mt="md">
