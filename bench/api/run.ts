@@ -21,7 +21,7 @@
  * table: bench/README.md.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,10 @@ type Load = {
   errors: number;
   /** CPU time of the Node process that issued the statements (the server, or the bare loop), per request. */
   nodeCpuMsPerRequest: number;
+  /** CPU time of PostgreSQL's processes per request, when the server runs on this machine (else null). */
+  postgresCpuMsPerRequest: number | null;
+  /** CPU time of the load generator (autocannon) per request; the bare loop has none. */
+  loadGeneratorCpuMsPerRequest: number | null;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -132,7 +136,58 @@ const passThroughTypes = {
     RAW_TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format ?? 'text'),
 };
 
-async function ceiling(url: string, replayJson: string, warmupSeconds: number, seconds: number, concurrency: number): Promise<Load> {
+/** Clock ticks per second, the unit of CPU times in /proc. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/** Fields of /proc/<pid>/stat after the command name (field 3 is the first), or null when gone. */
+function statOf(pid: number | string): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU time of a process so far, in ms; with `children`, that of its waited-for children. */
+function cpuMsOf(pid: number | string, children = false): number {
+  const f = statOf(pid);
+  // utime, stime, cutime, cstime are fields 14-17 of stat: 11-14 here.
+  const [a, b] = children ? [f?.[13], f?.[14]] : [f?.[11], f?.[12]];
+  return ((Number(a ?? 0) + Number(b ?? 0)) * 1000) / CLOCK_TICKS;
+}
+
+/** CPU time so far of every process the postmaster started (backends, writers), in ms. */
+function postgresCpuMs(postmaster: number): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const f = statOf(pid);
+    if (f && Number(f[1]) === postmaster) total += cpuMsOf(pid);
+  }
+  return total;
+}
+
+/** The postmaster's pid when PostgreSQL runs on this machine (its backend is visible in /proc), else null. */
+async function findPostmaster(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+  // Read while the backend lives: its parent is the postmaster.
+  const f = statOf(rows[0]?.pid ?? 0);
+  await client.end();
+  return f ? Number(f[1]) : null;
+}
+
+const perRequest = (ms: number, requests: number) => Math.round((ms / Math.max(1, requests)) * 1000) / 1000;
+
+async function ceiling(
+  url: string,
+  replayJson: string,
+  warmupSeconds: number,
+  seconds: number,
+  concurrency: number,
+  postmaster: number | null,
+): Promise<Load> {
   const replay = JSON.parse(replayJson) as Replay;
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
   const latencies: number[] = [];
@@ -163,9 +218,12 @@ async function ceiling(url: string, replayJson: string, warmupSeconds: number, s
   measuring = true;
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const postgresBefore = postmaster ? postgresCpuMs(postmaster) : 0;
   await new Promise((r) => setTimeout(r, seconds * 1000));
   measuring = false;
   const cpu = process.cpuUsage(cpuBefore);
+  // Read before the pool closes: its backends' CPU time goes with them.
+  const postgresMs = postmaster ? postgresCpuMs(postmaster) - postgresBefore : null;
   const elapsed = (performance.now() - started) / 1000;
   stop = true;
   await Promise.all(workers);
@@ -178,7 +236,9 @@ async function ceiling(url: string, replayJson: string, warmupSeconds: number, s
     latencyP99Ms: at(0.99),
     requests: latencies.length,
     errors,
-    nodeCpuMsPerRequest: Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length)) * 1000) / 1000,
+    nodeCpuMsPerRequest: perRequest((cpu.user + cpu.system) / 1000, latencies.length),
+    postgresCpuMsPerRequest: postgresMs === null ? null : perRequest(postgresMs, latencies.length),
+    loadGeneratorCpuMsPerRequest: null,
   };
 }
 
@@ -295,16 +355,11 @@ type AutocannonReport = {
   non2xx: number;
 };
 
-/** User + system CPU time of a process so far, in ms (Linux /proc). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-function autocannon(port: number, path: string, token: string, seconds: number, serverPid: number): Load {
+function autocannon(port: number, path: string, token: string, seconds: number, serverPid: number, postmaster: number | null): Load {
   const cpuBefore = cpuMsOf(serverPid);
+  const postgresBefore = postmaster ? postgresCpuMs(postmaster) : 0;
+  // autocannon is waited for, so its CPU time lands in this process's children's times.
+  const generatorBefore = cpuMsOf(process.pid, true);
   const run = spawnSync(
     AUTOCANNON,
     ['-c', String(CONNECTIONS), '-d', String(seconds), '--json', '-H', `authorization=Bearer ${token}`, `http://127.0.0.1:${port}${path}`],
@@ -312,6 +367,8 @@ function autocannon(port: number, path: string, token: string, seconds: number, 
   );
   if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
   const cpuMs = cpuMsOf(serverPid) - cpuBefore;
+  const postgresMs = postmaster ? postgresCpuMs(postmaster) - postgresBefore : null;
+  const generatorMs = cpuMsOf(process.pid, true) - generatorBefore;
   const r = JSON.parse(run.stdout) as AutocannonReport;
   return {
     requestsPerSecond: Math.round(r.requests.average),
@@ -319,7 +376,9 @@ function autocannon(port: number, path: string, token: string, seconds: number, 
     latencyP99Ms: r.latency.p99,
     requests: r.requests.total,
     errors: r.errors + r.timeouts + r.non2xx,
-    nodeCpuMsPerRequest: Math.round((cpuMs / Math.max(1, r.requests.total)) * 1000) / 1000,
+    nodeCpuMsPerRequest: perRequest(cpuMs, r.requests.total),
+    postgresCpuMsPerRequest: postgresMs === null ? null : perRequest(postgresMs, r.requests.total),
+    loadGeneratorCpuMsPerRequest: perRequest(generatorMs, r.requests.total),
   };
 }
 
@@ -336,14 +395,18 @@ function medianLoad(loads: Load[]): Load {
     requests: median((l) => l.requests),
     errors: loads.reduce((n, l) => n + l.errors, 0),
     nodeCpuMsPerRequest: median((l) => l.nodeCpuMsPerRequest),
+    postgresCpuMsPerRequest: loads.some((l) => l.postgresCpuMsPerRequest === null) ? null : median((l) => l.postgresCpuMsPerRequest ?? 0),
+    loadGeneratorCpuMsPerRequest: loads.some((l) => l.loadGeneratorCpuMsPerRequest === null)
+      ? null
+      : median((l) => l.loadGeneratorCpuMsPerRequest ?? 0),
   };
 }
 
-function runCeiling(url: string, replay: Replay): Promise<Load> {
+function runCeiling(url: string, replay: Replay, postmaster: number | null): Promise<Load> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', SELF, 'ceiling', url, String(WARMUP_SECONDS), String(SECONDS), String(CONNECTIONS)],
+      ['--import', 'tsx', SELF, 'ceiling', url, String(WARMUP_SECONDS), String(SECONDS), String(CONNECTIONS), String(postmaster ?? '')],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
     );
     child.once('exit', (code) => {
@@ -371,6 +434,7 @@ async function main(): Promise<void> {
 
   const { child, port } = await startServer(url);
   const serverPid = child.pid ?? 0;
+  const postmaster = await findPostmaster(url);
   const base = `http://127.0.0.1:${port}`;
   const results = [];
   try {
@@ -396,12 +460,12 @@ async function main(): Promise<void> {
       // load falls on both; each figure is the median of the rounds.
       const rounds: { endpoint: Load; ceiling: Load }[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        autocannon(port, endpoint.path, token, WARMUP_SECONDS, serverPid);
-        const server = autocannon(port, endpoint.path, token, SECONDS, serverPid);
-        const bare = await runCeiling(url, replay);
+        autocannon(port, endpoint.path, token, WARMUP_SECONDS, serverPid, postmaster);
+        const server = autocannon(port, endpoint.path, token, SECONDS, serverPid, postmaster);
+        const bare = await runCeiling(url, replay, postmaster);
         rounds.push({ endpoint: server, ceiling: bare });
         console.log(
-          `  ${endpoint.name} round ${r + 1}: endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms (${server.nodeCpuMsPerRequest} ms CPU/req); ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms (${bare.nodeCpuMsPerRequest} ms CPU/req)`,
+          `  ${endpoint.name} round ${r + 1}: endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms (CPU/req: server ${server.nodeCpuMsPerRequest} ms, PostgreSQL ${server.postgresCpuMsPerRequest} ms, autocannon ${server.loadGeneratorCpuMsPerRequest} ms); ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms (CPU/req: pg loop ${bare.nodeCpuMsPerRequest} ms, PostgreSQL ${bare.postgresCpuMsPerRequest} ms)`,
         );
       }
       const server = medianLoad(rounds.map((r) => r.endpoint));
@@ -453,10 +517,10 @@ const [mode, ...args] = process.argv.slice(2);
 if (mode === 'serve') {
   await serve(args[0] ?? '');
 } else if (mode === 'ceiling') {
-  const [url = '', warmup = '3', seconds = '10', concurrency = '50'] = args;
+  const [url = '', warmup = '3', seconds = '10', concurrency = '50', postmaster = ''] = args;
   process.on('message', (m: { type: string; replay?: string }) => {
     if (m.type !== 'replay' || !m.replay) return;
-    ceiling(url, m.replay, Number(warmup), Number(seconds), Number(concurrency)).then(
+    ceiling(url, m.replay, Number(warmup), Number(seconds), Number(concurrency), postmaster ? Number(postmaster) : null).then(
       (load) => {
         process.send?.({ type: 'done', load });
         process.disconnect?.();
