@@ -3,16 +3,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { clients, systemLogs, users } from '../../db/schema/index.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  decodeCursor,
-  inList,
-  orderBy,
-  pageOf,
-  type SortSpec,
-} from '../../kit/keyset.ts';
+import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 const actor = alias(users, 'actor');
