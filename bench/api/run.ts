@@ -17,8 +17,11 @@
  *    again in parallel: the ceiling, i.e. what the same SQL costs with no HTTP, no Fastify, no
  *    validation and no serialisation around it.
  *
- * Reports req/s and p99 for both and their ratio. Results: bench/results/api.json (BENCH_OUT);
- * table: bench/README.md.
+ * Reports req/s and p99 for both and their ratio, and the CPU time per request of the server,
+ * PostgreSQL (when it runs on this machine) and autocannon. With BENCH_BASELINE=<another checkout>
+ * (e.g. a `git worktree` of the code before a change, sharing this node_modules) the same lists
+ * are also served by that checkout, measured in the same rounds. Results: bench/results/api.json
+ * (BENCH_OUT); table: bench/README.md.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +50,9 @@ const ENDPOINTS = [
   { name: 'System Logs', path: '/api/system-logs?perPage=50' },
   { name: 'Personnel', path: '/api/personnel?perPage=50' },
 ] as const;
+
+/** A server under test: this checkout, or the baseline one. */
+type Side = { label: string; root: string; child: ChildProcess; port: number; token: string; results: Record<string, unknown>[] };
 
 /** One statement as the server sent it, with when it started and finished. */
 type Statement = { text: string; values: unknown[]; rowMode?: 'array'; startedAt: number; endedAt: number };
@@ -300,9 +306,11 @@ async function seed(url: string): Promise<void> {
   );
 }
 
-function startServer(url: string): Promise<{ child: ChildProcess; port: number }> {
+/** The real server of the checkout at `root` (this one, or BENCH_BASELINE) in a child process. */
+function startServer(url: string, root: string): Promise<{ child: ChildProcess; port: number }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', SELF, 'serve', url], {
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, 'bench/api/run.ts'), 'serve', url], {
+    cwd: root,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -432,66 +440,84 @@ async function main(): Promise<void> {
   const url = target.toString();
   await seed(url);
 
-  const { child, port } = await startServer(url);
-  const serverPid = child.pid ?? 0;
+  // The code under test, and optionally the same lists served by another checkout (the code
+  // before a change): each round loads both, one after the other, so the machine's other load
+  // falls on both alike.
+  const baselineRoot = process.env.BENCH_BASELINE;
+  const trees = [{ label: 'current', root: ROOT }, ...(baselineRoot ? [{ label: 'baseline', root: baselineRoot }] : [])];
   const postmaster = await findPostmaster(url);
-  const base = `http://127.0.0.1:${port}`;
-  const results = [];
-  try {
-    const login = await fetch(`${base}/api/login`, {
+  const sides: Side[] = [];
+  for (const tree of trees) {
+    const { child, port } = await startServer(url, tree.root);
+    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
     });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
+    sides.push({ ...tree, child, port, token, results: [] });
+  }
+  try {
     const only = process.env.BENCH_ONLY?.split(',');
     for (const endpoint of ENDPOINTS.filter((e) => !only || only.some((o) => e.path.includes(o)))) {
-      let body: { data: unknown[]; total: number; totalIsEstimate: boolean } | undefined;
-      // A first request outside the capture: the session's once-a-minute touch is then a no-op,
-      // as it is for nearly every request under load.
-      await fetch(`${base}${endpoint.path}`, { headers: { authorization: `Bearer ${token}` } });
-      const statements = await capture(child, async () => {
-        const res = await fetch(`${base}${endpoint.path}`, { headers: { authorization: `Bearer ${token}` } });
-        if (!res.ok) throw new Error(`${endpoint.path}: ${res.status} ${await res.text()}`);
-        body = (await res.json()) as typeof body;
-      });
-      const replay = groupsOf(statements);
+      const runs = [];
+      for (const side of sides) {
+        const headers = { authorization: `Bearer ${side.token}` };
+        const base = `http://127.0.0.1:${side.port}`;
+        let body: { data: unknown[]; total: number; totalIsEstimate: boolean } | undefined;
+        // A first request outside the capture: the session's once-a-minute touch is then a no-op
+        // (and a total past 10,000 is then reused), as for nearly every request under load.
+        await fetch(`${base}${endpoint.path}`, { headers });
+        const statements = await capture(side.child, async () => {
+          const res = await fetch(`${base}${endpoint.path}`, { headers });
+          if (!res.ok) throw new Error(`${endpoint.path}: ${res.status} ${await res.text()}`);
+          body = (await res.json()) as typeof body;
+        });
+        runs.push({ side, body, replay: groupsOf(statements), rounds: [] as { endpoint: Load; ceiling: Load }[] });
+      }
       // Endpoint and ceiling alternate, round after round, so a change in the machine's other
       // load falls on both; each figure is the median of the rounds.
-      const rounds: { endpoint: Load; ceiling: Load }[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        autocannon(port, endpoint.path, token, WARMUP_SECONDS, serverPid, postmaster);
-        const server = autocannon(port, endpoint.path, token, SECONDS, serverPid, postmaster);
-        const bare = await runCeiling(url, replay, postmaster);
-        rounds.push({ endpoint: server, ceiling: bare });
-        console.log(
-          `  ${endpoint.name} round ${r + 1}: endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms (CPU/req: server ${server.nodeCpuMsPerRequest} ms, PostgreSQL ${server.postgresCpuMsPerRequest} ms, autocannon ${server.loadGeneratorCpuMsPerRequest} ms); ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms (CPU/req: pg loop ${bare.nodeCpuMsPerRequest} ms, PostgreSQL ${bare.postgresCpuMsPerRequest} ms)`,
-        );
+        // Who goes first alternates too.
+        for (const run of r % 2 === 0 ? runs : [...runs].reverse()) {
+          const { side } = run;
+          const pid = side.child.pid ?? 0;
+          autocannon(side.port, endpoint.path, side.token, WARMUP_SECONDS, pid, postmaster);
+          const server = autocannon(side.port, endpoint.path, side.token, SECONDS, pid, postmaster);
+          const bare = await runCeiling(url, run.replay, postmaster);
+          run.rounds.push({ endpoint: server, ceiling: bare });
+          console.log(
+            `  ${side.label} ${endpoint.name} round ${r + 1}: endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms (CPU/req: server ${server.nodeCpuMsPerRequest} ms, PostgreSQL ${server.postgresCpuMsPerRequest} ms, autocannon ${server.loadGeneratorCpuMsPerRequest} ms); ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms (CPU/req: pg loop ${bare.nodeCpuMsPerRequest} ms, PostgreSQL ${bare.postgresCpuMsPerRequest} ms)`,
+          );
+        }
       }
-      const server = medianLoad(rounds.map((r) => r.endpoint));
-      const bare = medianLoad(rounds.map((r) => r.ceiling));
-      const ratio = Math.round((server.requestsPerSecond / bare.requestsPerSecond) * 100) / 100;
-      console.log(
-        `${endpoint.name} (${endpoint.path}): endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms; ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms; ${Math.round(ratio * 100)}% of the ceiling`,
-      );
-      results.push({
-        endpoint: endpoint.name,
-        path: endpoint.path,
-        rows: body?.data.length ?? 0,
-        total: body?.total ?? 0,
-        totalIsEstimate: body?.totalIsEstimate ?? false,
-        statements: replay.map((group) => group.map((s) => s.text.replace(/\s+/g, ' ').trim())),
-        endpointLoad: server,
-        ceilingLoad: bare,
-        ratio,
-        target: 0.8,
-        met: ratio >= 0.8,
-        rounds,
-      });
+      for (const { side, body, replay, rounds } of runs) {
+        const server = medianLoad(rounds.map((r) => r.endpoint));
+        const bare = medianLoad(rounds.map((r) => r.ceiling));
+        const ratio = Math.round((server.requestsPerSecond / bare.requestsPerSecond) * 100) / 100;
+        console.log(
+          `${side.label} ${endpoint.name} (${endpoint.path}): endpoint ${server.requestsPerSecond} req/s p99 ${server.latencyP99Ms} ms; ceiling ${bare.requestsPerSecond} req/s p99 ${bare.latencyP99Ms} ms; ${Math.round(ratio * 100)}% of the ceiling`,
+        );
+        side.results.push({
+          endpoint: endpoint.name,
+          path: endpoint.path,
+          rows: body?.data.length ?? 0,
+          total: body?.total ?? 0,
+          totalIsEstimate: body?.totalIsEstimate ?? false,
+          statements: replay.map((group) => group.map((s) => s.text.replace(/\s+/g, ' ').trim())),
+          endpointLoad: server,
+          ceilingLoad: bare,
+          ratio,
+          target: 0.8,
+          met: ratio >= 0.8,
+          rounds,
+        });
+      }
     }
   } finally {
-    child.kill('SIGTERM');
+    for (const side of sides) side.child.kill('SIGTERM');
   }
+  const [current, baseline] = sides;
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(
     OUT,
@@ -505,7 +531,8 @@ async function main(): Promise<void> {
         warmupSeconds: WARMUP_SECONDS,
         rounds: ROUNDS,
         seed: { clients: CLIENTS, personnel: PEOPLE, systemLogs: LOG_ROWS },
-        results,
+        results: current?.results ?? [],
+        ...(baseline ? { baseline: { checkout: process.env.BENCH_BASELINE_LABEL ?? baseline.root, results: baseline.results } } : {}),
       },
       null,
       2,
