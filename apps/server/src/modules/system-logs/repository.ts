@@ -136,22 +136,8 @@ export async function listPage(
   q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
   limit: number,
 ): Promise<{ rows: SystemLog[]; nextCursor: string | null }> {
-  const keys = SORTS[q.sort ?? 'at'];
-  const order = q.order ?? 'desc';
-  const where = allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const result = await db.execute(sql`
-    select ${listColumns},
-      ${sql.join(
-        keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
-        sql`, `,
-      )}
-    from ${systemLogs}
-    left join ${users} as ${sql.raw('actor')} on ${actor.id} = ${systemLogs.actorUserId}
-    left join ${clients} as ${sql.raw('client')} on ${client.id} = ${systemLogs.clientId}
-    ${where ? sql`where ${where}` : sql``}
-    order by ${sql.join(orderBy(keys, order), sql`, `)}
-    limit ${limit + 1}`);
-  const { page, nextCursor } = pageOf(rowsOf(result) as ListRow[], limit, keys);
+  const { rows, keys } = await keysetRows(db, listColumns, q, limit);
+  const { page, nextCursor } = pageOf(rows as ListRow[], limit, keys);
   return {
     rows: page.map((r) => ({
       id: Number(r.id),
@@ -200,25 +186,29 @@ export async function listActors(db: Db): Promise<{ id: number; name: string }[]
     .orderBy(users.name, users.id);
 }
 
+/** The export's columns: all text, as the CSV writes them. */
+const exportColumns = sql`
+  to_char(${systemLogs.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+  ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
+  ${systemLogs.message} as message, ${actor.name} as actor_name, ${client.name} as client_name,
+  case when ${systemLogs.entityType} is not null then ${systemLogs.entityType} || '#' || coalesce(${systemLogs.entityId}, '') end as entity,
+  ${systemLogs.requestId} as request_id, ${systemLogs.ip} as ip`;
+
 /**
- * One export batch: the same filters, sort and keyset as the list, but every column arrives as
- * ready-to-write text (ISO times, `type#id` entities) so no Date or object is built per row;
- * this is where most of an export's time went.
+ * `limit + 1` rows of `columns` after the cursor in the chosen sort, with the key values as
+ * `__k0…` for the next cursor: the one keyset query behind the list page and the export.
  */
-export async function exportBatch(
+async function keysetRows(
   db: Db,
+  columns: SQL,
   q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
   limit: number,
-): Promise<{ rows: Record<string, string | null>[]; nextCursor: string | null }> {
+) {
   const keys = SORTS[q.sort ?? 'at'];
   const order = q.order ?? 'desc';
   const where = allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
   const result = await db.execute(sql`
-    select to_char(${systemLogs.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
-      ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
-      ${systemLogs.message} as message, ${actor.name} as actor_name, ${client.name} as client_name,
-      case when ${systemLogs.entityType} is not null then ${systemLogs.entityType} || '#' || coalesce(${systemLogs.entityId}, '') end as entity,
-      ${systemLogs.requestId} as request_id, ${systemLogs.ip} as ip,
+    select ${columns},
       ${sql.join(
         keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
         sql`, `,
@@ -229,7 +219,20 @@ export async function exportBatch(
     ${where ? sql`where ${where}` : sql``}
     order by ${sql.join(orderBy(keys, order), sql`, `)}
     limit ${limit + 1}`);
-  const rows = (result as unknown as { rows: Record<string, string | null>[] }).rows;
-  const { page, nextCursor } = pageOf(rows, limit, keys);
+  return { rows: rowsOf(result), keys };
+}
+
+/**
+ * One export batch: the same filters, sort and keyset as the list, but every column arrives as
+ * ready-to-write text (ISO times, `type#id` entities) so no Date or object is built per row;
+ * this is where most of an export's time went.
+ */
+export async function exportBatch(
+  db: Db,
+  q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
+  limit: number,
+): Promise<{ rows: Record<string, string | null>[]; nextCursor: string | null }> {
+  const { rows, keys } = await keysetRows(db, exportColumns, q, limit);
+  const { page, nextCursor } = pageOf(rows as Record<string, string | null>[], limit, keys);
   return { rows: page, nextCursor };
 }
