@@ -48,6 +48,20 @@ for (const kind of testDatabaseKinds()) {
       expect(csv).toBe('\uFEFFCode,Name\r\nTIRE-ROT,Tire rotation\r\n');
     });
 
+    it("offers the categories the client's products use as filter options, searched on the server", async () => {
+      await send('POST', '/api/product', { name: 'Alignment', code: 'ALIGN-OPT', category: 'Wheel work' });
+      const all = (await get('/api/product/options/category')).json();
+      expect(all.data).toContainEqual({ value: 'Wheel work', label: 'Wheel work' });
+      expect(all.data.map((o: { value: string }) => o.value)).toEqual([...all.data.map((o: { value: string }) => o.value)].sort());
+      const found = (await get('/api/product/options/category?q=wheel')).json();
+      expect(found).toEqual({ data: [{ value: 'Wheel work', label: 'Wheel work' }], more: false });
+      // A chosen value is answered with its label even when the search does not match it.
+      const chosen = (await get('/api/product/options/category?q=wheel&value=Elsewhere&perPage=1')).json();
+      expect(chosen.data.map((o: { value: string }) => o.value)).toEqual(['Wheel work', 'Elsewhere']);
+      expect((await get('/api/product?category=Wheel%20work')).json().data.map((p: { code: string }) => p.code)).toEqual(['ALIGN-OPT']);
+      expect((await get('/api/product/options/category?perPage=0')).statusCode).toBe(400);
+    });
+
     it('imports a CSV all or nothing, with codes unique in the file and in the client', async () => {
       const count = async () => (await get('/api/product?status=active,paused,inactive')).json().total as number;
       const before = await count();

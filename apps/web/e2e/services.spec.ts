@@ -39,7 +39,7 @@ test('Referral Source: a global default shows for every client; scope filters it
   await drawer.getByRole('textbox', { name: 'Code' }).fill('PODCAST');
   await drawer.getByRole('textbox', { name: 'Name' }).focus();
   await drawer.getByRole('button', { name: 'Create referral source' }).click();
-  await expect(drawer.getByText('The type field is required')).toBeVisible();
+  await expect(drawer.getByText('The Type field is required')).toBeVisible();
   await drawer.getByRole('combobox', { name: 'Type' }).click();
   await page.getByRole('option', { name: 'Advertising' }).click();
   await drawer.getByRole('checkbox', { name: /Global default for all clients/ }).check();

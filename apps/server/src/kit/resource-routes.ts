@@ -2,9 +2,14 @@ import {
   cellValue,
   csvImportSchema,
   dataEnvelope,
+  type FilterSpec,
   idParamSchema,
   importResultSchema,
   listEnvelope,
+  type OptionsQuery,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+  type Scope,
   type Status,
   statusChangeSchema,
 } from '@admin/shared';
@@ -17,6 +22,7 @@ import { conflict, notFound } from '../lib/http-error.ts';
 import { csvFileName, sendCsv } from './csv.ts';
 import { checkImport } from './csv-import.ts';
 import { requireCurrentClientId, requireWritableClient } from './current-client.ts';
+import { allOf, containsPattern } from './keyset.ts';
 import { assertFresh, assertTransition } from './status.ts';
 import { validateFields } from './validate-body.ts';
 
@@ -32,6 +38,8 @@ type Definition<Rec, Body, Query> = {
   name: string;
   path: string;
   screen: string;
+  scope: Scope;
+  filters: Readonly<Record<string, FilterSpec>>;
   record: z.ZodType<Rec>;
   rules: Record<string, string | Record<string, unknown>>;
   labels: Record<string, string>;
@@ -62,6 +70,8 @@ export type ResourceStore<Rec, Row extends BaseRow, Body, Query> = {
   isGlobal?(body: Body): boolean;
   /** The column of the definition's unique field (compared lower-case per owner). */
   uniqueColumn?: PgColumn;
+  /** For each filter whose options are the values records use (`item` filters): its column. */
+  optionColumns?: Record<string, PgColumn>;
 };
 
 /**
@@ -236,6 +246,35 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
         return { data: store.toRecord(updated) };
       },
     );
+
+    // Options of filters over the values records use: what was typed finds any of them, no cap.
+    for (const [key, filter] of Object.entries(def.filters)) {
+      if (!('item' in filter)) continue;
+      const column = store.optionColumns?.[key];
+      if (!column) throw new Error(`${def.name}: the store names no column for the ${key} filter's options`);
+      app.get(
+        `${def.path}/options/${key}`,
+        { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+        async (request) => {
+          const q = validated<OptionsQuery>(request.query);
+          const clientId = requireCurrentClientId(request);
+          const like = containsPattern(q.q);
+          const owner =
+            def.scope === 'current-client-and-global'
+              ? sql`(${table.clientId} = ${clientId} or ${table.clientId} is null)`
+              : sql`${table.clientId} = ${clientId}`;
+          const rows = await app.db
+            .selectDistinct({ value: sql<string>`${column}` })
+            .from(table)
+            .where(allOf([owner, sql`${column} is not null`, like ? sql`${column} ilike ${like}` : undefined]))
+            .orderBy(sql`${column}`)
+            .limit(q.perPage + 1);
+          const found = rows.slice(0, q.perPage).map((r) => r.value);
+          const values = [...found, ...(q.value ?? []).filter((v) => !found.includes(v))];
+          return { data: values.map((value) => ({ value, label: value })), more: rows.length > q.perPage };
+        },
+      );
+    }
 
     const importColumns = def.importColumns;
     if (importColumns) {

@@ -78,3 +78,21 @@ export type ListResult<T> = {
 export const csvImportSchema = z.strictObject({ csv: z.string().min(1).max(5_000_000) });
 /** What an import answers: how many rows arrived, for which client. */
 export const importResultSchema = z.object({ imported: z.number().int(), clientId: z.number().int() });
+
+/**
+ * The query of an option list that pages on the server (`GET <collection>/options/<filter>`): what
+ * the user typed, how many to show, and the values already chosen (answered too, so their labels
+ * show). No option list is capped: a search finds any of them.
+ */
+export const optionsQuerySchema = z.strictObject({
+  q: z.string().trim().max(200).optional(),
+  perPage: queryInt(1, 100).default(50),
+  value: multiValue(z.string().max(200)).optional(),
+});
+export type OptionsQuery = z.infer<typeof optionsQuerySchema>;
+/** Options matching the search (at most `perPage`), then the chosen ones; `more` when the search found more. */
+export const optionsAnswerSchema = z.object({
+  data: z.array(z.object({ value: z.string(), label: z.string() })),
+  more: z.boolean(),
+});
+export type OptionsAnswer = z.infer<typeof optionsAnswerSchema>;

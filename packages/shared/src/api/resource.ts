@@ -54,16 +54,18 @@ export type ColumnSpec<Row> = {
  * from the server (values the client's records use) and `item` checks each value.
  */
 export type FilterSpec =
-  | { kind: 'multi'; label: string; options: readonly Option[] }
+  | { kind: 'multi'; label: string; options: readonly Option[]; default?: readonly string[] }
   | { kind: 'multi'; label: string; item: z.ZodType<string> }
-  | { kind: 'choice'; label: string; options: readonly Option[] };
+  | { kind: 'choice'; label: string; options: readonly Option[]; emptyLabel?: string };
 
 /**
  * Whose records a screen shows and writes:
  * - `current-client`: the signed-in user's current client (the client switcher);
- * - `current-client-and-global`: the current client's own plus defaults shared by all clients.
+ * - `current-client-and-global`: the current client's own plus defaults shared by all clients;
+ * - `filterable-clients`: any clients, chosen in a filter (the current client's by default);
+ * - `global`: records that belong to no client (clients themselves, staff accounts).
  */
-export type Scope = 'current-client' | 'current-client-and-global';
+export type Scope = 'current-client' | 'current-client-and-global' | 'filterable-clients' | 'global';
 
 export type ResourceSpec<
   Row,
@@ -73,6 +75,8 @@ export type ResourceSpec<
 > = {
   /** Audit and message noun, e.g. `product` → actions `product.create`, "Created product X". */
   name: string;
+  /** How the screen names many of them ("referral sources", "personnel"); the noun + "s" when absent. */
+  plural?: string;
   /** The collection's path, e.g. `/api/product`. */
   path: string;
   /** The screen's key: CSV file names (`products-2026-11-23.csv`) and column preferences. */
@@ -89,6 +93,8 @@ export type ResourceSpec<
   importColumns?: readonly Extract<keyof F, string>[];
   /** A field unique per owner (client, or the global defaults), e.g. a code. */
   unique?: Extract<keyof F, string>;
+  /** What a status change does, said in the dialog that confirms it. */
+  statusEffects?: Partial<Record<Status, string>>;
 };
 
 const text = z.string().max(5000).nullable().optional();
@@ -121,6 +127,8 @@ export const statusFilter = {
   kind: 'multi',
   label: 'Status',
   options: STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+  /** Archived records are hidden until the filter asks for them. */
+  default: ['active', 'paused'],
 } as const satisfies FilterSpec;
 
 /** `inactive` → "Archived": the one display of a status, on screen and in CSV. */
@@ -138,6 +146,7 @@ export function defineResource<
   const C extends Record<string, ColumnSpec<Row>>,
   const FL extends Record<string, FilterSpec>,
 >(spec: ResourceSpec<Row, F, C, FL>) {
+  const noun = spec.name.replace(/_/g, ' ');
   const fieldNames = Object.keys(spec.fields) as Extract<keyof F, string>[];
   const columnKeys = Object.keys(spec.columns) as Extract<keyof C, string>[];
   const sortKeys = columnKeys.filter((k): k is SortKey<C> => spec.columns[k]?.sortable === true);
@@ -181,6 +190,9 @@ export function defineResource<
   const createSchema = z.strictObject(bodyShape) as unknown as z.ZodType<ResourceBody<F>>;
   return {
     ...spec,
+    /** `referral_source` → "referral source", for messages and buttons. */
+    noun,
+    plural: spec.plural ?? `${noun}s`,
     fieldNames,
     columnKeys,
     sortKeys,
@@ -205,6 +217,28 @@ export function defineResource<
 }
 
 export type ResourceDefinition = ReturnType<typeof defineResource>;
+
+/** What a screen reads of a definition, for its row type (the browser's kit takes this). */
+export type ResourceView<Row> = {
+  name: string;
+  noun: string;
+  plural: string;
+  path: string;
+  screen: string;
+  scope: Scope;
+  fields: Readonly<Record<string, FieldSpec>>;
+  fieldNames: readonly string[];
+  // A method, so a view of a resource's rows is also a view of any rows a kit component takes.
+  columns: readonly (ColumnDef & { format?(row: Row): string | number | null })[];
+  filters: Readonly<Record<string, FilterSpec>>;
+  defaultSort: { sort: string; order: 'asc' | 'desc' };
+  search: string;
+  importColumns?: readonly string[];
+  rules: FieldRules;
+  labels: Record<string, string>;
+  defaults: Record<string, string | boolean | null>;
+  statusEffects?: Partial<Record<Status, string>>;
+};
 
 /** The value a column shows (and exports) for a row. */
 export function cellValue<Row extends object>(column: { key: string; format?: (row: Row) => string | number | null }, row: Row): unknown {

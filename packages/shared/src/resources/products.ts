@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { idParamSchema } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -43,18 +42,11 @@ export const productResource = defineResource({
   search: 'Name or code',
   importColumns: ['name', 'code', 'category', 'description'],
   unique: 'code',
+  statusEffects: {
+    paused: 'Surveys and reports stop offering this product until it is resumed.',
+    inactive: 'The product is archived and hidden by default. You can restore it later.',
+  },
 });
 
 export type ProductCreate = z.infer<typeof productResource.createSchema>;
 export type ProductListQuery = z.infer<typeof productResource.listQuerySchema>;
-
-// The names the screens and tests use today, derived from the one definition.
-export const productFieldRules = productResource.rules;
-export const productCreateSchema = productResource.createSchema;
-export const productUpdateSchema = productResource.updateSchema;
-export const productIdParamSchema = idParamSchema;
-export const productColumns = productResource.columns;
-export const PRODUCT_COLUMN_KEYS = productResource.columnKeys;
-export const PRODUCT_SORTS = productResource.sortKeys;
-export const productListQuerySchema = productResource.listQuerySchema;
-export const productExportQuerySchema = productResource.exportQuerySchema;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { idParamSchema } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -41,7 +40,7 @@ export const referralSourceResource = defineResource({
     code: { label: 'Code', rules: 'required|alpha_dash|max:64', placeholder: 'e.g. GOOGLE' },
     type: { label: 'Type', input: 'select', options: TYPE_OPTIONS, rules: { required: true, included: [...REFERRAL_TYPES] } },
     /** `true` makes a default shared by all clients; otherwise it belongs to the current client. */
-    global: { label: 'All clients (a default every client gets)', input: 'checkbox', createOnly: true, schema: z.boolean().optional() },
+    global: { label: 'Global default for all clients', input: 'checkbox', createOnly: true, schema: z.boolean().optional() },
   },
   columns: {
     name: { label: 'Name', sortable: true },
@@ -57,27 +56,21 @@ export const referralSourceResource = defineResource({
     scope: {
       kind: 'choice',
       label: 'Scope',
+      emptyLabel: 'Client and global',
       options: [
-        { value: 'client', label: 'This client' },
-        { value: 'global', label: 'All clients (defaults)' },
+        { value: 'client', label: 'This client only' },
+        { value: 'global', label: 'Global defaults only' },
       ],
     },
   },
   defaultSort: { sort: 'name', order: 'asc' },
   search: 'Name or code',
   unique: 'code',
+  statusEffects: {
+    paused: 'Surveys and feeds stop offering this source until it is resumed.',
+    inactive: 'The source is archived and hidden by default. You can restore it later.',
+  },
 });
 
 export type ReferralSourceCreate = z.infer<typeof referralSourceResource.createSchema>;
 export type ReferralSourceListQuery = z.infer<typeof referralSourceResource.listQuerySchema>;
-
-// The names the screens and tests use today, derived from the one definition.
-export const referralSourceFieldRules = referralSourceResource.rules;
-export const referralSourceCreateSchema = referralSourceResource.createSchema;
-export const referralSourceUpdateSchema = referralSourceResource.updateSchema;
-export const referralSourceIdParamSchema = idParamSchema;
-export const referralSourceColumns = referralSourceResource.columns;
-export const REFERRAL_SOURCE_COLUMN_KEYS = referralSourceResource.columnKeys;
-export const REFERRAL_SOURCE_SORTS = referralSourceResource.sortKeys;
-export const referralSourceListQuerySchema = referralSourceResource.listQuerySchema;
-export const referralSourceExportQuerySchema = referralSourceResource.exportQuerySchema;

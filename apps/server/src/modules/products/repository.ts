@@ -96,4 +96,5 @@ export const productStore: ResourceStore<Product, ProductRow, ProductCreate, Pro
   list: listProducts,
   count: countProducts,
   uniqueColumn: products.code,
+  optionColumns: { category: products.category },
 };

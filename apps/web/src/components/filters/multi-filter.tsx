@@ -19,6 +19,11 @@ export function MultiFilter(props: {
   w?: number;
   /** What an empty choice means; "Any" unless said. */
   emptyLabel?: string;
+  /** For options that the server finds as the user types (`RemoteMultiFilter`). */
+  searchValue?: string;
+  onSearchChange?(search: string): void;
+  serverFiltered?: boolean;
+  nothingFound?: string;
 }) {
   const data = [{ value: SELECTED_ALL, label: SELECTED_ALL_LABEL }, ...props.options];
   const labelOf = (value: string | undefined) => data.find((o) => o.value === value)?.label ?? value;
@@ -33,7 +38,9 @@ export function MultiFilter(props: {
       searchable
       clearable
       placeholder={props.value.length === 0 ? (props.emptyLabel ?? 'Any') : undefined}
-      nothingFoundMessage="No match"
+      nothingFoundMessage={props.nothingFound ?? 'No match'}
+      {...(props.onSearchChange ? { searchValue: props.searchValue ?? '', onSearchChange: props.onSearchChange } : {})}
+      {...(props.serverFiltered ? { filter: ({ options }) => options } : {})}
       comboboxProps={{ withinPortal: true }}
       classNames={{ pillsList: 'multi-filter-pills', inputField: 'multi-filter-field', pill: 'multi-filter-pill' }}
       renderPill={({ value, onRemove }) => {

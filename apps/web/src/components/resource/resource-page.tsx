@@ -1,0 +1,226 @@
+import { cellValue, type FilterSpec, type ResourceView, type Status } from '@admin/shared';
+import { STATUS_LABELS } from '@admin/shared/constants';
+import { Button, Group, Loader, Select, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type ComponentType, type ReactNode, useState } from 'react';
+import { api } from '../../lib/http.ts';
+import type { ListParamsConfig } from '../../lib/list-params.ts';
+import { CsvImportDialog } from '../csv-import/csv-import.tsx';
+import { DateCell, EmptyCell, PhoneCell } from '../data-table/cells.tsx';
+import { ColumnChooser } from '../data-table/column-chooser.tsx';
+import { CursorPager, DataTable } from '../data-table/data-table.tsx';
+import { ExportButton } from '../data-table/export-button.tsx';
+import { FilterBar } from '../filters/filter-bar.tsx';
+import { MultiFilter } from '../filters/multi-filter.tsx';
+import { RemoteMultiFilter } from '../filters/remote-multi-filter.tsx';
+import { SearchFilter } from '../filters/search-filter.tsx';
+import { Page } from '../page.tsx';
+import { SidePanel } from '../side-panel.tsx';
+import { StatusActions, StatusBadge } from '../status/status-kit.tsx';
+import { ResourceFormShell } from './field.tsx';
+import { type Editable, type ResourceFormProps, useResourceForm } from './use-resource-form.ts';
+import { listConfigOf, useResourceList } from './use-resource-list.ts';
+
+export type ResourceList<Row> = ReturnType<typeof useResourceList<Row>>;
+type Row0 = Editable & { status?: Status };
+
+type Props<Row extends Row0> = {
+  resource: ResourceView<Row>;
+  /** The list's URL state when it differs from the definition's filters (`listConfigOf`). */
+  config?: ListParamsConfig;
+  /** The side panel's form; the definition's fields in order when absent. */
+  form?: ComponentType<ResourceFormProps<Row>>;
+  /** Cells shown otherwise than as text (the text is the column's format, as in the CSV). */
+  cells?: Partial<Record<string, (row: Row) => ReactNode>>;
+  /** How buttons and titles name a row ("Edit Duct cleaning"); its `name` when absent. */
+  title?: (row: Row) => string;
+  /** Filters beyond the definition's, after them. */
+  filters?: (list: ResourceList<Row>) => ReactNode;
+  /** Above the filters; the current client's name when absent. */
+  intro?: ReactNode;
+  /** What the import dialog says about special columns. */
+  importNote?: ReactNode;
+  /** Buttons of a row after Edit and the status actions. */
+  rowActions?: (row: Row, list: ResourceList<Row>) => ReactNode;
+};
+
+const nameOf = (row: object) => String(Object.entries(row).find(([k]) => k === 'name')?.[1] ?? '');
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What a cell shows when the screen says nothing else: a badge, a date, a phone, or the column's text. */
+function defaultCell<Row extends object>(column: ResourceView<Row>['columns'][number], row: Row): ReactNode {
+  const value = cellValue(column, row);
+  if (column.key === 'status' && typeof value === 'string') {
+    const status = Object.entries(row).find(([k]) => k === 'status')?.[1];
+    return <StatusBadge status={status as Status} />;
+  }
+  if (column.key.endsWith('_at') && typeof value === 'string') return <DateCell value={value} />;
+  if (column.key.includes('phone') && typeof value === 'string') return <PhoneCell value={value} />;
+  return value === null || value === undefined || value === '' ? <EmptyCell /> : String(value);
+}
+
+/** A filter as its definition describes it. */
+function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: FilterSpec; list: ResourceList<Row>; path: string }) {
+  const { params, update } = list;
+  if (spec.kind === 'choice') {
+    return (
+      <Select
+        label={spec.label}
+        w={200}
+        allowDeselect={false}
+        data={[{ value: '', label: spec.emptyLabel ?? 'Any' }, ...spec.options]}
+        value={params.single[name] ?? ''}
+        onChange={(v) => update({ single: { [name]: v ?? '' } })}
+      />
+    );
+  }
+  const value = params.multi[name] ?? [];
+  const onChange = (next: string[]) => update({ multi: { [name]: next } });
+  if ('item' in spec) return <RemoteMultiFilter label={spec.label} path={`${path}/options/${name}`} value={value} onChange={onChange} />;
+  return <MultiFilter label={spec.label} options={[...spec.options]} value={value} onChange={onChange} w={name === 'status' ? 260 : 220} />;
+}
+
+function DefaultForm<Row extends Editable>(props: ResourceFormProps<Row> & { resource: ResourceView<Row> }) {
+  const form = useResourceForm(props.resource, props);
+  return <ResourceFormShell form={form} />;
+}
+
+/**
+ * A resource's screen from its definition: header actions (columns, export, import, create), the
+ * filters, the table with its four states and row actions (edit, status changes that say what
+ * they do), the cursor pager, and the side panel with the form. A screen passes only what differs.
+ */
+export function ResourcePage<Row extends Row0>(props: Props<Row>) {
+  const def = props.resource;
+  const list = useResourceList(def, props.config ?? listConfigOf(def));
+  const { params, update, currentClient, waiting } = list;
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
+  const title = props.title ?? nameOf;
+  const Plural = capital(def.plural);
+  const create = `Create ${def.noun}`;
+  const Form = props.form;
+
+  const changeStatus = async (row: Row, to: Status) => {
+    await api.patch(`${def.path}/${row.id}/status`, { status: to, updated_at: row.updated_at });
+    notifications.show({ color: 'green', message: `${title(row)} is now ${STATUS_LABELS[to]}` });
+    await list.refresh();
+  };
+
+  return (
+    <Page
+      actions={
+        <Group gap="xs">
+          <ColumnChooser columns={def.columns} choice={list.columns.choice} onChange={list.columns.setChoice} />
+          <ExportButton path={`${def.path}/export`} query={list.exportQuery} />
+          {def.importColumns && (
+            <Button size="sm" variant="default" onClick={() => setImporting(true)} disabled={waiting}>
+              Import CSV
+            </Button>
+          )}
+          <Button size="sm" onClick={() => setEditing('new')} disabled={waiting}>
+            {create}
+          </Button>
+        </Group>
+      }
+    >
+      {props.intro ?? (
+        <Text size="sm" c="dimmed">
+          Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
+        </Text>
+      )}
+      <FilterBar>
+        <SearchFilter value={params.q} placeholder={def.search} onChange={(q) => update({ q })} />
+        {Object.entries(def.filters).map(([name, spec]) => (
+          <DefinedFilter key={name} name={name} spec={spec} list={list} path={def.path} />
+        ))}
+        {props.filters?.(list)}
+        {list.list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+      </FilterBar>
+      <DataTable<Row>
+        caption={Plural}
+        columns={def.columns}
+        visible={list.columns.visible}
+        rows={list.list.data?.data}
+        rowKey={(r) => r.id}
+        sort={{ sort: params.sort, order: params.order }}
+        defaultSort={def.defaultSort}
+        onSort={(s) => update({ sort: s.sort, order: s.order })}
+        isPending={list.list.isPending && !waiting}
+        error={list.list.error}
+        onRetry={() => void list.list.refetch()}
+        empty={{
+          title: waiting
+            ? `Choose a client to see its ${def.plural}.`
+            : `No ${def.plural}${currentClient ? ` of ${currentClient.name}` : ''} match these filters.`,
+          action: waiting ? undefined : (
+            <Button size="xs" variant="light" onClick={() => setEditing('new')}>
+              {create}
+            </Button>
+          ),
+        }}
+        onOpen={(r) => setEditing(r)}
+        openLabel={(r) => `Edit ${title(r)}`}
+        renderCell={(key, r) => {
+          const custom = props.cells?.[key];
+          if (custom) return custom(r);
+          const column = def.columns.find((c) => c.key === key);
+          return column ? defaultCell(column, r) : null;
+        }}
+        rowActions={(r) => (
+          <Group gap={4} wrap="nowrap">
+            <Button size="compact-xs" variant="subtle" aria-label={`Edit ${title(r)}`} onClick={() => setEditing(r)}>
+              Edit
+            </Button>
+            {r.status && (
+              <StatusActions status={r.status} what={title(r)} effects={def.statusEffects ?? {}} onChange={(to) => changeStatus(r, to)} />
+            )}
+            {props.rowActions?.(r, list)}
+          </Group>
+        )}
+      />
+      <CursorPager
+        key={JSON.stringify(list.exportQuery())}
+        cursor={params.cursor}
+        nextCursor={list.list.data?.nextCursor}
+        total={list.list.data?.total}
+        totalIsEstimate={list.list.data?.totalIsEstimate}
+        shownCount={list.list.data?.data.length ?? 0}
+        onCursor={(cursor) => update({ cursor })}
+      />
+      <SidePanel
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        size="md"
+        title={editing === 'new' ? create : `Edit ${editing ? title(editing) : ''}`}
+      >
+        {editing !== null &&
+          (() => {
+            const key = editing === 'new' ? 'new' : editing.id;
+            const formProps: ResourceFormProps<Row> = {
+              record: editing === 'new' ? null : editing,
+              onCancel: () => setEditing(null),
+              onSaved: async (saved) => {
+                setEditing(null);
+                notifications.show({ color: 'green', message: `Saved ${title(saved)}` });
+                await list.refresh();
+              },
+            };
+            return Form ? <Form key={key} {...formProps} /> : <DefaultForm key={key} {...formProps} resource={def} />;
+          })()}
+      </SidePanel>
+      {def.importColumns && (
+        <CsvImportDialog
+          opened={importing}
+          onClose={() => setImporting(false)}
+          onImported={list.refresh}
+          path={`${def.path}/import`}
+          noun={def.plural}
+          columns={def.importColumns}
+          note={props.importNote}
+          clientName={currentClient?.name ?? ''}
+        />
+      )}
+    </Page>
+  );
+}
