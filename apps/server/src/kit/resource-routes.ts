@@ -26,12 +26,18 @@ import { allOf, containsPattern } from './keyset.ts';
 import { assertFresh, assertTransition } from './status.ts';
 import { validateFields } from './validate-body.ts';
 
+/** The current client as a list sees it: a number for client-scoped resources (see `list`). */
+type Client = number | null;
+
 /** The paging part every list query has (`ResourceListQuery` in packages/shared). */
 type ListPaging = { perPage: number; cursor?: string | undefined };
 
-/** What the factory needs of a table: an id, a status, a version stamp, an owner and a name. */
-export type ResourceTable = PgTable & { id: PgColumn; status: PgColumn; updatedAt: PgColumn; clientId: PgColumn; name: PgColumn };
-type BaseRow = { id: number; clientId: number | null; status: string; updatedAt: Date; name: string };
+/**
+ * What the factory needs of a table: an id, a status, a version stamp and a name; an owning client
+ * unless the definition's scope is `global` (records that belong to no client, e.g. clients).
+ */
+export type ResourceTable = PgTable & { id: PgColumn; status: PgColumn; updatedAt: PgColumn; name: PgColumn; clientId?: PgColumn };
+type BaseRow = { id: number; clientId?: number | null; status: string; updatedAt: Date; name: string };
 
 /** The parts of a resource definition (packages/shared `defineResource`) the routes use. */
 type Definition<Rec, Body, Query> = {
@@ -59,29 +65,48 @@ type Definition<Rec, Body, Query> = {
  * and small hooks. Everything else — access, current client, rules, uniqueness, stale writes,
  * transitions, audit, export, import — is the factory's, in one place.
  */
-export type ResourceStore<Rec, Row extends BaseRow, Body, Query> = {
+export type ResourceStore<Rec, Row extends BaseRow, Body, Query, C extends Client = number> = {
   table: ResourceTable;
   toRecord(row: Row, clientName?: string | null): Rec;
   /** Column values from a (partial) body, trimmed, empty text as null. */
   values(body: Partial<Body>): Record<string, unknown>;
-  list(db: Db, q: Query, clientId: number, limit: number): Promise<{ rows: Rec[]; nextCursor: string | null }>;
-  count(db: Db, q: Query, clientId: number): Promise<{ total: number; totalIsEstimate: boolean }>;
+  /**
+   * A page of the list. `clientId` is the current client: required for `current-client…` scopes,
+   * the default choice (or null) for `filterable-clients`, always null for `global`.
+   */
+  list(db: Db, q: Query, clientId: C, limit: number): Promise<{ rows: Rec[]; nextCursor: string | null }>;
+  count(db: Db, q: Query, clientId: C): Promise<{ total: number; totalIsEstimate: boolean }>;
   /** Whether a new record is a default shared by every client (no owner) instead of the current client's. */
   isGlobal?(body: Body): boolean;
   /** The column of the definition's unique field (compared lower-case per owner). */
   uniqueColumn?: PgColumn;
   /** For each filter whose options are the values records use (`item` filters): its column. */
   optionColumns?: Record<string, PgColumn>;
+
+  // Hooks for what differs, each run at one place of the factory's flow.
+  /** Checks beyond the field rules, before anything is written (e.g. a referenced record exists); throws an HttpError. */
+  check?(db: Db, body: Partial<Body>, before: Row | null, request: FastifyRequest): Promise<void>;
+  /** After a new row is inserted, in its transaction (e.g. a default team for a new client). */
+  afterInsert?(tx: Db, row: Row, body: Body, request: FastifyRequest): Promise<void>;
+  /** After a create or an update, in its transaction: what the row's table does not hold (e.g. links). */
+  afterWrite?(tx: Db, row: Row, body: Partial<Body>, request: FastifyRequest): Promise<void>;
+  /** Before a status change is written, in its transaction: refuse it, or change what depends on it. */
+  beforeStatus?(tx: Db, row: Row, to: Status, request: FastifyRequest): Promise<void>;
+  /** The record as answered and audited when the row alone does not make it (joined names, links). */
+  reload?(db: Db, id: number): Promise<Rec>;
 };
 
 /**
  * List, export, get, create, update, status and (when the definition names import columns)
  * import routes for one resource, under its collection path (e.g. `/api/product`).
  */
-export function resourceRoutes<Rec extends object, Row extends BaseRow, Body extends Record<string, unknown>, Query extends ListPaging>(
-  def: Definition<Rec, Body, Query>,
-  store: ResourceStore<Rec, Row, Body, Query>,
-): FastifyPluginAsync {
+export function resourceRoutes<
+  Rec extends object,
+  Row extends BaseRow,
+  Body extends Record<string, unknown>,
+  Query extends ListPaging,
+  C extends Client = number,
+>(def: Definition<Rec, Body, Query>, store: ResourceStore<Rec, Row, Body, Query, C>): FastifyPluginAsync {
   const noun = def.name.replace(/_/g, ' ');
   const What = noun.charAt(0).toUpperCase() + noun.slice(1);
   const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
@@ -95,6 +120,14 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
       [def.unique ?? 'value']: [`The ${uniqueLabel} has already been taken`],
     });
 
+  /** Rows of one owner: a client's, the global defaults (null), or every row when the table has no owner. */
+  const ownerIs = (owner: number | null) =>
+    !table.clientId ? sql`true` : owner === null ? sql`${table.clientId} is null` : sql`${table.clientId} = ${owner}`;
+
+  /** The record as answered and audited. */
+  const recordOf = async (db: Db, row: Row, clientName?: string | null): Promise<Rec> =>
+    store.reload ? store.reload(db, row.id) : store.toRecord(row, clientName);
+
   /** Lower-case values of the unique field that the owner's other rows already use. */
   async function usedValues(db: Db, owner: number | null, values: string[], exceptId?: number): Promise<Set<string>> {
     const column = store.uniqueColumn;
@@ -104,7 +137,7 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
       .select({ value: lower })
       .from(table)
       .where(
-        sql`${owner === null ? sql`${table.clientId} is null` : sql`${table.clientId} = ${owner}`} and ${lower} in (${sql.join(
+        sql`${ownerIs(owner)} and ${lower} in (${sql.join(
           values.map((v) => sql`${v.toLowerCase()}`),
           sql`, `,
         )})${exceptId === undefined ? sql`` : sql` and ${table.id} <> ${exceptId}`}`,
@@ -145,14 +178,21 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
     extra: { before?: unknown; after?: unknown },
   ) =>
     request.audit(
-      { action: `${def.name}.${action}`, message, clientId: row.clientId, entityType: def.name, entityId: row.id, ...extra },
+      { action: `${def.name}.${action}`, message, clientId: row.clientId ?? null, entityType: def.name, entityId: row.id, ...extra },
       tx,
     );
+
+  /** The client a list is of (see `ResourceStore.list`). */
+  function listClient(request: FastifyRequest): C {
+    if (def.scope === 'global') return null as C;
+    if (def.scope === 'filterable-clients') return (request.auth?.user.currentClientId ?? null) as C;
+    return requireCurrentClientId(request) as C;
+  }
 
   return async (app) => {
     app.get(def.path, { schema: { querystring: def.listQuerySchema, response: { 200: listAnswer } } }, async (request) => {
       const q = validated<Query>(request.query);
-      const clientId = requireCurrentClientId(request);
+      const clientId = listClient(request);
       const { rows, nextCursor } = await store.list(app.db, q, clientId, q.perPage);
       return { data: rows, nextCursor, ...(await store.count(app.db, q, clientId)) };
     });
@@ -160,7 +200,7 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
     app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
       const q = validated<Query & { columns?: string[] }>(request.query);
       const chosen = q.columns;
-      const clientId = requireCurrentClientId(request);
+      const clientId = listClient(request);
       const columns = chosen
         ? chosen.map((k) => def.columns.find((c) => c.key === k)).filter((c) => c !== undefined)
         : def.columns.filter((c) => c.defaultVisible !== false);
@@ -183,26 +223,30 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
         .where(eq(table.id, validated<{ id: number }>(request.params).id))
         .limit(1);
       if (!row) throw notFound(What);
-      return { data: store.toRecord(row as unknown as Row) };
+      return { data: await recordOf(app.db, row as unknown as Row) };
     });
 
     app.post(def.path, { schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
       const body = { ...def.defaults, ...validated<Body>(request.body) };
-      const client = store.isGlobal?.(body) ? null : await requireWritableClient(request);
+      const client = def.scope === 'global' || store.isGlobal?.(body) ? null : await requireWritableClient(request);
       const owner = client?.id ?? null;
       await validate(body);
       await assertUnique(app.db, owner, body);
+      await store.check?.(app.db, body, null, request);
       const created = await app.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(table)
-          .values({ ...store.values(body), clientId: owner })
+          .values({ ...store.values(body), ...(table.clientId ? { clientId: owner } : {}) })
           .returning();
         const row = inserted as unknown as Row | undefined;
         if (!row) throw new Error('insert returned nothing');
-        await audit(request, tx, 'create', `Created ${noun} ${row.name}`, row, { after: store.toRecord(row) });
-        return row;
+        await store.afterInsert?.(tx, row, body, request);
+        await store.afterWrite?.(tx, row, body, request);
+        const record = await recordOf(tx, row, client?.name ?? null);
+        await audit(request, tx, 'create', `Created ${noun} ${row.name}`, row, { after: record });
+        return record;
       });
-      return reply.code(201).send({ data: store.toRecord(created, client?.name ?? null) });
+      return reply.code(201).send({ data: created });
     });
 
     app.patch(`${def.path}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
@@ -215,15 +259,16 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
       const updated = await app.db.transaction(async (tx) => {
         const before = await lock(tx, id);
         assertFresh(before.updatedAt, seen, `This ${noun}`);
-        await assertUnique(tx, before.clientId, partial, before.id);
+        await assertUnique(tx, before.clientId ?? null, partial, before.id);
+        await store.check?.(tx, partial, before, request);
+        const beforeRecord = await recordOf(tx, before);
         const row = await write(tx, before.id, store.values(partial));
-        await audit(request, tx, 'update', `Updated ${noun} ${row.name}`, row, {
-          before: store.toRecord(before),
-          after: store.toRecord(row),
-        });
-        return row;
+        await store.afterWrite?.(tx, row, partial, request);
+        const record = await recordOf(tx, row);
+        await audit(request, tx, 'update', `Updated ${noun} ${row.name}`, row, { before: beforeRecord, after: record });
+        return record;
       });
-      return { data: store.toRecord(updated) };
+      return { data: updated };
     });
 
     app.patch(
@@ -236,14 +281,15 @@ export function resourceRoutes<Rec extends object, Row extends BaseRow, Body ext
           const before = await lock(tx, id);
           assertFresh(before.updatedAt, seen, `This ${noun}`);
           assertTransition(before.status, status, before.name);
+          await store.beforeStatus?.(tx, before, status, request);
           const row = await write(tx, before.id, { status: status satisfies Status });
           await audit(request, tx, `status.${status}`, `Changed ${row.name} from ${before.status} to ${status}`, row, {
             before: { status: before.status },
             after: { status },
           });
-          return row;
+          return recordOf(tx, row);
         });
-        return { data: store.toRecord(updated) };
+        return { data: updated };
       },
     );
 
