@@ -1,6 +1,7 @@
+import type { Location } from '@admin/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locations, systemLogs } from '../src/db/schema/index.ts';
+import { locations, systemLogs, users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const valid = {
@@ -158,6 +159,64 @@ for (const kind of testDatabaseKinds()) {
       const wrongHeader = await send('POST', '/api/endpoints/import', { csv: 'name,colour\nx,y' });
       expect(wrongHeader.statusCode).toBe(422);
       expect(wrongHeader.json().errors.csv[0]).toContain('Unknown columns: name, colour');
+    });
+
+    it("serves the current client's locations as options paged on the server: search, chosen values, archived only when chosen", async () => {
+      const mine = await ctx.database.db
+        .select({ id: locations.id, name: locations.locationname, status: locations.status })
+        .from(locations)
+        .where(eq(locations.clientId, currentClient));
+      const open = mine.filter((l) => l.status !== 'inactive');
+      // Ordered as the list orders by name (the database's collation), archived left out.
+      const byName = (await get('/api/endpoints?status=active,paused&sort=locationname&perPage=2')).json().data as Location[];
+
+      const first = await get('/api/endpoints/options?perPage=2');
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toEqual({
+        data: byName.map((l) => ({ value: l._id, label: l.locationname })),
+        more: open.length > 2,
+      });
+      const every = (await get('/api/endpoints/options?perPage=100')).json();
+      expect(every.data).toHaveLength(Math.min(open.length, 100));
+
+      // `q` finds names case-insensitively; the Imported rows above are of this client.
+      const found = (await get('/api/endpoints/options?q=iMPORTED&perPage=2')).json();
+      expect(found.data.map((o: { label: string }) => o.label)).toEqual(['Imported, 1', 'Imported, 2']);
+      expect(found.more).toBe(true);
+
+      // A chosen value is answered with its label even when it does not match, and when archived.
+      const chosen = mine.find((l) => !l.name.startsWith('Imported'));
+      if (!chosen) throw new Error('seed has no location to choose');
+      await ctx.database.db.update(locations).set({ status: 'inactive' }).where(eq(locations.id, chosen.id));
+      try {
+        const withChosen = (await get(`/api/endpoints/options?q=Imported&perPage=2&value=${chosen.id}`)).json();
+        expect(withChosen.data).toHaveLength(3);
+        expect(withChosen.data[2]).toEqual({ value: chosen.id, label: chosen.name });
+        const all = (await get('/api/endpoints/options?perPage=100')).json();
+        expect(all.data.some((o: { value: string }) => o.value === chosen.id)).toBe(false);
+      } finally {
+        await ctx.database.db.update(locations).set({ status: chosen.status }).where(eq(locations.id, chosen.id));
+      }
+      // Another client's location is never an option, chosen or not.
+      const [foreign] = await ctx.database.db
+        .select({ id: locations.id })
+        .from(locations)
+        .where(sql`${locations.clientId} <> ${currentClient}`)
+        .limit(1);
+      expect((await get(`/api/endpoints/options?q=zzzz-nothing&value=${foreign?.id}`)).json()).toEqual({ data: [], more: false });
+
+      expect((await get('/api/endpoints/options?perPage=0')).statusCode).toBe(400);
+      expect((await get('/api/endpoints/options?perPage=101')).statusCode).toBe(400);
+      expect((await get('/api/endpoints/options?other=1')).statusCode).toBe(400);
+
+      await ctx.database.db.update(users).set({ currentClientId: null }).where(eq(users.email, 'admin@example.com'));
+      try {
+        const none = await get('/api/endpoints/options');
+        expect(none.statusCode).toBe(409);
+        expect(none.json().message).toBe('Choose a client first (client switcher).');
+      } finally {
+        await ctx.database.db.update(users).set({ currentClientId: currentClient }).where(eq(users.email, 'admin@example.com'));
+      }
     });
 
     it('exports the current filter as CSV', async () => {

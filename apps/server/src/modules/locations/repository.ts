@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { ALL_CLIENTS, type Location, type LocationCreate, type LocationListQuery } from '@admin/shared';
+import {
+  ALL_CLIENTS,
+  type Location,
+  type LocationCreate,
+  type LocationListQuery,
+  type OptionsAnswer,
+  type OptionsQuery,
+} from '@admin/shared';
 import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, clientUsers, locations } from '../../db/schema/index.ts';
@@ -127,6 +134,38 @@ export async function findLocation(
     .where(eq(locations.id, id))
     .limit(1);
   return r;
+}
+
+/**
+ * The client's locations as options of a picker that pages on the server (`optionsQuerySchema`):
+ * by name, at most `perPage` matching `q` (archived ones left out), then the chosen ones whatever
+ * they are, so their labels show.
+ */
+export async function locationOptions(db: Db, clientId: number, q: OptionsQuery): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const rows = await db
+    .select({ value: locations.id, label: locations.locationname })
+    .from(locations)
+    .where(
+      allOf([
+        sql`${locations.clientId} = ${clientId}`,
+        sql`${locations.status} <> 'inactive'`,
+        like ? sql`${locations.locationname} ilike ${like}` : undefined,
+      ]),
+    )
+    .orderBy(sql`lower(${locations.locationname})`, locations.id)
+    .limit(q.perPage + 1);
+  const found = rows.slice(0, q.perPage);
+  const missing = (q.value ?? []).filter((v) => !found.some((r) => r.value === v));
+  const chosen =
+    missing.length === 0
+      ? []
+      : await db
+          .select({ value: locations.id, label: locations.locationname })
+          .from(locations)
+          .where(allOf([sql`${locations.clientId} = ${clientId}`, inList(sql`${locations.id}`, missing)]))
+          .orderBy(sql`lower(${locations.locationname})`, locations.id);
+  return { data: [...found, ...chosen], more: rows.length > q.perPage };
 }
 
 /** 422 unless the manager (if any) is one of the client's users. */

@@ -14,6 +14,8 @@ import {
   locationManagerRules,
   locationSchema,
   locationUpdateSchema,
+  optionsAnswerSchema,
+  optionsQuerySchema,
   statusChangeSchema,
 } from '@admin/shared';
 import { checkLocationExtras } from '@admin/shared/resources/location-extras';
@@ -34,6 +36,7 @@ import {
   countLocations,
   findLocation,
   listLocations,
+  locationOptions,
   locationValues,
   newLocationId,
   toLocation,
@@ -88,6 +91,13 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
       const { rows, nextCursor } = await listLocations(app.db, q, ids, q.perPage);
       return { data: rows, nextCursor, ...(await countLocations(app.db, q, ids)) };
     },
+  );
+
+  // The current client's locations for pickers (e.g. Personnel's Locations), paged by name.
+  app.get(
+    '/api/endpoints/options',
+    { config: { access: 'superadmin' }, schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+    async (request) => locationOptions(app.db, requireCurrentClientId(request), request.query),
   );
 
   app.get(
