@@ -59,12 +59,12 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-export type ActiveSession = { sessionId: number; user: UserRow };
+export type ActiveSession = { sessionId: number; user: UserRow; lastSeenAt: Date };
 
 /** Finds the live session for a token: not revoked, within both the idle and the absolute expiry. */
 export async function findSession(db: Db, token: string, now = new Date()): Promise<ActiveSession | undefined> {
   const [row] = await db
-    .select({ session: sessions, user: users })
+    .select({ sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -76,19 +76,24 @@ export async function findSession(db: Db, token: string, now = new Date()): Prom
       ),
     )
     .limit(1);
-  if (!row) return undefined;
-  return { sessionId: row.session.id, user: row.user };
+  return row;
 }
+
+/** How often a session's idle expiry slides forward: at most one write a minute per session. */
+export const TOUCH_INTERVAL_MS = 60_000;
+
+/** Whether a session last seen then is due to slide forward (no query at all when it is not). */
+export const touchDue = (lastSeenAt: Date, now = new Date()) => now.getTime() - lastSeenAt.getTime() >= TOUCH_INTERVAL_MS;
 
 /**
  * Slides the idle expiry forward. Written at most once a minute per session so a busy console
- * does not turn every read into a write.
+ * does not turn every read into a write; the condition holds when two requests race.
  */
 export async function touchSession(db: Db, sessionId: number, limits: Config['session'], now = new Date()): Promise<void> {
   await db
     .update(sessions)
     .set({ lastSeenAt: now, idleExpiresAt: new Date(now.getTime() + limits.idleMinutes * 60_000) })
-    .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(now.getTime() - 60_000)}`));
+    .where(and(eq(sessions.id, sessionId), sql`${sessions.lastSeenAt} < ${new Date(now.getTime() - TOUCH_INTERVAL_MS)}`));
 }
 
 export async function revokeSession(db: Db, token: string): Promise<number | undefined> {

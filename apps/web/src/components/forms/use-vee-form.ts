@@ -1,9 +1,10 @@
+import type { FieldRules } from '@admin/shared';
 import { displayName, validate } from '@admin/shared/validation';
 import { useRef } from 'react';
 import { type DefaultValues, type FieldErrors, type FieldValues, type Path, type Resolver, useForm } from 'react-hook-form';
 import { ApiError } from '../../lib/http.ts';
 
-export type FieldRules = Record<string, string | Record<string, unknown>>;
+export type { FieldRules };
 
 /** The original console's error bag (`veeErrors`), read from the form's state. */
 export type VeeErrors = {
