@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { parseCsv } from '@admin/shared';
+import { expect, test } from '@playwright/test';
+import { signInAsAdmin } from './support.ts';
+
+// Screens drawn from a resource definition (Products is one): the filters the definition names,
+// options found on the server as the user types, and one text per cell on screen and in the CSV.
+
+test('Products: the Category filter finds a category by typing, and the CSV says what the table says', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/product');
+  const table = page.getByRole('table', { name: 'Products' });
+  await page.getByRole('button', { name: 'Create product' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create product' });
+  await drawer.getByRole('textbox', { name: 'Name' }).fill('Wheel alignment');
+  await drawer.getByRole('textbox', { name: 'Code' }).fill('ALIGN-E2E');
+  await drawer.getByRole('textbox', { name: 'Category' }).fill('Wheel work');
+  await drawer.getByRole('button', { name: 'Create product' }).click();
+  await expect(table.getByRole('row', { name: /Wheel alignment/ })).toBeVisible();
+
+  const answered = page.waitForResponse((r) => r.url().includes('/api/product/options/category') && r.url().includes('q=whe'));
+  await page.getByRole('combobox', { name: 'Category' }).click();
+  await page.keyboard.type('whe');
+  await answered;
+  await page.getByRole('option', { name: 'Wheel work' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/category=Wheel\+work|category=Wheel%20work/);
+  await expect(table.getByRole('row')).toHaveCount(2);
+
+  const row = table.getByRole('row', { name: /Wheel alignment/ });
+  await row.getByRole('button', { name: 'Pause Wheel alignment' }).click();
+  await page
+    .getByRole('dialog', { name: /Pause Wheel alignment/ })
+    .getByRole('button', { name: 'Pause' })
+    .click();
+  await expect(row).toContainText('Paused');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const records = parseCsv(readFileSync((await (await download).path()) ?? '', 'utf8'));
+  const header = records[0] ?? [];
+  const line = records.find((r) => r.includes('ALIGN-E2E')) ?? [];
+  expect(records).toHaveLength(2);
+  expect(line[header.indexOf('Status')]).toBe('Paused');
+  expect(line[header.indexOf('Category')]).toBe('Wheel work');
+});
