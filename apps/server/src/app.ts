@@ -13,6 +13,7 @@ import { clientRoutes } from './modules/clients/routes.ts';
 import { identityRepository } from './modules/identity/repository.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
+import { personnelRepository } from './modules/personnel/repository.ts';
 import { personnelRoutes } from './modules/personnel/routes.ts';
 import { personnelMergeRoutes } from './modules/personnel-merge/routes.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(auditPlugin);
   await app.register(clientsRepository);
   await app.register(identityRepository);
+  await app.register(personnelRepository);
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });

@@ -36,10 +36,10 @@ for (const kind of testDatabaseKinds()) {
       });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors).toEqual({
-        first_name: ['The first name field is required'],
-        location_ids: ['The location ids field is required'],
-        aliases: ['The aliases field may not be greater than 120 characters'],
-        email: ['The email field must be a valid email'],
+        first_name: ['The First name field is required'],
+        location_ids: ['The Locations field is required'],
+        aliases: ['The Aliases field may not be greater than 120 characters'],
+        email: ['The Email field must be a valid email'],
       });
       const foreign = await send('POST', '/api/personnel', { first_name: 'A', last_name: 'B', location_ids: ['f'.repeat(24)] });
       expect(foreign.statusCode).toBe(422);
@@ -96,9 +96,9 @@ for (const kind of testDatabaseKinds()) {
       expect(refused.statusCode).toBe(422);
       expect(refused.json().message).toBe('Nothing was imported: 3 of 4 lines have errors.');
       expect(refused.json().errors).toEqual({
-        'line 3': ['The first name field is required', 'The email field must be a valid email', 'Unknown locations: Nowhere Street'],
-        'line 4': ['The employee code has already been taken'],
-        'line 5': ['The employee code is also on line 2'],
+        'line 3': ['The First name field is required', 'The Email field must be a valid email', 'Unknown locations: Nowhere Street'],
+        'line 4': ['The Employee code has already been taken'],
+        'line 5': ['The Employee code is also on line 2'],
       });
       expect(await count()).toBe(before);
 
@@ -120,10 +120,14 @@ for (const kind of testDatabaseKinds()) {
       expect([...ana.location_ids].sort()).toEqual([a?._id, b?._id].sort());
     });
 
-    it('filters by role from the titles the client uses', async () => {
-      const titles = (await get('/api/personnel/filter-options')).json().data.titles as string[];
+    it('filters by role from the titles the client uses, paged on the server', async () => {
+      const options = (await get('/api/personnel/options/title')).json();
+      const titles = options.data.map((o: { value: string }) => o.value) as string[];
       expect(titles.length).toBeGreaterThan(1);
       expect(titles).toEqual([...titles].sort());
+      const [first] = titles;
+      const found = (await get(`/api/personnel/options/title?q=${encodeURIComponent(first ?? '')}&perPage=1`)).json();
+      expect(found.data[0]).toEqual({ value: first, label: first });
       const [title] = titles;
       const list = (await get(`/api/personnel?title=${encodeURIComponent(title ?? '')}&perPage=200`)).json();
       expect(list.total).toBeGreaterThan(0);

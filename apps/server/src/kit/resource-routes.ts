@@ -36,12 +36,15 @@ type ListPaging = { perPage: number; cursor?: string | undefined };
  * What the factory needs of a table: an id, a status, a version stamp and a name; an owning client
  * unless the definition's scope is `global` (records that belong to no client, e.g. clients).
  */
-export type ResourceTable = PgTable & { id: PgColumn; status: PgColumn; updatedAt: PgColumn; name: PgColumn; clientId?: PgColumn };
-type BaseRow = { id: number; clientId?: number | null; status: string; updatedAt: Date; name: string };
+export type ResourceTable = PgTable & { id: PgColumn; status: PgColumn; updatedAt: PgColumn; name?: PgColumn; clientId?: PgColumn };
+/** A row has a `name` column, or its store's `nameOf` names it (e.g. first and last name). */
+type BaseRow = { id: number; clientId?: number | null; status: string; updatedAt: Date; name?: string };
 
 /** The parts of a resource definition (packages/shared `defineResource`) the routes use. */
 type Definition<Rec, Body, Query> = {
   name: string;
+  noun?: string;
+  plural?: string;
   path: string;
   screen: string;
   scope: Scope;
@@ -57,7 +60,18 @@ type Definition<Rec, Body, Query> = {
   listQuerySchema: z.ZodType<Query>;
   exportQuerySchema: z.ZodType<Query & { columns?: string[] }>;
   importColumns?: readonly string[];
+  importExtraColumns?: readonly string[];
   unique?: string;
+};
+
+/** How an import reads its columns that are not fields (`importExtraColumns`), prepared once per file. */
+export type Importer<Body> = {
+  /** Messages of one line's own columns (e.g. unknown locations). */
+  checkRow(line: Record<string, string>): string[];
+  /** The body a checked line makes (e.g. a `;` list split into an array). */
+  body(line: Record<string, string>): Partial<Body>;
+  /** After a batch of rows is inserted, in its transaction: what their table does not hold (e.g. links). */
+  afterInsert(tx: Db, rows: { id: number; line: Record<string, string> }[]): Promise<void>;
 };
 
 /**
@@ -94,6 +108,10 @@ export type ResourceStore<Rec, Row extends BaseRow, Body, Query, C extends Clien
   beforeStatus?(tx: Db, row: Row, to: Status, request: FastifyRequest): Promise<void>;
   /** The record as answered and audited when the row alone does not make it (joined names, links). */
   reload?(db: Db, id: number): Promise<Rec>;
+  /** How messages name a row whose table has no `name` column. */
+  nameOf?(row: Row): string;
+  /** For an import with columns that are not fields: reads what it needs of the client once (e.g. its locations). */
+  importer?(db: Db, clientId: number): Promise<Importer<Body>>;
 };
 
 /**
@@ -107,11 +125,12 @@ export function resourceRoutes<
   Query extends ListPaging,
   C extends Client = number,
 >(def: Definition<Rec, Body, Query>, store: ResourceStore<Rec, Row, Body, Query, C>): FastifyPluginAsync {
-  const noun = def.name.replace(/_/g, ' ');
+  const noun = def.noun ?? def.name.replace(/_/g, ' ');
   const What = noun.charAt(0).toUpperCase() + noun.slice(1);
   const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
   const one = dataEnvelope(def.record);
   const table = store.table;
+  const nameOf = (row: Row) => store.nameOf?.(row) ?? row.name ?? `#${row.id}`;
   const validate = (body: Record<string, unknown>, partial = false) => validateFields(body, def.rules, { partial, names: def.labels });
 
   const uniqueLabel = def.unique ? (def.labels[def.unique] ?? def.unique) : '';
@@ -243,7 +262,7 @@ export function resourceRoutes<
         await store.afterInsert?.(tx, row, body, request);
         await store.afterWrite?.(tx, row, body, request);
         const record = await recordOf(tx, row, client?.name ?? null);
-        await audit(request, tx, 'create', `Created ${noun} ${row.name}`, row, { after: record });
+        await audit(request, tx, 'create', `Created ${noun} ${nameOf(row)}`, row, { after: record });
         return record;
       });
       return reply.code(201).send({ data: created });
@@ -265,7 +284,7 @@ export function resourceRoutes<
         const row = await write(tx, before.id, store.values(partial));
         await store.afterWrite?.(tx, row, partial, request);
         const record = await recordOf(tx, row);
-        await audit(request, tx, 'update', `Updated ${noun} ${row.name}`, row, { before: beforeRecord, after: record });
+        await audit(request, tx, 'update', `Updated ${noun} ${nameOf(row)}`, row, { before: beforeRecord, after: record });
         return record;
       });
       return { data: updated };
@@ -280,10 +299,10 @@ export function resourceRoutes<
         const updated = await app.db.transaction(async (tx) => {
           const before = await lock(tx, id);
           assertFresh(before.updatedAt, seen, `This ${noun}`);
-          assertTransition(before.status, status, before.name);
+          assertTransition(before.status, status, nameOf(before));
           await store.beforeStatus?.(tx, before, status, request);
           const row = await write(tx, before.id, { status: status satisfies Status });
-          await audit(request, tx, `status.${status}`, `Changed ${row.name} from ${before.status} to ${status}`, row, {
+          await audit(request, tx, `status.${status}`, `Changed ${nameOf(row)} from ${before.status} to ${status}`, row, {
             before: { status: before.status },
             after: { status },
           });
@@ -295,7 +314,7 @@ export function resourceRoutes<
 
     // Options of filters over the values records use: what was typed finds any of them, no cap.
     for (const [key, filter] of Object.entries(def.filters)) {
-      if (!('item' in filter)) continue;
+      if (!('item' in filter) || filter.optionsPath) continue;
       const column = store.optionColumns?.[key];
       if (!column) throw new Error(`${def.name}: the store names no column for the ${key} filter's options`);
       app.get(
@@ -330,23 +349,43 @@ export function resourceRoutes<
         async (request, reply) => {
           const clientId = (await requireWritableClient(request)).id;
           const unique = def.unique;
+          const importer = await store.importer?.(app.db, clientId);
           const lines = await checkImport({
             noun,
             csv: validated<z.infer<typeof csvImportSchema>>(request.body).csv,
             rules: Object.fromEntries(importColumns.flatMap((c) => (def.rules[c] ? [[c, def.rules[c]]] : []))),
-            extraColumns: importColumns,
+            extraColumns: [...importColumns, ...(def.importExtraColumns ?? [])],
             names: def.labels,
+            ...(importer ? { checkRow: (line: Record<string, string>) => importer.checkRow(line) } : {}),
             ...(unique
               ? { unique: { column: unique, label: uniqueLabel, taken: (values: string[]) => usedValues(app.db, clientId, values) } }
               : {}),
           });
           await app.db.transaction(async (tx) => {
-            const values = lines.map((line) => ({ ...store.values({ ...def.defaults, ...line } as Partial<Body>), clientId }));
-            for (let i = 0; i < values.length; i += 500) await tx.insert(table).values(values.slice(i, i + 500));
+            const values = lines.map((line) => ({
+              ...store.values({ ...def.defaults, ...(importer ? importer.body(line) : line) } as Partial<Body>),
+              clientId,
+            }));
+            for (let i = 0; i < values.length; i += 500) {
+              const batch = tx.insert(table).values(values.slice(i, i + 500));
+              if (!importer) {
+                await batch;
+                continue;
+              }
+              // PostgreSQL returns the rows of a multi-row VALUES insert in the order given.
+              const ids = await batch.returning({ id: table.id });
+              await importer.afterInsert(
+                tx,
+                ids.flatMap((r, j) => {
+                  const line = lines[i + j];
+                  return line ? [{ id: Number(r.id), line }] : [];
+                }),
+              );
+            }
             await request.audit(
               {
                 action: `${def.name}.import`,
-                message: `Imported ${values.length} ${noun}s`,
+                message: `Imported ${values.length} ${def.plural ?? `${noun}s`}`,
                 clientId,
                 entityType: def.name,
                 after: { count: values.length },

@@ -55,8 +55,21 @@ export type ColumnSpec<Row> = {
  */
 export type FilterSpec =
   | { kind: 'multi'; label: string; options: readonly Option[]; default?: readonly string[] }
-  | { kind: 'multi'; label: string; item: z.ZodType<string> }
-  | { kind: 'choice'; label: string; options: readonly Option[]; emptyLabel?: string };
+  | {
+      kind: 'multi';
+      label: string;
+      item: z.ZodType<string>;
+      /** Options served by another collection (`optionsQuerySchema`), e.g. locations by id with their names. */
+      optionsPath?: string;
+    }
+  | {
+      kind: 'choice';
+      label: string;
+      options: readonly Option[];
+      emptyLabel?: string;
+      /** One option shown as a checkbox (ticked = that option, unticked = no filter). */
+      checkbox?: boolean;
+    };
 
 /**
  * Whose records a screen shows and writes:
@@ -75,6 +88,8 @@ export type ResourceSpec<
 > = {
   /** Audit and message noun, e.g. `product` → actions `product.create`, "Created product X". */
   name: string;
+  /** How buttons and messages name one ("person"); the name with spaces when absent. */
+  noun?: string;
   /** How the screen names many of them ("referral sources", "personnel"); the noun + "s" when absent. */
   plural?: string;
   /** The collection's path, e.g. `/api/product`. */
@@ -91,6 +106,8 @@ export type ResourceSpec<
   search: string;
   /** Columns a CSV import may have (field names); no import when absent. */
   importColumns?: readonly Extract<keyof F, string>[];
+  /** Import columns that are not fields (e.g. lists of linked records), read by the store's `importer`. */
+  importExtraColumns?: readonly string[];
   /** A field unique per owner (client, or the global defaults), e.g. a code. */
   unique?: Extract<keyof F, string>;
   /** What a status change does, said in the dialog that confirms it. */
@@ -146,7 +163,7 @@ export function defineResource<
   const C extends Record<string, ColumnSpec<Row>>,
   const FL extends Record<string, FilterSpec>,
 >(spec: ResourceSpec<Row, F, C, FL>) {
-  const noun = spec.name.replace(/_/g, ' ');
+  const noun = spec.noun ?? spec.name.replace(/_/g, ' ');
   const fieldNames = Object.keys(spec.fields) as Extract<keyof F, string>[];
   const columnKeys = Object.keys(spec.columns) as Extract<keyof C, string>[];
   const sortKeys = columnKeys.filter((k): k is SortKey<C> => spec.columns[k]?.sortable === true);
@@ -234,6 +251,7 @@ export type ResourceView<Row> = {
   defaultSort: { sort: string; order: 'asc' | 'desc' };
   search: string;
   importColumns?: readonly string[];
+  importExtraColumns?: readonly string[];
   rules: FieldRules;
   labels: Record<string, string>;
   defaults: Record<string, string | boolean | null>;

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { idParamSchema } from '../api/ids.ts';
-import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
+import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 import { LOCATION_ID } from './locations.ts';
 
-/** Personnel (docs/screens.md, Personnel): one definition for the API, the form and the table. */
+/** Personnel (docs/screens.md, Personnel): one definition for the API, the form, the table and the CSV. */
 export const personSchema = z.object({
   id: z.number().int(),
   client_id: z.number().int(),
@@ -27,86 +26,68 @@ export const personSchema = z.object({
 });
 export type Person = z.infer<typeof personSchema>;
 
-export const personnelFieldRules = {
-  first_name: 'required|max:60',
-  last_name: 'required|max:60',
-  display_name: 'max:120',
-  title: 'max:80',
-  location_ids: { required: true, regex: LOCATION_ID },
-  employee_code: 'alpha_dash|max:64',
-  aliases: { max: 120, length: [0, 20] },
-  email: 'email|max:254',
-  phone: { regex: /^\+?[1-9]\d{6,14}$/ },
-  photo_url: 'url|max:2048',
-} as const;
+/** Several values in one CSV cell (locations, aliases), as the import reads them and the export writes them. */
+export const LIST_SEPARATOR = ';';
+export const MAX_ALIASES = 20;
 
-const text = z.string().max(5000).nullable().optional();
-export const personCreateSchema = z.strictObject({
-  first_name: text,
-  last_name: text,
-  display_name: text,
-  title: text,
-  location_ids: z.array(z.string().max(40)).max(500).optional(),
-  employee_code: text,
-  aliases: z.array(z.string().max(500)).max(100).optional(),
-  email: text,
-  phone: text,
-  photo_url: text,
-});
-export type PersonCreate = z.infer<typeof personCreateSchema>;
-export const personUpdateSchema = personCreateSchema.extend({ updated_at: z.string().max(40).optional() });
-export const personIdParamSchema = idParamSchema;
-
-export const PERSONNEL_COLUMN_KEYS = [
-  'name',
-  'location_names',
-  'title',
-  'employee_code',
-  'email',
-  'phone',
-  'aliases_count',
-  'status',
-] as const;
-export const personnelColumns: ColumnDef<(typeof PERSONNEL_COLUMN_KEYS)[number]>[] = [
-  { key: 'name', label: 'Name', sortable: true, defaultVisible: true },
-  { key: 'location_names', label: 'Locations', defaultVisible: true },
-  { key: 'title', label: 'Title', sortable: true, defaultVisible: true },
-  { key: 'employee_code', label: 'Employee code', sortable: true, defaultVisible: true },
-  { key: 'email', label: 'Email', defaultVisible: true },
-  { key: 'phone', label: 'Phone', defaultVisible: false },
-  { key: 'aliases_count', label: 'Aliases', defaultVisible: false },
-  { key: 'status', label: 'Status', sortable: true, defaultVisible: true },
-];
-
-export const PERSONNEL_SORTS = ['name', 'title', 'employee_code', 'status'] as const;
-export const personnelFilters = {
-  status: multiValue(z.enum(STATUSES)).optional(),
-  location: multiValue(z.string().regex(LOCATION_ID)).optional(),
-  /** Role: the person's title, from the client's titles (`/api/personnel/filter-options`). */
-  title: multiValue(z.string().max(80)).optional(),
-  /** `yes`: only people who share a name, email, phone or code with someone else (docs/screens.md, Personnel). */
-  duplicates: z.enum(['yes']).optional(),
-};
-export const personnelListQuerySchema = listQuerySchema(PERSONNEL_SORTS, personnelFilters);
-export type PersonnelListQuery = z.infer<typeof personnelListQuerySchema>;
-export const personnelExportQuerySchema = listQuerySchema(PERSONNEL_SORTS, {
-  ...personnelFilters,
-  columns: exportColumnsSchema(PERSONNEL_COLUMN_KEYS).optional(),
+export const personnelResource = defineResource({
+  name: 'personnel',
+  noun: 'person',
+  plural: 'personnel',
+  path: '/api/personnel',
+  screen: 'personnel',
+  scope: 'current-client',
+  record: personSchema,
+  fields: {
+    first_name: { label: 'First name', rules: 'required|max:60' },
+    last_name: { label: 'Last name', rules: 'required|max:60' },
+    display_name: { label: 'Display name', rules: 'max:120' },
+    title: { label: 'Title', rules: 'max:80' },
+    location_ids: {
+      label: 'Locations',
+      rules: { required: true, regex: LOCATION_ID },
+      schema: z.array(z.string().max(40)).max(500).optional(),
+    },
+    employee_code: { label: 'Employee code', rules: 'alpha_dash|max:64' },
+    aliases: {
+      label: 'Aliases',
+      rules: { max: 120, length: [0, MAX_ALIASES] },
+      schema: z.array(z.string().max(500)).max(100).optional(),
+    },
+    email: { label: 'Email', rules: 'email|max:254' },
+    phone: { label: 'Phone', rules: { regex: /^\+?[1-9]\d{6,14}$/ }, placeholder: 'e.g. +1 555 123 4567' },
+    photo_url: { label: 'Photo URL', rules: 'url|max:2048' },
+  },
+  columns: {
+    name: { label: 'Name', sortable: true },
+    location_names: { label: 'Locations', format: (p) => p.location_names.join(`${LIST_SEPARATOR} `) },
+    title: { label: 'Title', sortable: true },
+    employee_code: { label: 'Employee code', sortable: true },
+    email: { label: 'Email' },
+    phone: { label: 'Phone', defaultVisible: false },
+    aliases_count: { label: 'Aliases', defaultVisible: false, format: (p) => p.aliases.length },
+    status: { label: 'Status', sortable: true, format: (p) => statusLabel(p.status) },
+  },
+  filters: {
+    status: statusFilter,
+    /** Locations by id, their names from the Locations collection (paged there, never capped). */
+    location: { kind: 'multi', label: 'Locations', item: z.string().regex(LOCATION_ID), optionsPath: '/api/endpoints/options' },
+    /** Role: the titles the client's personnel have. */
+    title: { kind: 'multi', label: 'Role', item: z.string().max(80) },
+    /** `yes`: only people who share a name, email, phone or code with someone else (docs/screens.md, Personnel). */
+    duplicates: { kind: 'choice', label: 'Possible duplicates', options: [{ value: 'yes', label: 'Possible duplicates' }], checkbox: true },
+  },
+  defaultSort: { sort: 'name', order: 'asc' },
+  search: 'Name, alias, code or email',
+  importColumns: ['first_name', 'last_name', 'display_name', 'title', 'employee_code', 'email', 'phone', 'photo_url'],
+  /** Lists separated by `;`: a location by its id, its external code or its exact name; name variants. */
+  importExtraColumns: ['locations', 'aliases'],
+  unique: 'employee_code',
+  statusEffects: {
+    paused: 'Surveys stop crediting this person until they are resumed.',
+    inactive: 'The person is archived and hidden by default. You can restore them later.',
+  },
 });
 
-/**
- * Columns of a personnel CSV import. `locations` and `aliases` hold several values separated by
- * `;`; a location is named by its `_id`, its external code or its exact name.
- */
-export const PERSONNEL_IMPORT_COLUMNS = [
-  'first_name',
-  'last_name',
-  'display_name',
-  'title',
-  'employee_code',
-  'email',
-  'phone',
-  'photo_url',
-  'locations',
-  'aliases',
-] as const;
+export type PersonCreate = z.infer<typeof personnelResource.createSchema>;
+export type PersonnelListQuery = z.infer<typeof personnelResource.listQuerySchema>;

@@ -1,7 +1,9 @@
-import { MATCH_REASONS, type MatchReason, type Person, type PersonCreate, type PersonnelListQuery } from '@admin/shared';
+import { LIST_SEPARATOR, MATCH_REASONS, type MatchReason, type Person, type PersonCreate, type PersonnelListQuery } from '@admin/shared';
 import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
 import { locations, personnel, personnelLocations } from '../../db/schema/index.ts';
+import { requireCurrentClientId } from '../../kit/current-client.ts';
 import {
   afterCursor,
   allOf,
@@ -13,17 +15,22 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
+import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 
 export type PersonRow = typeof personnel.$inferSelect;
+type Link = { id: string; name: string };
 
-export function toPerson(row: PersonRow, links: { id: string; name: string }[] = []): Person {
+const nameOf = (row: PersonRow) => row.displayName ?? `${row.firstName} ${row.lastName}`;
+
+export function toPerson(row: PersonRow, links: Link[] = []): Person {
   return {
     id: row.id,
     client_id: row.clientId,
     first_name: row.firstName,
     last_name: row.lastName,
-    name: row.displayName ?? `${row.firstName} ${row.lastName}`,
+    name: nameOf(row),
     display_name: row.displayName,
     title: row.title,
     employee_code: row.employeeCode,
@@ -41,8 +48,8 @@ export function toPerson(row: PersonRow, links: { id: string; name: string }[] =
 }
 
 /** Locations of each person, by name. */
-export async function linksOf(db: Db, ids: number[]): Promise<Map<number, { id: string; name: string }[]>> {
-  const map = new Map<number, { id: string; name: string }[]>();
+export async function linksOf(db: Db, ids: number[]): Promise<Map<number, Link[]>> {
+  const map = new Map<number, Link[]>();
   if (ids.length === 0) return map;
   const rows = await db
     .select({ personId: personnelLocations.personnelId, id: locations.id, name: locations.locationname })
@@ -93,9 +100,7 @@ const possibleDuplicate = sql.raw(
   ).join(' or ')})`,
 );
 
-type Filters = Omit<PersonnelListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
-
-function personnelWhere(q: Filters, clientId: number): SQL | undefined {
+function personnelWhere(q: PersonnelListQuery, clientId: number): SQL | undefined {
   const like = containsPattern(q.q);
   return allOf([
     sql`${personnel.clientId} = ${clientId}`,
@@ -111,12 +116,7 @@ function personnelWhere(q: Filters, clientId: number): SQL | undefined {
   ]);
 }
 
-export async function listPersonnel(
-  db: Db,
-  q: Filters & { sort?: PersonnelListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
-  clientId: number,
-  limit: number,
-): Promise<{ rows: Person[]; nextCursor: string | null }> {
+async function listPersonnel(db: Db, q: PersonnelListQuery, clientId: number, limit: number) {
   const keys = SORTS[q.sort ?? 'name'];
   const order = q.order ?? 'asc';
   const where = allOf([personnelWhere(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
@@ -134,49 +134,7 @@ export async function listPersonnel(
   return { rows: page.map((r) => toPerson(r.person, links.get(r.person.id))), nextCursor };
 }
 
-export async function countPersonnel(db: Db, q: Filters, clientId: number) {
-  const where = personnelWhere(q, clientId);
-  return countMatching(db, sql`from ${personnel}${where ? sql` where ${where}` : sql``}`);
-}
-
-export async function employeeCodeTaken(db: Db, clientId: number, code: string, exceptId?: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: personnel.id })
-    .from(personnel)
-    .where(
-      and(
-        eq(personnel.clientId, clientId),
-        eq(sql`lower(${personnel.employeeCode})`, code.trim().toLowerCase()),
-        exceptId ? ne(personnel.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/** The titles (roles) the client's personnel have, for the Role filter. */
-export async function personnelTitles(db: Db, clientId: number): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ title: personnel.title })
-    .from(personnel)
-    .where(and(eq(personnel.clientId, clientId), sql`${personnel.title} is not null`))
-    .orderBy(personnel.title)
-    .limit(200);
-  return rows.map((r) => r.title ?? '');
-}
-
-/** The location ids among `ids` that are not locations of the client. */
-export async function foreignLocations(db: Db, clientId: number, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.clientId, clientId), inArray(locations.id, ids)));
-  const own = new Set(rows.map((r) => r.id));
-  return ids.filter((id) => !own.has(id));
-}
-
-export function personValues(body: Partial<PersonCreate>): Partial<typeof personnel.$inferInsert> {
+function personValues(body: Partial<PersonCreate>): Partial<typeof personnel.$inferInsert> {
   const v: Partial<typeof personnel.$inferInsert> = {};
   const opt = (x: string | null | undefined) => (x === undefined ? undefined : x === null || x.trim() === '' ? null : x.trim());
   if (body.first_name !== undefined) v.firstName = (body.first_name ?? '').trim();
@@ -190,3 +148,112 @@ export function personValues(body: Partial<PersonCreate>): Partial<typeof person
   if (body.photo_url !== undefined) v.photoUrl = opt(body.photo_url);
   return v;
 }
+
+async function setLinks(tx: Db, personId: number, ids: string[]) {
+  await tx.delete(personnelLocations).where(eq(personnelLocations.personnelId, personId));
+  const unique = [...new Set(ids)];
+  if (unique.length > 0) await tx.insert(personnelLocations).values(unique.map((locationId) => ({ personnelId: personId, locationId })));
+}
+
+/** A CSV cell holding several values (`locations`, `aliases`). */
+const listOf = (cell: string | undefined) =>
+  (cell ?? '')
+    .split(LIST_SEPARATOR)
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+/** How personnel read, write and page for the kit's resource routes; locations are links of their own. */
+export const personnelStore: ResourceStore<Person, PersonRow, PersonCreate, PersonnelListQuery> = {
+  table: personnel,
+  toRecord: (row) => toPerson(row),
+  values: personValues,
+  list: listPersonnel,
+  count(db, q, clientId) {
+    const where = personnelWhere(q, clientId);
+    return countMatching(db, sql`from ${personnel}${where ? sql` where ${where}` : sql``}`);
+  },
+  nameOf,
+  uniqueColumn: personnel.employeeCode,
+  optionColumns: { title: personnel.title },
+
+  /** Every location is one of the client's. */
+  async check(db, body, before, request) {
+    const ids = body.location_ids;
+    if (!ids || ids.length === 0) return;
+    const clientId = before?.clientId ?? requireCurrentClientId(request);
+    const own = await db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(and(eq(locations.clientId, clientId), inArray(locations.id, ids)));
+    if (own.length < new Set(ids).size) {
+      throw new HttpError(422, 'Please correct: location_ids.', { location_ids: ['Choose locations of the current client'] });
+    }
+  },
+  async afterWrite(tx, row, body) {
+    if (body.location_ids) await setLinks(tx, row.id, body.location_ids);
+  },
+  async reload(db, id) {
+    const [row] = await db.select().from(personnel).where(eq(personnel.id, id));
+    if (!row) throw notFound('Person');
+    return toPerson(row, (await linksOf(db, [id])).get(id));
+  },
+  async beforeStatus(_tx, row) {
+    if (row.mergedIntoId !== null) {
+      throw conflict(`${nameOf(row)} was merged into person #${row.mergedIntoId}; a merge cannot be undone.`);
+    }
+  },
+
+  /** `locations` by id, external code or exact name (case-insensitive, archived ones not); `aliases` split. */
+  async importer(db, clientId) {
+    const own = await db
+      .select({ id: locations.id, code: locations.externalCode, name: locations.locationname })
+      .from(locations)
+      .where(and(eq(locations.clientId, clientId), ne(locations.status, 'inactive')));
+    const byKey = new Map<string, string>();
+    for (const l of own) for (const k of [l.id, l.code, l.name]) if (k) byKey.set(k.toLowerCase(), l.id);
+    return {
+      checkRow(line) {
+        const messages: string[] = [];
+        const named = listOf(line.locations);
+        if (named.length === 0) messages.push('The Locations field is required');
+        const unknown = named.filter((n) => !byKey.has(n.toLowerCase()));
+        if (unknown.length > 0) messages.push(`Unknown locations: ${unknown.join(', ')}`);
+        const aliases = listOf(line.aliases);
+        if (aliases.length > 20) messages.push('At most 20 aliases');
+        if (aliases.some((a) => a.length > 120)) messages.push('The Aliases field may not be greater than 120 characters');
+        return messages;
+      },
+      body: ({ locations: _l, aliases, ...fields }) => ({ ...fields, aliases: listOf(aliases) }),
+      async afterInsert(tx, rows) {
+        const links = rows.flatMap(({ id, line }) =>
+          [...new Set(listOf(line.locations).map((n) => byKey.get(n.toLowerCase()) ?? ''))].map((locationId) => ({
+            personnelId: id,
+            locationId,
+          })),
+        );
+        if (links.length > 0) await tx.insert(personnelLocations).values(links);
+      },
+    };
+  },
+};
+
+/** What other modules (Merge Personnel Data) use of personnel, reached as `app.personnel`. */
+export type PersonnelAccess = {
+  toPerson(row: PersonRow, links?: Link[]): Person;
+  linksOf(db: Db, ids: number[]): Promise<Map<number, Link[]>>;
+  matchKey(reason: MatchReason, alias: string): string;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Personnel as other modules reach them (never by importing this file). */
+    personnel: PersonnelAccess;
+  }
+}
+
+export const personnelRepository = fp(
+  async (app) => {
+    app.decorate('personnel', { toPerson, linksOf, matchKey } satisfies PersonnelAccess);
+  },
+  { name: 'personnel-repository', dependencies: ['db'] },
+);

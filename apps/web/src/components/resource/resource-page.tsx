@@ -1,6 +1,6 @@
 import { cellValue, type FilterSpec, type ResourceView, type Status } from '@admin/shared';
 import { STATUS_LABELS } from '@admin/shared/constants';
-import { Button, Group, Loader, Select, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ComponentType, type ReactNode, useState } from 'react';
 import { api } from '../../lib/http.ts';
@@ -42,6 +42,8 @@ type Props<Row extends Row0> = {
   importNote?: ReactNode;
   /** Buttons of a row after Edit and the status actions. */
   rowActions?: (row: Row, list: ResourceList<Row>) => ReactNode;
+  /** Whether a row's status may change (e.g. not once merged into another); every row's when absent. */
+  canChangeStatus?: (row: Row) => boolean;
 };
 
 const nameOf = (row: object) => String(Object.entries(row).find(([k]) => k === 'name')?.[1] ?? '');
@@ -62,6 +64,17 @@ function defaultCell<Row extends object>(column: ResourceView<Row>['columns'][nu
 /** A filter as its definition describes it. */
 function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: FilterSpec; list: ResourceList<Row>; path: string }) {
   const { params, update } = list;
+  if (spec.kind === 'choice' && spec.checkbox) {
+    const option = spec.options[0];
+    return (
+      <Checkbox
+        label={spec.label}
+        checked={option !== undefined && params.single[name] === option.value}
+        onChange={(e) => update({ single: { [name]: e.currentTarget.checked ? (option?.value ?? '') : '' } })}
+        mb={8}
+      />
+    );
+  }
   if (spec.kind === 'choice') {
     return (
       <Select
@@ -76,7 +89,9 @@ function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: Fi
   }
   const value = params.multi[name] ?? [];
   const onChange = (next: string[]) => update({ multi: { [name]: next } });
-  if ('item' in spec) return <RemoteMultiFilter label={spec.label} path={`${path}/options/${name}`} value={value} onChange={onChange} />;
+  if ('item' in spec) {
+    return <RemoteMultiFilter label={spec.label} path={spec.optionsPath ?? `${path}/options/${name}`} value={value} onChange={onChange} />;
+  }
   return <MultiFilter label={spec.label} options={[...spec.options]} value={value} onChange={onChange} w={name === 'status' ? 260 : 220} />;
 }
 
@@ -172,7 +187,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
             <Button size="compact-xs" variant="subtle" aria-label={`Edit ${title(r)}`} onClick={() => setEditing(r)}>
               Edit
             </Button>
-            {r.status && (
+            {r.status && (props.canChangeStatus?.(r) ?? true) && (
               <StatusActions status={r.status} what={title(r)} effects={def.statusEffects ?? {}} onChange={(to) => changeStatus(r, to)} />
             )}
             {props.rowActions?.(r, list)}
@@ -216,7 +231,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
           onImported={list.refresh}
           path={`${def.path}/import`}
           noun={def.plural}
-          columns={def.importColumns}
+          columns={[...def.importColumns, ...(def.importExtraColumns ?? [])]}
           note={props.importNote}
           clientName={currentClient?.name ?? ''}
         />
