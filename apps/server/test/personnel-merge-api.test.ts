@@ -46,6 +46,28 @@ for (const kind of testDatabaseKinds()) {
       expect(byName?.people[0]?.name).toBe(byName?.people[1]?.name);
     });
 
+    it('pages the groups by cursor (every group once, in order) and finds the groups of one person', async () => {
+      const all = (await get('/api/get-merge-personnel?perPage=200')).json();
+      expect(all.nextCursor).toBeNull();
+      const keys: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { data: Group[]; total: number; nextCursor: string | null } = (
+          await get(`/api/get-merge-personnel?perPage=1${cursor ? `&cursor=${cursor}` : ''}`)
+        ).json();
+        expect(page.total).toBe(all.total);
+        keys.push(...page.data.map((g) => g.key));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(keys).toEqual(all.data.map((g: Group) => g.key));
+      expect((await get('/api/get-merge-personnel?cursor=nonsense')).statusCode).toBe(400);
+
+      const [first] = all.data as Group[];
+      const someone = first?.personnel_ids[0] ?? 0;
+      const of = (await get(`/api/get-merge-personnel?person=${someone}`)).json().data as Group[];
+      expect(of.map((g) => g.key)).toEqual([first?.key]);
+    });
+
     it('refuses selections that break the rules, naming the field', async () => {
       const a = await createPerson({});
       const none = await post('/api/get-merge-personnel/preview', { survivor_id: a.id, duplicate_ids: [] });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, queryInt } from '../api/ids.ts';
+import { bodyId, INT4_MAX, queryInt } from '../api/ids.ts';
 import { type ColumnDef, exportColumnsSchema, listQuerySchema } from '../api/list.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -48,10 +48,22 @@ export const mergeGroupColumns: ColumnDef<'names' | 'employee_codes' | 'location
   { key: 'records', label: 'Records', defaultVisible: true },
 ];
 
+/**
+ * A page of suggested groups: those matching `q`, or those holding `person` (Personnel's
+ * "Merge…"); `cursor` is the previous page's `nextCursor`.
+ */
 export const mergeGroupsQuerySchema = z.strictObject({
   q: z.string().trim().max(200).optional(),
+  person: queryInt(1, INT4_MAX).optional(),
   perPage: queryInt(1, 200).default(50),
+  cursor: z.string().max(500).optional(),
 });
+export const mergeGroupsAnswerSchema = z.object({
+  data: z.array(mergeGroupSchema),
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type MergeGroupsAnswer = z.infer<typeof mergeGroupsAnswerSchema>;
 
 const personIds = z.array(bodyId).max(50);
 

@@ -10,17 +10,21 @@ import {
   type MergeRecord,
 } from '@admin/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { personnel, personnelLocations, personnelMergeDismissals, personnelMerges, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import { conflict, HttpError } from '../../lib/http-error.ts';
-import { linksOf, matchKey, type PersonRow, toPerson } from '../personnel/repository.ts';
+
+/** Personnel as the personnel module decorates the app with them (`app.personnel`). */
+export type People = FastifyInstance['personnel'];
+type PersonRow = typeof personnel.$inferSelect;
 
 /** A phone or email shared by more people than this is an office line, not a duplicate. */
 const MAX_SHARED = 10;
 
-function toMergePerson(row: PersonRow, locations: { name: string }[] = []): MergePerson {
-  const p = toPerson(row);
+function toMergePerson(people: People, row: PersonRow, locations: { name: string }[] = []): MergePerson {
+  const p = people.toPerson(row);
   return {
     id: p.id,
     name: p.name,
@@ -33,15 +37,30 @@ function toMergePerson(row: PersonRow, locations: { name: string }[] = []): Merg
   };
 }
 
-async function mergePeople(db: Db, ids: number[]): Promise<Map<number, MergePerson>> {
+async function mergePeople(db: Db, people: People, ids: number[]): Promise<Map<number, MergePerson>> {
   if (ids.length === 0) return new Map();
   const rows = await db.select().from(personnel).where(inArray(personnel.id, ids));
-  const links = await linksOf(
+  const links = await people.linksOf(
     db,
     rows.map((r) => r.id),
   );
-  return new Map(rows.map((r) => [r.id, toMergePerson(r, links.get(r.id))]));
+  return new Map(rows.map((r) => [r.id, toMergePerson(people, r, links.get(r.id))]));
 }
+
+/** Where a page of groups starts: after the group with this first name and key (the list's order). */
+type GroupCursor = [name: string, key: string];
+const encodeCursor = (at: GroupCursor) => Buffer.from(JSON.stringify(at)).toString('base64url');
+function decodeGroupCursor(cursor: string): GroupCursor {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) return [String(value[0]), String(value[1])];
+  throw new HttpError(400, 'Invalid query: cursor.', { cursor: ['The cursor is not valid for this list. Start from the first page.'] });
+}
+const byFirstName = (a: GroupCursor, b: GroupCursor) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]);
 
 /**
  * Suspected duplicate groups of a client (spec: `GET get-merge-personnel`): people not yet merged
@@ -50,10 +69,12 @@ async function mergePeople(db: Db, ids: number[]): Promise<Map<number, MergePers
  */
 export async function findGroups(
   db: Db,
+  people: People,
   clientId: number,
-  q: string | undefined,
+  q: { q?: string | undefined; person?: number | undefined; cursor?: string | undefined },
   limit: number,
-): Promise<{ groups: MergeGroup[]; total: number }> {
+): Promise<{ groups: MergeGroup[]; total: number; nextCursor: string | null }> {
+  const matchKey = people.matchKey;
   const matches = rowsOf(
     await db.execute(sql`
       with p as (
@@ -98,21 +119,28 @@ export async function findGroups(
     .map(([r, set]) => ({ ids: [...set].sort((a, b) => a - b), reasons: MATCH_REASONS.filter((x) => reasons.get(r)?.has(x)) }))
     .filter((g) => !dismissed.some((d) => g.ids.every((id) => d.has(id))));
 
-  const people = await mergePeople(
+  const chosen = candidates.filter((g) => q.person === undefined || g.ids.includes(q.person));
+  const byId = await mergePeople(
     db,
-    candidates.flatMap((g) => g.ids),
+    people,
+    chosen.flatMap((g) => g.ids),
   );
-  const needle = q?.toLowerCase();
-  const groups = candidates
+  const needle = q.q?.toLowerCase();
+  const at = (g: MergeGroup): GroupCursor => [g.people[0]?.name ?? '', g.key];
+  const groups = chosen
     .map((g) => ({
       key: g.ids.join('-'),
       personnel_ids: g.ids,
       reasons: g.reasons,
-      people: g.ids.map((id) => people.get(id)).filter((p) => p !== undefined),
+      people: g.ids.map((id) => byId.get(id)).filter((p) => p !== undefined),
     }))
     .filter((g) => !needle || g.people.some((p) => `${p.name} ${p.employee_code ?? ''} ${p.email ?? ''}`.toLowerCase().includes(needle)))
-    .sort((a, b) => (a.people[0]?.name ?? '').localeCompare(b.people[0]?.name ?? '') || a.key.localeCompare(b.key));
-  return { groups: groups.slice(0, limit), total: groups.length };
+    .sort((a, b) => byFirstName(at(a), at(b)));
+  const after = q.cursor ? decodeGroupCursor(q.cursor) : null;
+  const rest = after ? groups.filter((g) => byFirstName(at(g), after) > 0) : groups;
+  const page = rest.slice(0, limit);
+  const last = page[page.length - 1];
+  return { groups: page, total: groups.length, nextCursor: rest.length > limit && last ? encodeCursor(at(last)) : null };
 }
 
 /** 422 unless every id is a person of the client. */
@@ -212,7 +240,14 @@ export type MergePlan = MergePreview & {
  * queue instead of deadlocking) and works out what a merge would do. Refuses (422) a selection
  * that breaks the rules and (409) people already merged — the loser of a race lands here.
  */
-export async function planMerge(tx: Db, clientId: number, survivorId: number, duplicateIds: number[], lock: boolean): Promise<MergePlan> {
+export async function planMerge(
+  tx: Db,
+  people: People,
+  clientId: number,
+  survivorId: number,
+  duplicateIds: number[],
+  lock: boolean,
+): Promise<MergePlan> {
   const dupIds = [...new Set(duplicateIds)];
   const errors: Record<string, string[]> = {};
   if (dupIds.length === 0) errors.duplicate_ids = ['Choose at least one duplicate'];
@@ -262,7 +297,7 @@ export async function planMerge(tx: Db, clientId: number, survivorId: number, du
   }
 
   // The duplicates' names and codes become aliases so future feed rows and reviews map here.
-  const survivorName = toPerson(survivorRow).name;
+  const survivorName = people.toPerson(survivorRow).name;
   const aliases = [...survivorRow.aliases];
   const added: string[] = [];
   const known = (a: string) =>
@@ -286,12 +321,12 @@ export async function planMerge(tx: Db, clientId: number, survivorId: number, du
 
   const moved_counts: Record<string, number> = {};
   for (const ref of REFERENCES) moved_counts[ref.kind] = await ref.count(tx, survivorId, dupIds);
-  const links = await linksOf(tx, ids);
+  const links = await people.linksOf(tx, ids);
   const location_names = [...new Set(ids.flatMap((id) => (links.get(id) ?? []).map((l) => l.name)))].sort((a, b) => a.localeCompare(b));
 
   return {
-    survivor: toMergePerson(survivorRow, links.get(survivorId)),
-    duplicates: duplicateRows.map((r) => toMergePerson(r, links.get(r.id))),
+    survivor: toMergePerson(people, survivorRow, links.get(survivorId)),
+    duplicates: duplicateRows.map((r) => toMergePerson(people, r, links.get(r.id))),
     filled,
     conflicts,
     aliases_added: added,
@@ -306,7 +341,7 @@ export async function planMerge(tx: Db, clientId: number, survivorId: number, du
 }
 
 /** Carries out a plan inside the caller's transaction; returns the PersonnelMerge row id. */
-export async function applyMerge(tx: Db, clientId: number, plan: MergePlan, userId: number): Promise<number> {
+export async function applyMerge(tx: Db, people: People, clientId: number, plan: MergePlan, userId: number): Promise<number> {
   const survivorId = plan.survivorRow.id;
   const dupIds = plan.duplicateRows.map((r) => r.id);
   const moved: Record<string, number> = {};
@@ -339,7 +374,7 @@ export async function applyMerge(tx: Db, clientId: number, plan: MergePlan, user
         conflicts: plan.conflicts,
         aliases_added: plan.aliases_added,
         merged_names: plan.duplicates.map((d) => d.name),
-        duplicates: plan.duplicateRows.map((r) => toPerson(r)),
+        duplicates: plan.duplicateRows.map((r) => people.toPerson(r)),
       },
       performedBy: userId,
     })
@@ -357,6 +392,7 @@ const HISTORY_SORTS: Record<NonNullable<MergeHistoryQuery['sort']>, SortSpec> = 
 
 export async function listHistory(
   db: Db,
+  people: People,
   clientId: number,
   q: { sort?: MergeHistoryQuery['sort']; order?: 'asc' | 'desc'; cursor?: string; q?: string },
   limit: number,
@@ -380,7 +416,7 @@ export async function listHistory(
         performed_at: r.merge.performedAt.toISOString(),
         performed_by: r.by,
         survivor_id: r.merge.survivorId,
-        survivor_name: toPerson(r.survivor).name,
+        survivor_name: people.toPerson(r.survivor).name,
         merged_ids: r.merge.mergedIds,
         merged_names: resolution.merged_names ?? [],
         moved_counts: r.merge.movedCounts,

@@ -3,7 +3,7 @@ import {
   describeMoved,
   dismissGroupSchema,
   listEnvelope,
-  mergeGroupSchema,
+  mergeGroupsAnswerSchema,
   mergeGroupsQuerySchema,
   mergeHistoryColumns,
   mergeHistoryExportQuerySchema,
@@ -46,12 +46,18 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'superadmin' },
       schema: {
         querystring: mergeGroupsQuerySchema,
-        response: { 200: z.object({ data: z.array(mergeGroupSchema), total: z.number().int() }) },
+        response: { 200: mergeGroupsAnswerSchema },
       },
     },
     async (request) => {
-      const { groups, total } = await findGroups(app.db, requireCurrentClientId(request), request.query.q, request.query.perPage);
-      return { data: groups, total };
+      const { groups, total, nextCursor } = await findGroups(
+        app.db,
+        app.personnel,
+        requireCurrentClientId(request),
+        request.query,
+        request.query.perPage,
+      );
+      return { data: groups, total, nextCursor };
     },
   );
 
@@ -86,7 +92,8 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/get-merge-personnel/preview',
     { config: { access: 'superadmin' }, schema: { body: mergeSelectionSchema, response: { 200: dataEnvelope(mergePreviewSchema) } } },
     async (request) => {
-      const plan = await planMerge(app.db, requireCurrentClientId(request), request.body.survivor_id, request.body.duplicate_ids, false);
+      const { survivor_id, duplicate_ids } = request.body;
+      const plan = await planMerge(app.db, app.personnel, requireCurrentClientId(request), survivor_id, duplicate_ids, false);
       return { data: previewOf(plan) };
     },
   );
@@ -104,7 +111,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       const clientId = requireCurrentClientId(request);
       const { survivor_id, duplicate_ids, confirm_name } = request.body;
       const result = await app.db.transaction(async (tx) => {
-        const plan = await planMerge(tx, clientId, survivor_id, duplicate_ids, true);
+        const plan = await planMerge(tx, app.personnel, clientId, survivor_id, duplicate_ids, true);
         const expected = plan.survivor.name;
         if (confirm_name.trim().replace(/\s+/g, ' ') !== expected) {
           throw new HttpError(422, 'Please correct: confirm_name.', {
@@ -113,7 +120,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
             ],
           });
         }
-        const mergeId = await applyMerge(tx, clientId, plan, request.auth?.user.id ?? 0);
+        const mergeId = await applyMerge(tx, app.personnel, clientId, plan, request.auth?.user.id ?? 0);
         await request.audit(
           {
             action: 'personnel.merge',
@@ -143,7 +150,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const clientId = requireCurrentClientId(request);
-      const { rows, nextCursor } = await listHistory(app.db, clientId, request.query, request.query.perPage);
+      const { rows, nextCursor } = await listHistory(app.db, app.personnel, clientId, request.query, request.query.perPage);
       return { data: rows, nextCursor, total: await countHistory(app.db, clientId), totalIsEstimate: false };
     },
   );
@@ -161,7 +168,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
       async function* batches() {
         let cursor: string | undefined;
         do {
-          const page = await listHistory(db, clientId, { ...q, ...(cursor ? { cursor } : {}) }, 1000);
+          const page = await listHistory(db, app.personnel, clientId, { ...q, ...(cursor ? { cursor } : {}) }, 1000);
           yield page.rows.map((r) => ({
             ...r,
             merged_names: r.merged_names.join('; '),

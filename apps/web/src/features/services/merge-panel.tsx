@@ -1,4 +1,4 @@
-import type { MergePerson, MergePreview, Person } from '@admin/shared';
+import type { ListResult, MergePerson, MergePreview, Person } from '@admin/shared';
 import { describeMoved, MERGE_FIELD_LABELS } from '@admin/shared/resources/personnel-merge';
 import { Alert, Button, Checkbox, Group, List, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -29,8 +29,9 @@ function AddPerson(props: { exclude: number[]; onAdd(p: MergePerson): void }) {
   const found = useQuery({
     queryKey: ['personnel-search', debounced],
     queryFn: ({ signal }) =>
-      api.get<{ data: Person[] }>('/api/personnel', { query: { q: debounced, perPage: 20, status: ['active', 'paused'] }, signal }),
+      api.get<ListResult<Person>>('/api/personnel', { query: { q: debounced, perPage: 20, status: ['active', 'paused'] }, signal }),
     enabled: debounced.trim().length > 0,
+    meta: { what: 'personnel' },
   });
   const options = (found.data?.data ?? []).filter((p) => !props.exclude.includes(p.id) && p.merged_into_id === null);
   return (
@@ -77,6 +78,7 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
     queryFn: () => api.post<{ data: MergePreview }>('/api/get-merge-personnel/preview', { survivor_id: survivorId, duplicate_ids: dups }),
     enabled: survivorId !== null && dups.length > 0,
     retry: false,
+    meta: { what: 'merge preview' },
   });
   const plan = preview.data?.data;
   const nameOf = (id: number) => people.find((p) => p.id === id)?.name ?? `#${id}`;

@@ -1,4 +1,4 @@
-import type { MergeGroup, MergePerson, MergeRecord, Person } from '@admin/shared';
+import type { ListResult, MergeGroup, MergeGroupsAnswer, MergePerson, MergeRecord, Person } from '@admin/shared';
 import { describeMoved, MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryColumns } from '@admin/shared/resources/personnel-merge';
 import { Badge, Button, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -17,8 +17,6 @@ import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list
 import { useSession } from '../../lib/session-store.ts';
 import { MergePanel } from './merge-panel.tsx';
 
-type GroupsAnswer = { data: MergeGroup[]; total: number };
-type HistoryAnswer = { data: MergeRecord[]; total: number; totalIsEstimate: boolean; nextCursor: string | null };
 const config: ListParamsConfig = { multi: {}, single: ['tab', 'person'] };
 const NO_SORT = { sort: undefined, order: undefined };
 const GROUP_COLUMN_KEYS = mergeGroupColumns.map((c) => c.key);
@@ -28,17 +26,24 @@ function Dash() {
 }
 
 /** Suspected duplicate groups of the current client, with Review merge and Not duplicates. */
-function Suggestions(props: { q: string; onSearch(q: string): void; onReview(people: MergePerson[]): void }) {
+function Suggestions(props: {
+  q: string;
+  onSearch(q: string): void;
+  cursor: string | undefined;
+  onCursor(cursor: string | undefined): void;
+  onReview(people: MergePerson[]): void;
+}) {
   const currentClient = useSession((s) => s.currentClient);
   const queryClient = useQueryClient();
   const [dismissing, setDismissing] = useState<MergeGroup | null>(null);
   const [busy, setBusy] = useState(false);
+  const query = { ...(props.q ? { q: props.q } : {}), ...(props.cursor ? { cursor: props.cursor } : {}) };
   const list = useQuery({
-    queryKey: ['merge-groups', currentClient?.id, props.q],
-    queryFn: ({ signal }) =>
-      api.get<GroupsAnswer>('/api/get-merge-personnel', { query: { q: props.q || undefined, perPage: 200 }, signal }),
+    queryKey: ['merge-groups', currentClient?.id, query],
+    queryFn: ({ signal }) => api.get<MergeGroupsAnswer>('/api/get-merge-personnel', { query, signal }),
     placeholderData: keepPreviousData,
     enabled: currentClient !== null,
+    meta: { what: 'suggested duplicate groups' },
   });
 
   async function dismiss() {
@@ -64,7 +69,6 @@ function Suggestions(props: { q: string; onSearch(q: string): void; onReview(peo
         {list.data && (
           <Text size="sm" c="dimmed">
             {list.data.total === 1 ? '1 suggested group' : `${list.data.total} suggested groups`}
-            {list.data.total > list.data.data.length ? ` (first ${list.data.data.length} shown; search to narrow)` : ''}
           </Text>
         )}
       </Group>
@@ -118,6 +122,15 @@ function Suggestions(props: { q: string; onSearch(q: string): void; onReview(peo
           </Group>
         )}
       />
+      <CursorPager
+        key={props.q}
+        cursor={props.cursor}
+        nextCursor={list.data?.nextCursor}
+        total={list.data?.total}
+        totalIsEstimate={false}
+        shownCount={list.data?.data.length ?? 0}
+        onCursor={props.onCursor}
+      />
       <Modal opened={dismissing !== null} onClose={() => setDismissing(null)} title="Not duplicates?" centered>
         <Text size="sm">
           {dismissing?.people.map((p) => p.name).join(', ')} will no longer be suggested as one person. Nothing else changes.
@@ -144,9 +157,10 @@ function History() {
   const { tab: _t, person: _p, q: _q, ...query } = toApiQuery(params);
   const list = useQuery({
     queryKey: ['merge-history', currentClient?.id, query],
-    queryFn: ({ signal }) => api.get<HistoryAnswer>('/api/get-merge-personnel/history', { query, signal }),
+    queryFn: ({ signal }) => api.get<ListResult<MergeRecord>>('/api/get-merge-personnel/history', { query, signal }),
     placeholderData: keepPreviousData,
     enabled: currentClient !== null,
+    meta: { what: 'merge history' },
   });
   return (
     <Stack gap="md" mt="md">
@@ -203,7 +217,7 @@ export default function MergePersonnelPage() {
   const [reviewing, setReviewing] = useState<MergePerson[] | null>(null);
   const tab = params.single.tab === 'history' ? 'history' : 'suggestions';
 
-  // Preload a person handed over from the Personnel screen, with the group they are suggested in.
+  // Preload a person handed over from the Personnel screen, with the group the server suggests them in.
   const personId = params.single.person;
   useEffect(() => {
     if (!personId) return;
@@ -211,7 +225,7 @@ export default function MergePersonnelPage() {
     void (async () => {
       const [{ data: person }, groups] = await Promise.all([
         api.get<{ data: Person }>(`/api/personnel/${personId}`),
-        api.get<GroupsAnswer>('/api/get-merge-personnel', { query: { perPage: 200 } }),
+        api.get<MergeGroupsAnswer>('/api/get-merge-personnel', { query: { person: personId } }),
       ]);
       if (cancelled) return;
       const group = groups.data.find((g) => g.personnel_ids.includes(person.id));
@@ -252,7 +266,13 @@ export default function MergePersonnelPage() {
           <Tabs.Tab value="history">History</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="suggestions">
-          <Suggestions q={params.q} onSearch={(q) => update({ q })} onReview={setReviewing} />
+          <Suggestions
+            q={params.q}
+            onSearch={(q) => update({ q })}
+            cursor={params.cursor}
+            onCursor={(cursor) => update({ cursor })}
+            onReview={setReviewing}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="history">
           <History />
