@@ -24,7 +24,9 @@ export function RemoteMultiSelect(props: {
   const known = useRef(new Map(Object.entries(props.labels ?? {})));
   for (const o of options) known.current.set(o.value, o.label);
   // Chosen values stay in the list while a search shows other options, so their chips keep a label.
-  const chosen = props.value.filter((v) => !options.some((o) => o.value === v)).map((v) => ({ value: v, label: known.current.get(v) ?? v }));
+  const chosen = props.value
+    .filter((v) => !options.some((o) => o.value === v))
+    .map((v) => ({ value: v, label: known.current.get(v) ?? v }));
   return (
     <MultiSelect
       label={props.label}

@@ -28,15 +28,20 @@ export default function PersonnelPage() {
       canChangeStatus={(r) => r.merged_into_id === null}
       rowActions={(r) =>
         r.merged_into_id === null && (
-          <Button size="compact-xs" variant="subtle" aria-label={`Merge ${r.name}`} onClick={() => navigate(`/admin/merge-personnel?person=${r.id}`)}>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            aria-label={`Merge ${r.name}`}
+            onClick={() => navigate(`/admin/merge-personnel?person=${r.id}`)}
+          >
             Merge…
           </Button>
         )
       }
       importNote={
         <>
-          <Code>locations</Code> and <Code>aliases</Code> take several values separated by <Code>;</Code>. Name a location by its endpoint id,
-          its external code or its exact name.
+          <Code>locations</Code> and <Code>aliases</Code> take several values separated by <Code>;</Code>. Name a location by its endpoint
+          id, its external code or its exact name.
         </>
       }
     />
