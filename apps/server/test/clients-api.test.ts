@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, systemLogs, teams } from '../src/db/schema/index.ts';
+import { clients, systemLogs, teams, users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 for (const kind of testDatabaseKinds()) {
@@ -81,19 +81,19 @@ for (const kind of testDatabaseKinds()) {
         default_review_site: 'myspace',
       });
       expect(res.statusCode).toBe(422);
+      // Fields named as the form labels them; the root team name defaults to the name, so only the name is required.
       expect(res.json().errors).toEqual({
-        name: ['The name field is required'],
-        industry: ['The industry field must be a valid value'],
-        website: ['The website field is not a valid URL'],
-        phone: ['The phone field format is invalid'],
-        state: ['The state field format is invalid'],
-        postal_code: ['The postal code field format is invalid'],
-        country: ['The country length must be 2'],
-        timezone: ['The timezone field must be a valid value'],
-        root_team_name: ['The root team name field is required'],
-        primary_contact_email: ['The primary contact email field must be a valid email'],
-        modules: ['The modules field must be a valid value'],
-        default_review_site: ['The default review site field must be a valid value'],
+        name: ['The Name field is required'],
+        industry: ['The Industry field must be a valid value'],
+        website: ['The Website field is not a valid URL'],
+        phone: ['The Phone field format is invalid'],
+        state: ['The State field format is invalid'],
+        postal_code: ['The Postal code field format is invalid'],
+        country: ['The Country length must be 2'],
+        timezone: ['The Time zone field must be a valid value'],
+        primary_contact_email: ['The Primary contact email field must be a valid email'],
+        modules: ['The Modules field must be a valid value'],
+        default_review_site: ['The Default review site field must be a valid value'],
       });
       expect(await clientCount()).toBe(before);
     });
@@ -101,7 +101,7 @@ for (const kind of testDatabaseKinds()) {
     it('refuses duplicate names (any case) with 409 and unknown fields with 400', async () => {
       const dup = await send('POST', '/api/create-client', { name: 'lakeside HONDA', industry: 'automotive', timezone: 'America/Chicago' });
       expect(dup.statusCode).toBe(409);
-      expect(dup.json().errors).toEqual({ name: ['The name has already been taken'] });
+      expect(dup.json().errors).toEqual({ name: ['The Name has already been taken'] });
       const extra = await send('POST', '/api/create-client', { name: 'X', industry: 'other', timezone: 'UTC', is_admin: true });
       expect(extra.statusCode).toBe(400);
       expect(extra.json().errors).toHaveProperty('is_admin');
@@ -129,7 +129,7 @@ for (const kind of testDatabaseKinds()) {
       expect(stale.json().errors).toHaveProperty('updated_at');
       const bad = await send('PATCH', `/api/clients/${created.id}`, { website: 'nope' });
       expect(bad.statusCode).toBe(422);
-      expect(bad.json().errors).toEqual({ website: ['The website field is not a valid URL'] });
+      expect(bad.json().errors).toEqual({ website: ['The Website field is not a valid URL'] });
       const [log] = await ctx.database.db
         .select()
         .from(systemLogs)
@@ -156,10 +156,44 @@ for (const kind of testDatabaseKinds()) {
       expect((await to('deleted')).statusCode).toBe(400);
     });
 
+    it('names the root team as asked, checks the coordinator is staff, and answers records with their names', async () => {
+      const me = (await get('/api/user')).json().data.user;
+      const res = await send('POST', '/api/create-client', {
+        name: 'Team Name Co',
+        industry: 'other',
+        timezone: 'America/Denver',
+        root_team_name: 'Team Name HQ',
+        account_coordinator_id: me.id,
+      });
+      expect(res.statusCode).toBe(201);
+      const client = res.json().data;
+      expect(client).toMatchObject({ root_team_name: 'Team Name HQ', account_coordinator_name: me.name, users_count: 0 });
+      expect((await get(`/api/clients/${client.id}`)).json().data).toMatchObject({ id: client.id, root_team_name: 'Team Name HQ' });
+      // A client's portal user (no password) cannot sign in here, so cannot coordinate.
+      const [portalUser] = await ctx.database.db.select({ id: users.id }).from(users).where(isNull(users.passwordHash)).limit(1);
+      const notStaff = await send('PATCH', `/api/clients/${client.id}`, { account_coordinator_id: portalUser?.id });
+      expect(notStaff.statusCode).toBe(422);
+      expect(notStaff.json().errors).toEqual({ account_coordinator_id: ['Choose a staff member'] });
+    });
+
+    it('pages the staff options on the server: search, chosen values with their names, more', async () => {
+      const all = (await get('/api/staff-users')).json().data as { id: number; name: string }[];
+      expect(all.length).toBeGreaterThan(1);
+      const first = (await get('/api/staff-users/options?perPage=1')).json();
+      expect(first).toEqual({ data: [{ value: String(all[0]?.id), label: all[0]?.name }], more: true });
+      const last = all[all.length - 1];
+      const withChosen = (await get(`/api/staff-users/options?perPage=1&value=${last?.id}&value=junk`)).json();
+      expect(withChosen.data.map((o: { value: string }) => o.value)).toEqual([String(all[0]?.id), String(last?.id)]);
+      const found = (await get(`/api/staff-users/options?q=${encodeURIComponent(last?.name.slice(1, 5) ?? '')}`)).json();
+      expect(found.data.some((o: { label: string }) => o.label === last?.name)).toBe(true);
+      expect((await get('/api/staff-users/options?perPage=101')).statusCode).toBe(400);
+    });
+
     it('exports the chosen columns as CSV', async () => {
       const res = await get('/api/create-client/export?columns=name,industry&industry=automotive');
       expect(res.statusCode).toBe(200);
-      expect(res.body).toBe('\uFEFFName,Industry\r\nLakeside Honda,automotive\r\nNorthstar Toyota,automotive\r\n');
+      // The CSV holds what the table shows (the column's format): industries by their labels.
+      expect(res.body).toBe('\uFEFFName,Industry\r\nLakeside Honda,Automotive\r\nNorthstar Toyota,Automotive\r\n');
       expect((await get('/api/create-client/export?columns=password')).statusCode).toBe(400);
     });
   });

@@ -14,10 +14,10 @@ test.describe('Client Manager', () => {
     await drawer.getByLabel('Website').fill('not a url');
     await drawer.getByLabel('Phone').fill('12');
     await drawer.getByRole('button', { name: 'Create client' }).click();
-    await expect(drawer.getByText('The name field is required')).toBeVisible();
-    await expect(drawer.getByText('The website field is not a valid URL')).toBeVisible();
-    await expect(drawer.getByText('The phone field format is invalid')).toBeVisible();
-    await expect(drawer.getByText('The industry field is required')).toBeVisible();
+    await expect(drawer.getByText('The Name field is required')).toBeVisible();
+    await expect(drawer.getByText('The Website field is not a valid URL')).toBeVisible();
+    await expect(drawer.getByText('The Phone field format is invalid')).toBeVisible();
+    await expect(drawer.getByText('The Industry field is required')).toBeVisible();
 
     await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Aurora Vet Clinic');
     await drawer.getByLabel('Website').fill('https://aurora-vet.example.com');
@@ -26,7 +26,7 @@ test.describe('Client Manager', () => {
     await page.getByRole('option', { name: 'Healthcare' }).click();
     await drawer.getByRole('combobox', { name: 'Time zone' }).fill('America/Denver');
     await page.getByRole('option', { name: 'America/Denver' }).click();
-    await expect(drawer.getByText('The phone field format is invalid')).toHaveCount(0);
+    await expect(drawer.getByText('The Phone field format is invalid')).toHaveCount(0);
     await drawer.getByRole('button', { name: 'Create client' }).click();
 
     await expect(page.getByRole('status').filter({ hasText: 'Client "Aurora Vet Clinic" was created with its root team.' })).toBeVisible();
@@ -41,7 +41,7 @@ test.describe('Client Manager', () => {
     await drawer.getByRole('combobox', { name: 'Time zone' }).fill('America/Denver');
     await page.getByRole('option', { name: 'America/Denver' }).click();
     await drawer.getByRole('button', { name: 'Create client' }).click();
-    await expect(drawer.getByText('The name has already been taken')).toBeVisible();
+    await expect(drawer.getByText('The Name has already been taken')).toBeVisible();
     await drawer.getByRole('button', { name: 'Cancel' }).click();
     expect(errors.filter((e) => !e.includes('409'))).toEqual([]);
   });

@@ -46,6 +46,7 @@ type Definition<Rec, Body, Query> = {
   noun?: string;
   plural?: string;
   path: string;
+  recordPath?: string;
   screen: string;
   scope: Scope;
   filters: Readonly<Record<string, FilterSpec>>;
@@ -110,6 +111,8 @@ export type ResourceStore<Rec, Row extends BaseRow, Body, Query, C extends Clien
   reload?(db: Db, id: number): Promise<Rec>;
   /** How messages name a row whose table has no `name` column. */
   nameOf?(row: Row): string;
+  /** The client an audit entry is filed under when the table has no owner column (a client is its own). */
+  auditClient?(row: Row): number | null;
   /** For an import with columns that are not fields: reads what it needs of the client once (e.g. its locations). */
   importer?(db: Db, clientId: number): Promise<Importer<Body>>;
 };
@@ -130,12 +133,14 @@ export function resourceRoutes<
   const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
   const one = dataEnvelope(def.record);
   const table = store.table;
+  /** Where one record lives: `<recordPath>/<id>`. */
+  const recordPath = def.recordPath ?? def.path;
   const nameOf = (row: Row) => store.nameOf?.(row) ?? row.name ?? `#${row.id}`;
   const validate = (body: Record<string, unknown>, partial = false) => validateFields(body, def.rules, { partial, names: def.labels });
 
   const uniqueLabel = def.unique ? (def.labels[def.unique] ?? def.unique) : '';
   const uniqueConflict = () =>
-    conflict(`Another ${noun} of this owner has this ${uniqueLabel.toLowerCase()}.`, {
+    conflict(`Another ${noun}${table.clientId ? ' of this owner' : ''} has this ${uniqueLabel.toLowerCase()}.`, {
       [def.unique ?? 'value']: [`The ${uniqueLabel} has already been taken`],
     });
 
@@ -197,7 +202,14 @@ export function resourceRoutes<
     extra: { before?: unknown; after?: unknown },
   ) =>
     request.audit(
-      { action: `${def.name}.${action}`, message, clientId: row.clientId ?? null, entityType: def.name, entityId: row.id, ...extra },
+      {
+        action: `${def.name}.${action}`,
+        message,
+        clientId: store.auditClient?.(row) ?? row.clientId ?? null,
+        entityType: def.name,
+        entityId: row.id,
+        ...extra,
+      },
       tx,
     );
 
@@ -235,7 +247,7 @@ export function resourceRoutes<
       return sendCsv(reply, csvFileName(def.screen), columns, batches());
     });
 
-    app.get(`${def.path}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
+    app.get(`${recordPath}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
       const [row] = await app.db
         .select()
         .from(table)
@@ -268,7 +280,7 @@ export function resourceRoutes<
       return reply.code(201).send({ data: created });
     });
 
-    app.patch(`${def.path}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
+    app.patch(`${recordPath}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
       // `updated_at` rides along; the rules and `values` look only at the resource's fields.
       const changes = validated<Partial<Body> & { updated_at?: string }>(request.body);
       const seen = changes.updated_at;
@@ -291,7 +303,7 @@ export function resourceRoutes<
     });
 
     app.patch(
-      `${def.path}/:id/status`,
+      `${recordPath}/:id/status`,
       { schema: { params: idParamSchema, body: statusChangeSchema, response: { 200: one } } },
       async (request) => {
         const { status, updated_at: seen } = validated<z.infer<typeof statusChangeSchema>>(request.body);

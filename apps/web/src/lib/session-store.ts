@@ -29,12 +29,9 @@ type SessionState = {
   usersState: LoadState;
   loginFailureMessage: string | null;
   loading: boolean;
-  /** The client-created status and message, shown on Client Manager after a create until the next action there. */
-  clientCreated: { status: 'success' | 'error'; message: string } | null;
   /** The current client's locations as filter options (label = locationname, value = _id). */
   locationOptions: { label: string; value: string }[];
   loadEndpoints(): Promise<void>;
-  setClientCreated(value: SessionState['clientCreated']): void;
 
   startUp(): Promise<void>;
   loadRootTeams(): Promise<void>;
@@ -71,7 +68,6 @@ const signedOut = {
   users: [DEFAULT_USER_ENTRY],
   usersState: 'idle',
   loading: false,
-  clientCreated: null,
   locationOptions: [],
 } satisfies Partial<SessionState>;
 
@@ -88,7 +84,6 @@ export const useSession = create<SessionState>()((set, get) => ({
       logFailure('endpoints', err);
     }
   },
-  setClientCreated: (clientCreated) => set({ clientCreated }),
 
   async startUp() {
     // Start-up (docs/overview.md, The shell): root teams, the stored token and user, the user list.

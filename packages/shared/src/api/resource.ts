@@ -32,8 +32,8 @@ export type FieldSpec = {
   options?: readonly Option[];
   /** A hint shown in the empty input; reads as an example, never as a value. */
   placeholder?: string;
-  /** What a new record gets when the field is left out. */
-  default?: string | boolean | null;
+  /** What a new record gets when the field is left out (a list for multi-value fields). */
+  default?: string | boolean | null | readonly string[];
   /** Accepted on create only (e.g. a record's owner). */
   createOnly?: boolean;
   /** The body's type for this field; nullable text by default (the rules say what is valid). */
@@ -94,6 +94,8 @@ export type ResourceSpec<
   plural?: string;
   /** The collection's path, e.g. `/api/product`. */
   path: string;
+  /** Where one record lives when not under the collection (`/api/clients` for `/api/create-client`): `<recordPath>/<id>`. */
+  recordPath?: string;
   /** The screen's key: CSV file names (`products-2026-11-23.csv`) and column preferences. */
   screen: string;
   scope: Scope;
@@ -171,7 +173,7 @@ export function defineResource<
   const rules: FieldRules = {};
   const labels: Record<string, string> = {};
   const bodyShape: Record<string, z.ZodType> = {};
-  const defaults: Record<string, string | boolean | null> = {};
+  const defaults: Record<string, string | boolean | null | readonly string[]> = {};
   for (const name of fieldNames) {
     const field = spec.fields[name];
     if (!field) continue;
@@ -241,6 +243,7 @@ export type ResourceView<Row> = {
   noun: string;
   plural: string;
   path: string;
+  recordPath?: string;
   screen: string;
   scope: Scope;
   fields: Readonly<Record<string, FieldSpec>>;
@@ -254,7 +257,7 @@ export type ResourceView<Row> = {
   importExtraColumns?: readonly string[];
   rules: FieldRules;
   labels: Record<string, string>;
-  defaults: Record<string, string | boolean | null>;
+  defaults: Record<string, string | boolean | null | readonly string[]>;
   statusEffects?: Partial<Record<Status, string>>;
 };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bodyId, idParamSchema, idText } from '../api/ids.ts';
-import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from '../api/list.ts';
+import { bodyId, INT4_MAX, idParamSchema, idText } from '../api/ids.ts';
+import { defineResource, optionLabel, statusFilter, statusLabel } from '../api/resource.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 
 export const rootTeamSchema = z.object({
@@ -23,6 +23,19 @@ export const INDUSTRIES = [
   'hospitality',
   'other',
 ] as const;
+export const INDUSTRY_LABELS: Record<(typeof INDUSTRIES)[number], string> = {
+  home_services: 'Home services',
+  automotive: 'Automotive',
+  healthcare: 'Healthcare',
+  dental: 'Dental',
+  senior_care: 'Senior care',
+  legal: 'Legal',
+  financial: 'Financial',
+  retail: 'Retail',
+  hospitality: 'Hospitality',
+  other: 'Other',
+};
+const INDUSTRY_OPTIONS = INDUSTRIES.map((i) => ({ value: i, label: INDUSTRY_LABELS[i] }));
 
 export const MODULES = ['surveys', 'reputation', 'listings', 'sms'] as const;
 export const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
@@ -31,7 +44,12 @@ export const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
   listings: 'Listings',
   sms: 'SMS',
 };
+export const MODULE_OPTIONS = MODULES.map((m) => ({ value: m, label: MODULE_LABELS[m] }));
 
+/** IANA time zones known to the runtime (Node 20 and every current browser). */
+export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
+
+/** A client as one record path answers it (`GET /api/clients/7`) and the session keeps it. */
 export const clientSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -56,83 +74,7 @@ export const clientSchema = z.object({
 });
 export type Client = z.infer<typeof clientSchema>;
 
-/** Path id of a client, e.g. `/api/clients/7`. */
-export const clientIdParamSchema = idParamSchema;
-export const switchClientParamSchema = z.object({
-  clientId: idText,
-});
-
-export const INDUSTRY_LABELS: Record<(typeof INDUSTRIES)[number], string> = {
-  home_services: 'Home services',
-  automotive: 'Automotive',
-  healthcare: 'Healthcare',
-  dental: 'Dental',
-  senior_care: 'Senior care',
-  legal: 'Legal',
-  financial: 'Financial',
-  retail: 'Retail',
-  hospitality: 'Hospitality',
-  other: 'Other',
-};
-
-/** IANA time zones known to the runtime (Node 20 and every current browser). */
-export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
-
-const PHONE = /^\+?[1-9]\d{6,14}$/;
-
-/**
- * The Client form's rules (docs/screens.md, Client Manager), run by the form on change and blur and by the server
- * on create and update. Regexes with `{m,n}` use the object form (decision 007).
- */
-export const clientFieldRules = {
-  name: 'required|max:120',
-  industry: { required: true, included: [...INDUSTRIES] },
-  website: 'url|max:2048',
-  phone: { regex: PHONE },
-  address1: 'max:120',
-  city: 'max:80',
-  state: { regex: /^[A-Z]{2}$/ },
-  postal_code: { regex: /^\d{5}(-\d{4})?$/ },
-  country: 'length:2',
-  timezone: { required: true, included: TIME_ZONES },
-  root_team_name: 'required|max:120',
-  account_coordinator_id: 'integer',
-  primary_contact_name: 'max:120',
-  primary_contact_email: 'email|max:254',
-  modules: { included: [...MODULES] },
-  default_review_site: { required: true, included: REVIEW_SITES.map((s) => s.value) },
-  status: { required: true, included: [...STATUSES] },
-} as const;
-
-const text = z.string().max(5000).nullable().optional();
-
-/** Shape of the create body; the field rules above say what is valid. Unknown fields are refused. */
-export const clientCreateSchema = z.strictObject({
-  name: text,
-  industry: text,
-  website: text,
-  phone: text,
-  address1: text,
-  city: text,
-  state: text,
-  postal_code: text,
-  country: text,
-  timezone: text,
-  root_team_name: text,
-  account_coordinator_id: bodyId.nullable().optional(),
-  primary_contact_name: text,
-  primary_contact_email: text,
-  modules: z.array(z.string().max(40)).max(10).optional(),
-  default_review_site: text,
-  status: text,
-});
-export type ClientCreate = z.infer<typeof clientCreateSchema>;
-
-/** PATCH body: any subset, plus the version the editor saw (409 when it is stale). */
-export const clientUpdateSchema = clientCreateSchema.omit({ root_team_name: true, status: true }).extend({
-  updated_at: z.string().max(40).optional(),
-});
-
+/** A client with the names and counts its row shows: what the list, the record paths and the audit answer. */
 export const clientListItemSchema = clientSchema.extend({
   root_team_name: z.string().nullable(),
   account_coordinator_name: z.string().nullable(),
@@ -142,45 +84,97 @@ export const clientListItemSchema = clientSchema.extend({
 });
 export type ClientListItem = z.infer<typeof clientListItemSchema>;
 
-export const CLIENT_COLUMN_KEYS = [
-  'id',
-  'name',
-  'industry',
-  'root_team_name',
-  'account_coordinator_name',
-  'locations_count',
-  'users_count',
-  'modules',
-  'default_review_site',
-  'status',
-  'created_at',
-] as const;
-
-export const clientColumns: ColumnDef<(typeof CLIENT_COLUMN_KEYS)[number]>[] = [
-  { key: 'id', label: 'ID', sortable: true, defaultVisible: true },
-  { key: 'name', label: 'Name', sortable: true, defaultVisible: true },
-  { key: 'industry', label: 'Industry', sortable: true, defaultVisible: true },
-  { key: 'root_team_name', label: 'Root team', defaultVisible: true },
-  { key: 'account_coordinator_name', label: 'Account Coordinator', defaultVisible: true },
-  { key: 'locations_count', label: '# Locations', defaultVisible: true },
-  { key: 'users_count', label: '# Users', defaultVisible: true },
-  { key: 'modules', label: 'Modules', defaultVisible: true },
-  { key: 'default_review_site', label: 'Default review site', defaultVisible: false },
-  { key: 'status', label: 'Status', sortable: true, defaultVisible: true },
-  { key: 'created_at', label: 'Created', sortable: true, defaultVisible: true },
-];
-
-export const CLIENT_SORTS = ['name', 'id', 'industry', 'status', 'created_at'] as const;
-const positiveId = idText;
-export const clientFilters = {
-  status: multiValue(z.enum(STATUSES)).optional(),
-  industry: multiValue(z.enum(INDUSTRIES)).optional(),
-  module: multiValue(z.enum(MODULES)).optional(),
-  ac: multiValue(positiveId).optional(),
-};
-export const clientListQuerySchema = listQuerySchema(CLIENT_SORTS, clientFilters);
-export type ClientListQuery = z.infer<typeof clientListQuerySchema>;
-export const clientExportQuerySchema = listQuerySchema(CLIENT_SORTS, {
-  ...clientFilters,
-  columns: exportColumnsSchema(CLIENT_COLUMN_KEYS).optional(),
+/** Path id of a client, e.g. `/api/clients/7`. */
+export const clientIdParamSchema = idParamSchema;
+export const switchClientParamSchema = z.object({
+  clientId: idText,
 });
+
+/** A user id in a query (`ac=7`), kept as text like every filter value; within the id column's range. */
+const userIdText = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits')
+  .refine((s) => Number(s) <= INT4_MAX, `must be at most ${INT4_MAX}`);
+
+const PHONE = /^\+?[1-9]\d{6,14}$/;
+const REVIEW_SITE_OPTIONS = REVIEW_SITES.map((s) => ({ value: s.value, label: s.label }));
+
+/**
+ * Client Manager (docs/screens.md): clients belong to no client (`global`). Rules with `{m,n}`
+ * regexes use the object form (decision 007). A new client gets no modules until someone turns
+ * one on, whether it is created in the form or through the API.
+ */
+export const clientResource = defineResource({
+  name: 'client',
+  path: '/api/create-client',
+  recordPath: '/api/clients',
+  screen: 'clients',
+  scope: 'global',
+  record: clientListItemSchema,
+  fields: {
+    name: { label: 'Name', rules: 'required|max:120' },
+    industry: { label: 'Industry', input: 'select', options: INDUSTRY_OPTIONS, rules: { required: true, included: [...INDUSTRIES] } },
+    timezone: { label: 'Time zone', rules: { required: true, included: TIME_ZONES } },
+    // Defaults to the client's name (the team is made in `afterInsert`), so the form does not require it.
+    root_team_name: { label: 'Root team name', rules: 'max:120', createOnly: true },
+    website: { label: 'Website', rules: 'url|max:2048', placeholder: 'e.g. https://example.com' },
+    phone: { label: 'Phone', rules: { regex: PHONE }, placeholder: 'e.g. +1 555 123 4567' },
+    address1: { label: 'Address', rules: 'max:120' },
+    city: { label: 'City', rules: 'max:80' },
+    state: { label: 'State', rules: { regex: /^[A-Z]{2}$/ }, placeholder: 'e.g. CO' },
+    postal_code: { label: 'Postal code', rules: { regex: /^\d{5}(-\d{4})?$/ } },
+    country: { label: 'Country', rules: 'length:2', default: 'US' },
+    primary_contact_name: { label: 'Primary contact name', rules: 'max:120' },
+    primary_contact_email: { label: 'Primary contact email', rules: 'email|max:254' },
+    account_coordinator_id: { label: 'Account Coordinator', rules: 'integer', schema: bodyId.nullable().optional() },
+    default_review_site: {
+      label: 'Default review site',
+      input: 'select',
+      options: REVIEW_SITE_OPTIONS,
+      rules: { required: true, included: REVIEW_SITES.map((s) => s.value) },
+      default: 'google',
+    },
+    modules: {
+      label: 'Modules',
+      rules: { included: [...MODULES] },
+      schema: z.array(z.string().max(40)).max(10).optional(),
+      default: [],
+    },
+    status: { label: 'Status', rules: { required: true, included: [...STATUSES] }, default: 'active', createOnly: true },
+  },
+  columns: {
+    id: { label: 'ID', sortable: true },
+    name: { label: 'Name', sortable: true },
+    industry: { label: 'Industry', sortable: true, format: (c) => INDUSTRY_LABELS[c.industry] },
+    root_team_name: { label: 'Root team' },
+    account_coordinator_name: { label: 'Account Coordinator' },
+    locations_count: { label: '# Locations' },
+    users_count: { label: '# Users' },
+    modules: { label: 'Modules', format: (c) => c.modules.map((m) => MODULE_LABELS[m]).join(', ') },
+    default_review_site: {
+      label: 'Default review site',
+      defaultVisible: false,
+      format: (c) => optionLabel(REVIEW_SITE_OPTIONS, c.default_review_site),
+    },
+    status: { label: 'Status', sortable: true, format: (c) => statusLabel(c.status) },
+    created_at: { label: 'Created', sortable: true },
+  },
+  filters: {
+    status: statusFilter,
+    industry: { kind: 'multi', label: 'Industry', options: INDUSTRY_OPTIONS },
+    // Staff accounts page on the server: the list of people who sign in here grows with the team.
+    ac: { kind: 'multi', label: 'Account coordinator', item: userIdText, optionsPath: '/api/staff-users/options' },
+    module: { kind: 'multi', label: 'Modules', options: MODULE_OPTIONS },
+  },
+  defaultSort: { sort: 'name', order: 'asc' },
+  search: 'Name or ID',
+  unique: 'name',
+  statusEffects: {
+    paused: 'All sending stops for this client until it is resumed. Nothing is deleted.',
+    inactive: 'The client is archived: hidden from the client switcher and lists by default. You can restore it later.',
+    active: 'The client becomes active again.',
+  },
+});
+
+export type ClientCreate = z.infer<typeof clientResource.createSchema>;
+export type ClientListQuery = z.infer<typeof clientResource.listQuerySchema>;

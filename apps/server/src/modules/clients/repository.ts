@@ -1,5 +1,5 @@
 import type { Client, ClientCreate, ClientListItem, ClientListQuery, RootTeam } from '@admin/shared';
-import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
@@ -15,7 +15,9 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
+import { HttpError } from '../../lib/http-error.ts';
 
 export type ClientRow = typeof clients.$inferSelect;
 
@@ -49,16 +51,6 @@ export async function findClient(db: Db, id: number): Promise<ClientRow | undefi
   return row;
 }
 
-/** Another client already using this name (case-insensitive), if any. */
-export async function findClientByName(db: Db, name: string, exceptId?: number): Promise<ClientRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(clients)
-    .where(and(eq(sql`lower(${clients.name})`, name.trim().toLowerCase()), exceptId ? ne(clients.id, exceptId) : undefined))
-    .limit(1);
-  return row;
-}
-
 /** Root team of every client that is not archived, by client name: the switcher's options. */
 export async function listRootTeams(db: Db): Promise<RootTeam[]> {
   return db
@@ -74,34 +66,21 @@ const rootTeam = alias(teams, 'root_team');
 const usersCount = sql<number>`(select count(*)::int from client_users cu where cu.client_id = ${clients.id})`;
 const locationsCount = sql<number>`(select count(*)::int from locations l where l.client_id = ${clients.id} and l.status = 'active')`;
 
+const byId = { expr: sql`${clients.id}`, cast: 'integer' } as const;
 const SORTS: Record<NonNullable<ClientListQuery['sort']>, SortSpec> = {
-  name: [
-    { expr: sql`lower(${clients.name})`, cast: 'text' },
-    { expr: sql`${clients.id}`, cast: 'integer' },
-  ],
-  id: [{ expr: sql`${clients.id}`, cast: 'integer' }],
-  industry: [
-    { expr: sql`${clients.industry}`, cast: 'text' },
-    { expr: sql`${clients.id}`, cast: 'integer' },
-  ],
-  status: [
-    { expr: sql`${clients.status}`, cast: 'text' },
-    { expr: sql`${clients.id}`, cast: 'integer' },
-  ],
-  created_at: [
-    { expr: sql`${clients.createdAt}`, cast: 'timestamptz' },
-    { expr: sql`${clients.id}`, cast: 'integer' },
-  ],
+  name: [{ expr: sql`lower(${clients.name})`, cast: 'text' }, byId],
+  id: [byId],
+  industry: [{ expr: sql`${clients.industry}`, cast: 'text' }, byId],
+  status: [{ expr: sql`${clients.status}`, cast: 'text' }, byId],
+  created_at: [{ expr: sql`${clients.createdAt}`, cast: 'timestamptz' }, byId],
 };
 
-type Filters = Omit<ClientListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
-
-export function clientFiltersWhere(q: Filters): SQL | undefined {
+function clientWhere(q: ClientListQuery): SQL | undefined {
   const like = containsPattern(q.q);
   return allOf([
     inList(sql`${clients.status}`, q.status),
     inList(sql`${clients.industry}`, q.industry),
-    inList(sql`${clients.accountCoordinatorId}`, q.ac),
+    inList(sql`${clients.accountCoordinatorId}`, q.ac?.map(Number)),
     q.module && q.module.length > 0
       ? sql`${clients.modules} && array[${sql.join(
           q.module.map((m) => sql`${m}`),
@@ -112,42 +91,54 @@ export function clientFiltersWhere(q: Filters): SQL | undefined {
   ]);
 }
 
-export async function listClients(
-  db: Db,
-  q: Filters & { sort?: ClientListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
-  limit: number,
-): Promise<{ rows: ClientListItem[]; nextCursor: string | null }> {
-  const keys = SORTS[q.sort ?? 'name'];
-  const order = q.order ?? 'asc';
-  const where = allOf([clientFiltersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const rows = await db
-    .select({ client: clients, rootTeamName: rootTeam.name, acName: ac.name, usersCount, locationsCount, ...cursorFields(keys) })
+/** Clients with their root team's and coordinator's names and their counts. */
+function withNames(db: Db, where: SQL | undefined, extra: Record<string, SQL.Aliased | SQL> = {}) {
+  return db
+    .select({ client: clients, rootTeamName: rootTeam.name, acName: ac.name, usersCount, locationsCount, ...extra })
     .from(clients)
     .leftJoin(rootTeam, eq(rootTeam.id, clients.rootTeamId))
     .leftJoin(ac, eq(ac.id, clients.accountCoordinatorId))
-    .where(where)
+    .where(where);
+}
+
+const toItem = (r: {
+  client: ClientRow;
+  rootTeamName: string | null;
+  acName: string | null;
+  usersCount: number;
+  locationsCount: number;
+}) => ({
+  ...toClient(r.client),
+  root_team_name: r.rootTeamName,
+  account_coordinator_name: r.acName,
+  users_count: Number(r.usersCount),
+  locations_count: Number(r.locationsCount),
+});
+
+async function listClients(db: Db, q: ClientListQuery, _all: null, limit: number) {
+  const keys = SORTS[q.sort ?? 'name'];
+  const order = q.order ?? 'asc';
+  const where = allOf([clientWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
+  const rows = await withNames(db, where, cursorFields(keys))
     .orderBy(...orderBy(keys, order))
     .limit(limit + 1);
   const { page, nextCursor } = pageOf(rows, limit, keys);
-  return {
-    rows: page.map((r) => ({
-      ...toClient(r.client),
-      root_team_name: r.rootTeamName,
-      account_coordinator_name: r.acName,
-      users_count: Number(r.usersCount),
-      locations_count: Number(r.locationsCount),
-    })),
-    nextCursor,
-  };
+  return { rows: page.map(toItem), nextCursor };
 }
 
-export async function countClients(db: Db, q: Filters) {
-  const where = clientFiltersWhere(q);
+async function countClients(db: Db, q: ClientListQuery) {
+  const where = clientWhere(q);
   return countMatching(db, sql`from ${clients}${where ? sql` where ${where}` : sql``}`);
 }
 
+async function clientRecord(db: Db, id: number): Promise<ClientListItem> {
+  const [row] = await withNames(db, eq(clients.id, id)).limit(1);
+  if (!row) throw new Error(`client ${id} vanished in its own transaction`);
+  return toItem(row);
+}
+
 /** Column values from a create/update body (snake_case API → schema). */
-export function clientValues(body: Partial<ClientCreate>): Partial<typeof clients.$inferInsert> {
+function clientValues(body: Partial<ClientCreate>): Partial<typeof clients.$inferInsert> {
   const v: Partial<typeof clients.$inferInsert> = {};
   const str = (x: string | null | undefined) => (x === undefined ? undefined : x === null || x.trim() === '' ? null : x.trim());
   if (body.name !== undefined) v.name = (body.name ?? '').trim();
@@ -168,6 +159,40 @@ export function clientValues(body: Partial<ClientCreate>): Partial<typeof client
   if (body.status !== undefined && body.status !== null) v.status = body.status;
   return v;
 }
+
+/** How clients read, write and page for the kit's routes (clients belong to no client: `null`). */
+export const clientStore: ResourceStore<ClientListItem, ClientRow, ClientCreate, ClientListQuery, null> = {
+  table: clients,
+  // The row alone; the routes answer `reload`'s record, with the joined names and counts.
+  toRecord: (row) => ({ ...toClient(row), root_team_name: null, account_coordinator_name: null, users_count: 0, locations_count: 0 }),
+  reload: clientRecord,
+  values: clientValues,
+  list: listClients,
+  count: countClients,
+  uniqueColumn: clients.name,
+  auditClient: (row) => row.id,
+  /** The Account Coordinator must be a staff account (someone who signs in here). */
+  async check(db, body) {
+    const id = body.account_coordinator_id;
+    if (!id) return;
+    const [staff] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, id), isNotNull(users.passwordHash)));
+    if (!staff) throw new HttpError(422, 'Please correct: account_coordinator_id.', { account_coordinator_id: ['Choose a staff member'] });
+  },
+  /** A new client's root team, in the create's transaction; its name defaults to the client's. */
+  async afterInsert(tx, row, body) {
+    const [team] = await tx
+      .insert(teams)
+      .values({ clientId: row.id, name: body.root_team_name?.trim() || row.name })
+      .returning({ id: teams.id });
+    await tx
+      .update(clients)
+      .set({ rootTeamId: team?.id ?? null })
+      .where(eq(clients.id, row.id));
+  },
+};
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,8 +1,16 @@
-import { dataEnvelope, switchClientParamSchema, userIdParamSchema, userListEntrySchema, userSchema } from '@admin/shared';
+import {
+  dataEnvelope,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+  switchClientParamSchema,
+  userIdParamSchema,
+  userListEntrySchema,
+  userSchema,
+} from '@admin/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError, notFound } from '../../lib/http-error.ts';
-import { listClientUsers, listStaffUsers, setCurrentClient } from './repository.ts';
+import { listClientUsers, listStaffUsers, setCurrentClient, staffOptions } from './repository.ts';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -19,6 +27,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/staff-users',
     { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.array(userListEntrySchema)) } } },
     async () => ({ data: await listStaffUsers(app.db) }),
+  );
+  // The same, paged on the server as the user types: the staff grows with the team.
+  app.get(
+    '/api/staff-users/options',
+    { config: { access: 'superadmin' }, schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+    async (request) => staffOptions(app.db, request.query),
   );
 
   app.get(

@@ -44,6 +44,12 @@ type Props<Row extends Row0> = {
   rowActions?: (row: Row, list: ResourceList<Row>) => ReactNode;
   /** Whether a row's status may change (e.g. not once merged into another); every row's when absent. */
   canChangeStatus?: (row: Row) => boolean;
+  /** Told after each change written here (a create, an edit, a status change), e.g. to answer a create. */
+  onChanged?: (row: Row, change: 'create' | 'update' | 'status') => void;
+  /** The toast after a save; "Saved <title>" when absent, none when it answers null. */
+  savedMessage?: (row: Row, created: boolean) => string | null;
+  /** The side panel's width for a form of many fields (Mantine Drawer sizes); `md` when absent. */
+  panelSize?: 'md' | 'lg' | 'xl';
 };
 
 const nameOf = (row: object) => String(Object.entries(row).find(([k]) => k === 'name')?.[1] ?? '');
@@ -117,9 +123,10 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
   const Form = props.form;
 
   const changeStatus = async (row: Row, to: Status) => {
-    await api.patch(`${def.path}/${row.id}/status`, { status: to, updated_at: row.updated_at });
+    await api.patch(`${def.recordPath ?? def.path}/${row.id}/status`, { status: to, updated_at: row.updated_at });
     notifications.show({ color: 'green', message: `${title(row)} is now ${STATUS_LABELS[to]}` });
     await list.refresh();
+    props.onChanged?.(row, 'status');
   };
 
   return (
@@ -167,7 +174,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         empty={{
           title: waiting
             ? `Choose a client to see its ${def.plural}.`
-            : `No ${def.plural}${currentClient ? ` of ${currentClient.name}` : ''} match these filters.`,
+            : `No ${def.plural}${currentClient && def.scope !== 'global' ? ` of ${currentClient.name}` : ''} match these filters.`,
           action: waiting ? undefined : (
             <Button size="xs" variant="light" onClick={() => setEditing('new')}>
               {create}
@@ -206,7 +213,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
       <SidePanel
         opened={editing !== null}
         onClose={() => setEditing(null)}
-        size="md"
+        size={props.panelSize ?? 'md'}
         title={editing === 'new' ? create : `Edit ${editing ? title(editing) : ''}`}
       >
         {editing !== null &&
@@ -216,9 +223,12 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
               record: editing === 'new' ? null : editing,
               onCancel: () => setEditing(null),
               onSaved: async (saved) => {
+                const created = editing === 'new';
                 setEditing(null);
-                notifications.show({ color: 'green', message: `Saved ${title(saved)}` });
+                const message = props.savedMessage ? props.savedMessage(saved, created) : `Saved ${title(saved)}`;
+                if (message !== null) notifications.show({ color: 'green', message });
                 await list.refresh();
+                props.onChanged?.(saved, created ? 'create' : 'update');
               },
             };
             return Form ? <Form key={key} {...formProps} /> : <DefaultForm key={key} {...formProps} resource={def} />;

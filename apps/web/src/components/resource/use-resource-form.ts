@@ -22,7 +22,12 @@ export function bodyOf(values: Partial<FormValues>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v]));
 }
 
-function initialValue(row: object | null, name: string, fallback: string | boolean | null | undefined, checkbox: boolean) {
+function initialValue(
+  row: object | null,
+  name: string,
+  fallback: ResourceView<unknown>['defaults'][string] | undefined,
+  checkbox: boolean,
+) {
   const own = row ? Object.entries(row).find(([key]) => key === name)?.[1] : undefined;
   const value = own ?? fallback;
   if (checkbox) return value === true;
@@ -55,7 +60,8 @@ export function useResourceForm<Row extends Editable>(
   }
   const vee = useVeeForm<FormValues>({
     defaultValues: { ...defaultValues, ...options.initial } as DefaultValues<FormValues>,
-    rules: def.rules,
+    // Only the fields this form has: a create-only field (e.g. a required status) is no field of an edit.
+    rules: Object.fromEntries(Object.entries(def.rules).filter(([name]) => names.includes(name))),
     names: def.labels,
     ...(options.normalize ? { normalize: options.normalize } : {}),
   });
@@ -67,7 +73,7 @@ export function useResourceForm<Row extends Editable>(
     setFormError(null);
     try {
       const { data } = record
-        ? await api.patch<{ data: Row }>(`${def.path}/${record.id}`, {
+        ? await api.patch<{ data: Row }>(`${def.recordPath ?? def.path}/${record.id}`, {
             ...toBody(vee.changedValues(values)),
             updated_at: record.updated_at,
           })
