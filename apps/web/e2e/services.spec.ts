@@ -60,8 +60,8 @@ test('Personnel: create a person at two locations, filter by location, edit, arc
   await page.getByRole('button', { name: 'Create person' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create person' });
   await drawer.getByRole('button', { name: 'Create person' }).click();
-  await expect(drawer.getByText('The first name field is required')).toBeVisible();
-  await expect(drawer.getByText('The location ids field is required')).toBeVisible();
+  await expect(drawer.getByText('The First name field is required')).toBeVisible();
+  await expect(drawer.getByText('The Locations field is required')).toBeVisible();
   await drawer.getByRole('textbox', { name: 'First name' }).fill('Marisol');
   await drawer.getByRole('textbox', { name: 'Last name' }).fill('Quintero');
   await drawer.getByRole('combobox', { name: 'Locations' }).click();
@@ -107,7 +107,7 @@ test('Personnel: import a CSV with one bad line (nothing imported, the line says
   await signInAsAdmin(page);
   await page.goto('/admin/personnel');
   const table = page.getByRole('table', { name: 'Personnel' });
-  const firstLocation = (await table.getByRole('row').nth(1).getByRole('cell').nth(1).innerText()).split(', ')[0] ?? '';
+  const firstLocation = (await table.getByRole('row').nth(1).getByRole('cell').nth(1).innerText()).split('; ')[0] ?? '';
   const summary = page.getByText(/^Showing \d+ of \d+/);
   const before = await summary.innerText();
   const upload = async (lines: string[]) => {
