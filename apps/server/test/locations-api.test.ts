@@ -1,7 +1,7 @@
 import type { Location } from '@admin/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { locations, systemLogs, users } from '../src/db/schema/index.ts';
+import { clients, locations, systemLogs, users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const valid = {
@@ -100,7 +100,7 @@ for (const kind of testDatabaseKinds()) {
       expect(loc).toMatchObject({ ...valid, client_id: currentClient, status: 'active', country: 'US' });
       const dup = await send('POST', '/api/endpoints', { ...valid, locationname: 'Other', external_code: 'sum-900' });
       expect(dup.statusCode).toBe(409);
-      expect(dup.json().errors).toEqual({ external_code: ['The external code has already been taken'] });
+      expect(dup.json().errors).toEqual({ external_code: ['The Store code has already been taken'] });
       const bad = await send('POST', '/api/endpoints', {
         ...valid,
         external_code: 'has space',
@@ -111,11 +111,11 @@ for (const kind of testDatabaseKinds()) {
       });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors).toEqual({
-        external_code: ['The external code field may contain alpha-numeric characters as well as dashes and underscores'],
-        state: ['The state field format is invalid'],
-        postal_code: ['The postal code field format is invalid'],
-        phone: ['The phone field format is invalid'],
-        google_place_id: ['The google place id field must be at least 10 characters'],
+        external_code: ['The Store code field may contain alpha-numeric characters as well as dashes and underscores'],
+        state: ['The State field format is invalid'],
+        postal_code: ['The Postal code field format is invalid'],
+        phone: ['The Phone field format is invalid'],
+        google_place_id: ['The Google Place ID field must be at least 10 characters'],
       });
       const edited = await send('PATCH', `/api/endpoints/${loc._id}`, { city: 'Golden', updated_at: loc.updated_at });
       expect(edited.json().data.city).toBe('Golden');
@@ -142,8 +142,8 @@ for (const kind of testDatabaseKinds()) {
       expect(rejected.statusCode).toBe(422);
       expect(rejected.json().message).toBe('Nothing was imported: 2 of 4 lines have errors.');
       expect(rejected.json().errors).toEqual({
-        'line 3': ['The state field format is invalid'],
-        'line 5': ['The external code is also on line 2'],
+        'line 3': ['The State field format is invalid'],
+        'line 5': ['The Store code is also on line 2'],
       });
       expect(await countFor(currentClient)).toBe(before);
 
@@ -155,7 +155,7 @@ for (const kind of testDatabaseKinds()) {
       expect(names).toEqual(['Imported, 1', 'Imported, 2', 'Imported, 3']);
 
       const again = await send('POST', '/api/endpoints/import', { csv: [header, good(1)].join('\n') });
-      expect(again.json().errors).toEqual({ 'line 2': ['The external code has already been taken'] });
+      expect(again.json().errors).toEqual({ 'line 2': ['The Store code has already been taken'] });
       const wrongHeader = await send('POST', '/api/endpoints/import', { csv: 'name,colour\nx,y' });
       expect(wrongHeader.statusCode).toBe(422);
       expect(wrongHeader.json().errors.csv[0]).toContain('Unknown columns: name, colour');
@@ -217,6 +217,36 @@ for (const kind of testDatabaseKinds()) {
       } finally {
         await ctx.database.db.update(users).set({ currentClientId: currentClient }).where(eq(users.email, 'admin@example.com'));
       }
+    });
+
+    it("gives new locations, created or imported, their client's root team", async () => {
+      const [client] = await ctx.database.db.select({ root: clients.rootTeamId }).from(clients).where(eq(clients.id, currentClient));
+      const teams = await ctx.database.db
+        .select({ team: locations.teamId })
+        .from(locations)
+        .where(sql`${locations.locationname} like 'Imported, %' or ${locations.locationname} = ${valid.locationname}`);
+      expect(teams.length).toBe(4);
+      expect(teams.every((t) => t.team === client?.root)).toBe(true);
+    });
+
+    it('serves the Clients filter and the State filter options paged on the server', async () => {
+      const every = await ctx.database.db
+        .select({ id: clients.id, name: clients.name, status: clients.status })
+        .from(clients)
+        .orderBy(sql`lower(${clients.name})`, clients.id);
+      const open = every.filter((c) => c.status !== 'inactive');
+      const first = (await get('/api/endpoints/client-options?perPage=2')).json();
+      expect(first).toEqual({ data: open.slice(0, 2).map((c) => ({ value: String(c.id), label: c.name })), more: open.length > 2 });
+      const target = open[open.length - 1];
+      if (!target) throw new Error('no clients');
+      const found = (await get(`/api/endpoints/client-options?q=${encodeURIComponent(target.name.toUpperCase())}`)).json();
+      expect(found.data).toContainEqual({ value: String(target.id), label: target.name });
+      const chosen = (await get(`/api/endpoints/client-options?q=zzzz-nothing&value=${target.id}&value=x`)).json();
+      expect(chosen).toEqual({ data: [{ value: String(target.id), label: target.name }], more: false });
+      expect((await get('/api/endpoints/client-options?perPage=500')).statusCode).toBe(400);
+
+      const states = (await get('/api/endpoints/options/state?q=c')).json();
+      expect(states.data).toContainEqual({ value: 'CO', label: 'CO' });
     });
 
     it('exports the current filter as CSV', async () => {

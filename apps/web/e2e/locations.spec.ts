@@ -39,7 +39,7 @@ test.describe('Locations', () => {
     const good = 'Evergreen Beaverton,EVE-500,1 Canyon Rd,Beaverton,OR,97005,+15035550100,America/Los_Angeles';
     const dialog = await upload([good, 'Evergreen Gresham,EVE-501,2 Main St,Gresham,Oregon,97030,+15035550101,America/Los_Angeles']);
     await expect(dialog.getByRole('alert')).toContainText('Nothing was imported: 1 of 2 lines have errors.');
-    await expect(dialog.getByRole('alert')).toContainText('line 3: The state field format is invalid');
+    await expect(dialog.getByRole('alert')).toContainText('line 3: The State field format is invalid');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(summary).toHaveText(before);
 
@@ -55,15 +55,15 @@ test.describe('Locations', () => {
     await page.getByRole('button', { name: 'Create location' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create location' });
     await drawer.getByRole('button', { name: 'Create location' }).click();
-    await expect(drawer.getByText('The locationname field is required')).toBeVisible();
+    await expect(drawer.getByText('The Location name field is required')).toBeVisible();
     await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill('Test Depot');
-    await drawer.getByRole('textbox', { name: 'Address', exact: true }).fill('5 Depot Rd');
+    await drawer.getByRole('textbox', { name: 'Address line 1', exact: true }).fill('5 Depot Rd');
     await drawer.getByRole('textbox', { name: 'City' }).fill('Boulder');
     await drawer.getByRole('textbox', { name: 'State' }).fill('co');
     await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80301');
     await drawer.getByRole('textbox', { name: 'Phone' }).fill('+13035550999');
     await drawer.getByRole('textbox', { name: 'Postal code' }).focus();
-    await expect(drawer.getByText('The state field format is invalid')).toBeVisible();
+    await expect(drawer.getByText('The State field format is invalid')).toBeVisible();
     await drawer.getByRole('textbox', { name: 'State' }).fill('CO');
     await drawer.getByRole('button', { name: 'Create location' }).click();
     const table = page.getByRole('table', { name: 'Locations' });

@@ -38,7 +38,7 @@ type ListPaging = { perPage: number; cursor?: string | undefined };
  */
 export type ResourceTable = PgTable & { id: PgColumn; status: PgColumn; updatedAt: PgColumn; name?: PgColumn; clientId?: PgColumn };
 /** A row has a `name` column, or its store's `nameOf` names it (e.g. first and last name). */
-type BaseRow = { id: number; clientId?: number | null; status: string; updatedAt: Date; name?: string };
+type BaseRow = { id: number | string; clientId?: number | null; status: string; updatedAt: Date; name?: string };
 
 /** The parts of a resource definition (packages/shared `defineResource`) the routes use. */
 type Definition<Rec, Body, Query> = {
@@ -84,7 +84,7 @@ export type ResourceStore<Rec, Row extends BaseRow, Body, Query, C extends Clien
   table: ResourceTable;
   toRecord(row: Row, clientName?: string | null): Rec;
   /** Column values from a (partial) body, trimmed, empty text as null. */
-  values(body: Partial<Body>): Record<string, unknown>;
+  values(body: Partial<Body>, at?: { before?: Row; clientId?: number | null }): Record<string, unknown>;
   /**
    * A page of the list. `clientId` is the current client: required for `current-client…` scopes,
    * the default choice (or null) for `filterable-clients`, always null for `global`.
@@ -108,9 +108,13 @@ export type ResourceStore<Rec, Row extends BaseRow, Body, Query, C extends Clien
   /** Before a status change is written, in its transaction: refuse it, or change what depends on it. */
   beforeStatus?(tx: Db, row: Row, to: Status, request: FastifyRequest): Promise<void>;
   /** The record as answered and audited when the row alone does not make it (joined names, links). */
-  reload?(db: Db, id: number): Promise<Rec>;
+  reload?(db: Db, id: Row['id']): Promise<Rec>;
   /** How messages name a row whose table has no `name` column. */
   nameOf?(row: Row): string;
+  /** The `:id` parameter when ids are not positive integers (e.g. Locations' 24-hex `_id`). */
+  idParams?: z.ZodType<{ id: Row['id'] }>;
+  /** The client a new record is written to when the body names one (e.g. `client_id`); the current client when undefined. */
+  ownerOf?(body: Body): number | undefined;
   /** The client an audit entry is filed under when the table has no owner column (a client is its own). */
   auditClient?(row: Row): number | null;
   /** For an import with columns that are not fields: reads what it needs of the client once (e.g. its locations). */
@@ -133,6 +137,7 @@ export function resourceRoutes<
   const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
   const one = dataEnvelope(def.record);
   const table = store.table;
+  const idParams = store.idParams ?? idParamSchema;
   /** Where one record lives: `<recordPath>/<id>`. */
   const recordPath = def.recordPath ?? def.path;
   const nameOf = (row: Row) => store.nameOf?.(row) ?? row.name ?? `#${row.id}`;
@@ -153,7 +158,7 @@ export function resourceRoutes<
     store.reload ? store.reload(db, row.id) : store.toRecord(row, clientName);
 
   /** Lower-case values of the unique field that the owner's other rows already use. */
-  async function usedValues(db: Db, owner: number | null, values: string[], exceptId?: number): Promise<Set<string>> {
+  async function usedValues(db: Db, owner: number | null, values: string[], exceptId?: Row['id']): Promise<Set<string>> {
     const column = store.uniqueColumn;
     if (!column || values.length === 0) return new Set();
     const lower = sql<string>`lower(${column})`;
@@ -169,21 +174,21 @@ export function resourceRoutes<
     return new Set(rows.map((r) => r.value));
   }
 
-  async function assertUnique(db: Db, owner: number | null, body: Partial<Body>, exceptId?: number): Promise<void> {
+  async function assertUnique(db: Db, owner: number | null, body: Partial<Body>, exceptId?: Row['id']): Promise<void> {
     const value = def.unique ? body[def.unique] : undefined;
     if (typeof value === 'string' && value.trim() !== '' && (await usedValues(db, owner, [value.trim()], exceptId)).size > 0) {
       throw uniqueConflict();
     }
   }
 
-  async function lock(tx: Db, id: number): Promise<Row> {
+  async function lock(tx: Db, id: Row['id']): Promise<Row> {
     const [row] = await tx.select().from(table).where(eq(table.id, id)).for('update');
     if (!row) throw notFound(What);
     // The table's own row type: `select()` on a table passed in as a value is typed loosely.
     return row as unknown as Row;
   }
 
-  async function write(tx: Db, id: number, values: Record<string, unknown>): Promise<Row> {
+  async function write(tx: Db, id: Row['id'], values: Record<string, unknown>): Promise<Row> {
     const [row] = await tx
       .update(table)
       .set({ ...values, updatedAt: sql`now()` })
@@ -247,11 +252,11 @@ export function resourceRoutes<
       return sendCsv(reply, csvFileName(def.screen), columns, batches());
     });
 
-    app.get(`${recordPath}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
+    app.get(`${recordPath}/:id`, { schema: { params: idParams, response: { 200: one } } }, async (request) => {
       const [row] = await app.db
         .select()
         .from(table)
-        .where(eq(table.id, validated<{ id: number }>(request.params).id))
+        .where(eq(table.id, validated<{ id: Row['id'] }>(request.params).id))
         .limit(1);
       if (!row) throw notFound(What);
       return { data: await recordOf(app.db, row as unknown as Row) };
@@ -259,7 +264,7 @@ export function resourceRoutes<
 
     app.post(def.path, { schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
       const body = { ...def.defaults, ...validated<Body>(request.body) };
-      const client = def.scope === 'global' || store.isGlobal?.(body) ? null : await requireWritableClient(request);
+      const client = def.scope === 'global' || store.isGlobal?.(body) ? null : await requireWritableClient(request, store.ownerOf?.(body));
       const owner = client?.id ?? null;
       await validate(body);
       await assertUnique(app.db, owner, body);
@@ -267,7 +272,7 @@ export function resourceRoutes<
       const created = await app.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(table)
-          .values({ ...store.values(body), ...(table.clientId ? { clientId: owner } : {}) })
+          .values({ ...store.values(body, { clientId: owner }), ...(table.clientId ? { clientId: owner } : {}) })
           .returning();
         const row = inserted as unknown as Row | undefined;
         if (!row) throw new Error('insert returned nothing');
@@ -280,12 +285,12 @@ export function resourceRoutes<
       return reply.code(201).send({ data: created });
     });
 
-    app.patch(`${recordPath}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
+    app.patch(`${recordPath}/:id`, { schema: { params: idParams, body: def.updateSchema, response: { 200: one } } }, async (request) => {
       // `updated_at` rides along; the rules and `values` look only at the resource's fields.
       const changes = validated<Partial<Body> & { updated_at?: string }>(request.body);
       const seen = changes.updated_at;
       const partial: Partial<Body> = changes;
-      const id = validated<{ id: number }>(request.params).id;
+      const id = validated<{ id: Row['id'] }>(request.params).id;
       await validate(changes, true);
       const updated = await app.db.transaction(async (tx) => {
         const before = await lock(tx, id);
@@ -293,7 +298,7 @@ export function resourceRoutes<
         await assertUnique(tx, before.clientId ?? null, partial, before.id);
         await store.check?.(tx, partial, before, request);
         const beforeRecord = await recordOf(tx, before);
-        const row = await write(tx, before.id, store.values(partial));
+        const row = await write(tx, before.id, store.values(partial, { before }));
         await store.afterWrite?.(tx, row, partial, request);
         const record = await recordOf(tx, row);
         await audit(request, tx, 'update', `Updated ${noun} ${nameOf(row)}`, row, { before: beforeRecord, after: record });
@@ -304,10 +309,10 @@ export function resourceRoutes<
 
     app.patch(
       `${recordPath}/:id/status`,
-      { schema: { params: idParamSchema, body: statusChangeSchema, response: { 200: one } } },
+      { schema: { params: idParams, body: statusChangeSchema, response: { 200: one } } },
       async (request) => {
         const { status, updated_at: seen } = validated<z.infer<typeof statusChangeSchema>>(request.body);
-        const id = validated<{ id: number }>(request.params).id;
+        const id = validated<{ id: Row['id'] }>(request.params).id;
         const updated = await app.db.transaction(async (tx) => {
           const before = await lock(tx, id);
           assertFresh(before.updatedAt, seen, `This ${noun}`);
@@ -375,7 +380,7 @@ export function resourceRoutes<
           });
           await app.db.transaction(async (tx) => {
             const values = lines.map((line) => ({
-              ...store.values({ ...def.defaults, ...(importer ? importer.body(line) : line) } as Partial<Body>),
+              ...store.values({ ...def.defaults, ...(importer ? importer.body(line) : line) } as Partial<Body>, { clientId }),
               clientId,
             }));
             for (let i = 0; i < values.length; i += 500) {

@@ -61,6 +61,13 @@ export type FilterSpec =
       item: z.ZodType<string>;
       /** Options served by another collection (`optionsQuerySchema`), e.g. locations by id with their names. */
       optionsPath?: string;
+      /**
+       * The value sent for Selected All when an omitted parameter means something else (Locations'
+       * `client=all`, docs/decisions/018-locations-every-client.md); a whole value, never one of several.
+       */
+      all?: string;
+      /** What an empty choice means ("Any" when absent), e.g. "Current client". */
+      emptyLabel?: string;
     }
   | {
       kind: 'choice';
@@ -94,6 +101,8 @@ export type ResourceSpec<
   plural?: string;
   /** The collection's path, e.g. `/api/product`. */
   path: string;
+  /** The record's id property when it is not `id` (Locations answer `_id`); used in the record's paths. */
+  id?: Extract<keyof Row, string>;
   /** Where one record lives when not under the collection (`/api/clients` for `/api/create-client`): `<recordPath>/<id>`. */
   recordPath?: string;
   /** The screen's key: CSV file names (`products-2026-11-23.csv`) and column preferences. */
@@ -118,8 +127,10 @@ export type ResourceSpec<
 
 const text = z.string().max(5000).nullable().optional();
 
+/** A filter's Selected All value when it has its own (`all`). */
+type AllValue<S> = S extends { all: infer A extends string } ? A : never;
 type FilterValue<S> = S extends { kind: 'multi'; item: z.ZodType<infer T> }
-  ? T[]
+  ? T[] | AllValue<S>
   : S extends { kind: 'multi'; options: readonly { value: infer V }[] }
     ? V[]
     : S extends { options: readonly { value: infer V }[] }
@@ -187,7 +198,8 @@ export function defineResource<
   const filterShape: Record<string, z.ZodType> = {};
   for (const [key, filter] of Object.entries(spec.filters)) {
     if ('item' in filter) {
-      filterShape[key] = multiValue(filter.item).optional();
+      const values = multiValue(filter.item);
+      filterShape[key] = (filter.all === undefined ? values : z.union([z.literal(filter.all), values])).optional();
       continue;
     }
     const values = z.enum(filter.options.map((o) => o.value));
@@ -243,6 +255,8 @@ export type ResourceView<Row> = {
   noun: string;
   plural: string;
   path: string;
+  /** The record's id property when it is not `id`. */
+  id?: string;
   recordPath?: string;
   screen: string;
   scope: Scope;

@@ -4,12 +4,15 @@ import {
   type Location,
   type LocationCreate,
   type LocationListQuery,
+  locationIdParamSchema,
   type OptionsAnswer,
   type OptionsQuery,
 } from '@admin/shared';
-import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { checkLocationExtras } from '@admin/shared/resources/location-extras';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, clientUsers, locations } from '../../db/schema/index.ts';
+import { NO_CURRENT_CLIENT } from '../../kit/current-client.ts';
 import {
   afterCursor,
   allOf,
@@ -21,8 +24,9 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
 
 export type LocationRow = typeof locations.$inferSelect;
 
@@ -84,6 +88,17 @@ type Filters = Omit<LocationListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 /** The clients whose locations are listed: the filter's ids (or the current client's), or `all`. */
 export type ClientScope = number[] | typeof ALL_CLIENTS;
 
+/**
+ * The Clients filter when given (`all` = every client), else the current client: 409 without one
+ * (docs/decisions/018-locations-every-client.md).
+ */
+function scopeOf(q: Filters, clientId: number | null): ClientScope {
+  if (q.client === ALL_CLIENTS) return ALL_CLIENTS;
+  if (q.client && q.client.length > 0) return q.client.map(Number);
+  if (clientId === null) throw new HttpError(409, NO_CURRENT_CLIENT, { client: ['No client is chosen'] });
+  return [clientId];
+}
+
 export function locationWhere(q: Filters, scope: ClientScope): SQL | undefined {
   const like = containsPattern(q.q);
   return allOf([
@@ -100,13 +115,16 @@ export function locationWhere(q: Filters, scope: ClientScope): SQL | undefined {
 
 export async function listLocations(
   db: Db,
-  q: Filters & { sort?: LocationListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
-  scope: ClientScope,
+  q: Filters & { sort?: LocationListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string | undefined },
+  clientId: number | null,
   limit: number,
 ): Promise<{ rows: Location[]; nextCursor: string | null }> {
   const keys = SORTS[q.sort ?? 'locationname'];
   const order = q.order ?? 'asc';
-  const where = allOf([locationWhere(q, scope), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
+  const where = allOf([
+    locationWhere(q, scopeOf(q, clientId)),
+    q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined,
+  ]);
   const rows = await db
     .select({ location: locations, clientName: clients.name, personnelCount, ...cursorFields(keys) })
     .from(locations)
@@ -118,58 +136,79 @@ export async function listLocations(
   return { rows: page.map((r) => toLocation(r.location, r.clientName, r.personnelCount)), nextCursor };
 }
 
-export async function countLocations(db: Db, q: Filters, scope: ClientScope) {
-  const where = locationWhere(q, scope);
+export async function countLocations(db: Db, q: Filters, clientId: number | null) {
+  const where = locationWhere(q, scopeOf(q, clientId));
   return countMatching(db, sql`from ${locations}${where ? sql` where ${where}` : sql``}`);
 }
 
-export async function findLocation(
-  db: Db,
-  id: string,
-): Promise<{ row: LocationRow; clientName: string; personnelCount: number } | undefined> {
+/** One location as answered: with its client's name and its personnel count. */
+async function findLocation(db: Db, id: string): Promise<Location> {
   const [r] = await db
     .select({ row: locations, clientName: clients.name, personnelCount })
     .from(locations)
     .innerJoin(clients, eq(clients.id, locations.clientId))
     .where(eq(locations.id, id))
     .limit(1);
-  return r;
+  if (!r) throw notFound('Location');
+  return toLocation(r.row, r.clientName, r.personnelCount);
 }
 
 /**
- * The client's locations as options of a picker that pages on the server (`optionsQuerySchema`):
- * by name, at most `perPage` matching `q` (archived ones left out), then the chosen ones whatever
- * they are, so their labels show.
+ * Options of a picker that pages on the server (`optionsQuerySchema`): at most `perPage` rows of
+ * `page` (what matches the search), then the chosen `values` not among them, whatever they are.
  */
-export async function locationOptions(db: Db, clientId: number, q: OptionsQuery): Promise<OptionsAnswer> {
-  const like = containsPattern(q.q);
-  const rows = await db
-    .select({ value: locations.id, label: locations.locationname })
-    .from(locations)
-    .where(
-      allOf([
-        sql`${locations.clientId} = ${clientId}`,
-        sql`${locations.status} <> 'inactive'`,
-        like ? sql`${locations.locationname} ilike ${like}` : undefined,
-      ]),
-    )
-    .orderBy(sql`lower(${locations.locationname})`, locations.id)
-    .limit(q.perPage + 1);
+async function optionsOf(
+  q: OptionsQuery,
+  page: (limit: number) => Promise<{ value: string; label: string }[]>,
+  chosen: (values: string[]) => Promise<{ value: string; label: string }[]>,
+): Promise<OptionsAnswer> {
+  const rows = await page(q.perPage + 1);
   const found = rows.slice(0, q.perPage);
   const missing = (q.value ?? []).filter((v) => !found.some((r) => r.value === v));
-  const chosen =
-    missing.length === 0
-      ? []
-      : await db
-          .select({ value: locations.id, label: locations.locationname })
-          .from(locations)
-          .where(allOf([sql`${locations.clientId} = ${clientId}`, inList(sql`${locations.id}`, missing)]))
-          .orderBy(sql`lower(${locations.locationname})`, locations.id);
-  return { data: [...found, ...chosen], more: rows.length > q.perPage };
+  return { data: [...found, ...(missing.length > 0 ? await chosen(missing) : [])], more: rows.length > q.perPage };
+}
+
+/**
+ * The client's locations as options (`GET /api/endpoints/options`): by name, at most `perPage`
+ * matching `q` (archived ones left out), then the chosen ones whatever they are, so their labels show.
+ */
+export function locationOptions(db: Db, clientId: number, q: OptionsQuery): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const select = (where: SQL | undefined) =>
+    db
+      .select({ value: locations.id, label: locations.locationname })
+      .from(locations)
+      .where(allOf([sql`${locations.clientId} = ${clientId}`, where]))
+      .orderBy(sql`lower(${locations.locationname})`, locations.id);
+  return optionsOf(
+    q,
+    (limit) =>
+      select(allOf([sql`${locations.status} <> 'inactive'`, like ? sql`${locations.locationname} ilike ${like}` : undefined])).limit(limit),
+    (values) => select(inList(sql`${locations.id}`, values)),
+  );
+}
+
+/** Clients as options of the Clients filter (`GET /api/endpoints/client-options`), paged like `locationOptions`. */
+export function clientOptions(db: Db, q: OptionsQuery): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const select = (where: SQL | undefined) =>
+    db
+      .select({ value: sql<string>`${clients.id}::text`, label: clients.name })
+      .from(clients)
+      .where(where)
+      .orderBy(sql`lower(${clients.name})`, clients.id);
+  return optionsOf(
+    q,
+    (limit) => select(allOf([sql`${clients.status} <> 'inactive'`, like ? sql`${clients.name} ilike ${like}` : undefined])).limit(limit),
+    (values) => {
+      const ids = values.filter((v) => /^[1-9]\d{0,8}$/.test(v)).map(Number);
+      return ids.length > 0 ? select(inList(sql`${clients.id}`, ids)) : Promise.resolve([]);
+    },
+  );
 }
 
 /** 422 unless the manager (if any) is one of the client's users. */
-export async function assertClientUser(db: Db, clientId: number, userId: number | null | undefined): Promise<void> {
+async function assertClientUser(db: Db, clientId: number, userId: number | null | undefined): Promise<void> {
   if (!userId) return;
   const [row] = await db
     .select({ id: clientUsers.userId })
@@ -179,26 +218,6 @@ export async function assertClientUser(db: Db, clientId: number, userId: number 
   if (!row) throw new HttpError(422, 'Please correct: manager_user_id.', { manager_user_id: ['Choose a user of this client'] });
 }
 
-/** Store codes already used in this client (case-insensitive), except by `exceptId`. */
-export async function usedExternalCodes(db: Db, clientId: number, codes: string[], exceptId?: string): Promise<Set<string>> {
-  if (codes.length === 0) return new Set();
-  const rows = await db
-    .select({ code: sql<string>`lower(${locations.externalCode})` })
-    .from(locations)
-    .where(
-      and(
-        eq(locations.clientId, clientId),
-        sql`lower(${locations.externalCode}) in (${sql.join(
-          codes.map((c) => sql`${c.toLowerCase()}`),
-          sql`, `,
-        )})`,
-        exceptId ? ne(locations.id, exceptId) : undefined,
-      ),
-    );
-  return new Set(rows.map((r) => r.code));
-}
-
-/** Column values from a create/update body; empty optional text becomes null. */
 /** The review links after applying `changes` (a null or empty URL removes that site). */
 function mergeLinks(current: Record<string, string>, changes: NonNullable<LocationCreate['review_links']>): Record<string, string> {
   const next = { ...current };
@@ -209,11 +228,8 @@ function mergeLinks(current: Record<string, string>, changes: NonNullable<Locati
   return next;
 }
 
-/** Column values for a create or an update; `current` = the review links stored now. */
-export function locationValues(
-  body: Partial<LocationCreate>,
-  current: Record<string, string> = {},
-): Partial<typeof locations.$inferInsert> {
+/** Column values from a create/update body, trimmed; empty optional text becomes null. `before` = the row an update changes. */
+export function locationValues(body: Partial<LocationCreate>, before?: LocationRow): Partial<typeof locations.$inferInsert> {
   const v: Partial<typeof locations.$inferInsert> = {};
   const opt = (x: string | null | undefined) => (x === undefined ? undefined : x === null || x.trim() === '' ? null : x.trim());
   const req = (x: string | null | undefined) => (x === undefined ? undefined : (x ?? '').trim());
@@ -231,6 +247,38 @@ export function locationValues(
   if (body.google_place_id !== undefined) v.googlePlaceId = opt(body.google_place_id);
   if (body.manager_user_id !== undefined) v.managerUserId = body.manager_user_id;
   if (body.hours !== undefined) v.hours = body.hours;
-  if (body.review_links !== undefined) v.reviewLinks = mergeLinks(current, body.review_links);
+  if (body.review_links !== undefined) v.reviewLinks = mergeLinks(before?.reviewLinks ?? {}, body.review_links);
   return v;
 }
+
+/**
+ * How locations read, write and page, for the kit's resource routes. A new location gets a
+ * 24-hex id and its client's root team; hours and review links are checked by the form's rules
+ * (location-extras.ts), and a manager must be a user of the location's client.
+ */
+export const locationStore: ResourceStore<Location, LocationRow, LocationCreate, LocationListQuery, number | null> = {
+  table: locations,
+  toRecord: toLocation,
+  values: (body, at) =>
+    at?.before
+      ? locationValues(body, at.before)
+      : {
+          ...locationValues(body),
+          id: newLocationId(),
+          teamId: sql`(select ${clients.rootTeamId} from ${clients} where ${clients.id} = ${at?.clientId ?? null})`,
+        },
+  list: listLocations,
+  count: countLocations,
+  reload: findLocation,
+  nameOf: (row) => row.locationname,
+  idParams: locationIdParamSchema,
+  ownerOf: (body) => body.client_id,
+  uniqueColumn: locations.externalCode,
+  optionColumns: { state: locations.state },
+  async check(db, body, before, request) {
+    const errors = await checkLocationExtras(body);
+    if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+    const clientId = before?.clientId ?? body.client_id ?? request.auth?.user.currentClientId;
+    if (clientId) await assertClientUser(db, clientId, body.manager_user_id);
+  },
+};

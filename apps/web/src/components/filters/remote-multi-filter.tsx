@@ -36,7 +36,15 @@ export function useRemoteOptions(path: string, search: string, chosen: string[])
 }
 
 /** A multi-select filter whose options come from the server as the user types. */
-export function RemoteMultiFilter(props: { label: string; path: string; value: string[]; onChange(value: string[]): void; w?: number }) {
+export function RemoteMultiFilter(props: {
+  label: string;
+  path: string;
+  value: string[];
+  onChange(value: string[]): void;
+  w?: number;
+  /** What an empty choice means; "Any" unless said. */
+  emptyLabel?: string;
+}) {
   const [search, setSearch] = useState('');
   const { options, more } = useRemoteOptions(props.path, search, props.value);
   return (
@@ -51,6 +59,7 @@ export function RemoteMultiFilter(props: { label: string; path: string; value: s
       serverFiltered
       nothingFound={more ? 'Type to narrow the list' : 'No match'}
       {...(props.w ? { w: props.w } : {})}
+      {...(props.emptyLabel ? { emptyLabel: props.emptyLabel } : {})}
     />
   );
 }

@@ -18,7 +18,7 @@ import { Page } from '../page.tsx';
 import { SidePanel } from '../side-panel.tsx';
 import { StatusActions, StatusBadge } from '../status/status-kit.tsx';
 import { ResourceFormShell } from './field.tsx';
-import { type Editable, type ResourceFormProps, useResourceForm } from './use-resource-form.ts';
+import { type Editable, type ResourceFormProps, recordId, useResourceForm } from './use-resource-form.ts';
 import { listConfigOf, useResourceList } from './use-resource-list.ts';
 
 export type ResourceList<Row> = ReturnType<typeof useResourceList<Row>>;
@@ -37,7 +37,7 @@ type Props<Row extends Row0> = {
   /** Filters beyond the definition's, after them. */
   filters?: (list: ResourceList<Row>) => ReactNode;
   /** Above the filters; the current client's name when absent. */
-  intro?: ReactNode;
+  intro?: ReactNode | ((list: ResourceList<Row>) => ReactNode);
   /** What the import dialog says about special columns. */
   importNote?: ReactNode;
   /** Buttons of a row after Edit and the status actions. */
@@ -96,7 +96,15 @@ function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: Fi
   const value = params.multi[name] ?? [];
   const onChange = (next: string[]) => update({ multi: { [name]: next } });
   if ('item' in spec) {
-    return <RemoteMultiFilter label={spec.label} path={spec.optionsPath ?? `${path}/options/${name}`} value={value} onChange={onChange} />;
+    return (
+      <RemoteMultiFilter
+        label={spec.label}
+        path={spec.optionsPath ?? `${path}/options/${name}`}
+        value={value}
+        onChange={onChange}
+        {...(spec.emptyLabel ? { emptyLabel: spec.emptyLabel, w: 260 } : {})}
+      />
+    );
   }
   return <MultiFilter label={spec.label} options={[...spec.options]} value={value} onChange={onChange} w={name === 'status' ? 260 : 220} />;
 }
@@ -123,7 +131,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
   const Form = props.form;
 
   const changeStatus = async (row: Row, to: Status) => {
-    await api.patch(`${def.recordPath ?? def.path}/${row.id}/status`, { status: to, updated_at: row.updated_at });
+    await api.patch(`${def.recordPath ?? def.path}/${recordId(def, row)}/status`, { status: to, updated_at: row.updated_at });
     notifications.show({ color: 'green', message: `${title(row)} is now ${STATUS_LABELS[to]}` });
     await list.refresh();
     props.onChanged?.(row, 'status');
@@ -146,7 +154,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         </Group>
       }
     >
-      {props.intro ?? (
+      {(typeof props.intro === 'function' ? props.intro(list) : props.intro) ?? (
         <Text size="sm" c="dimmed">
           Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
         </Text>
@@ -164,7 +172,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         columns={def.columns}
         visible={list.columns.visible}
         rows={list.list.data?.data}
-        rowKey={(r) => r.id}
+        rowKey={(r) => recordId(def, r)}
         sort={{ sort: params.sort, order: params.order }}
         defaultSort={def.defaultSort}
         onSort={(s) => update({ sort: s.sort, order: s.order })}
@@ -218,7 +226,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
       >
         {editing !== null &&
           (() => {
-            const key = editing === 'new' ? 'new' : editing.id;
+            const key = editing === 'new' ? 'new' : recordId(def, editing);
             const formProps: ResourceFormProps<Row> = {
               record: editing === 'new' ? null : editing,
               onCancel: () => setEditing(null),

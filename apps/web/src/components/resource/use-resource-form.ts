@@ -8,7 +8,13 @@ import { usePanelForm } from '../side-panel.tsx';
 /** A form's values: text as typed, checkboxes as booleans, multi-selects as lists. */
 export type FormValues = Record<string, string | boolean | string[]>;
 /** A record a form edits: it has an id and a version stamp (stale writes are refused). */
-export type Editable = { id: number; updated_at: string };
+export type Editable = { id?: number | string; updated_at: string };
+
+/** A record's id as its paths write it: its `id`, or the property the definition names (`_id`). */
+export function recordId(def: { id?: string }, row: object): string {
+  const key = def.id ?? 'id';
+  return String(Object.entries(row).find(([k]) => k === key)?.[1] ?? '');
+}
 
 export type ResourceFormProps<Row extends Editable> = {
   /** The record to edit, or null to create one. */
@@ -73,7 +79,7 @@ export function useResourceForm<Row extends Editable>(
     setFormError(null);
     try {
       const { data } = record
-        ? await api.patch<{ data: Row }>(`${def.recordPath ?? def.path}/${record.id}`, {
+        ? await api.patch<{ data: Row }>(`${def.recordPath ?? def.path}/${recordId(def, record)}`, {
             ...toBody(vee.changedValues(values)),
             updated_at: record.updated_at,
           })

@@ -1,7 +1,8 @@
 import type { ListResult, ResourceView } from '@admin/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/http.ts';
-import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
+import { SELECTED_ALL } from '@admin/shared/constants';
+import { type ListParams, type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { useColumnPreference } from '../data-table/use-column-preference.ts';
 
@@ -20,6 +21,18 @@ export function listConfigOf(def: Pick<ResourceView<unknown>, 'filters'>, extra?
   };
 }
 
+/**
+ * The API query of the list's URL state. Selected All is an omitted parameter, except for a filter
+ * with its own value for it (`all`, e.g. Locations' `client=all`, docs/decisions/018-locations-every-client.md).
+ */
+function apiQuery(def: Pick<ResourceView<unknown>, 'filters'>, params: ListParams, includeCursor = true) {
+  const query = toApiQuery(params, includeCursor);
+  for (const [key, filter] of Object.entries(def.filters)) {
+    if ('all' in filter && filter.all !== undefined && params.multi[key]?.includes(SELECTED_ALL)) query[key] = filter.all;
+  }
+  return query;
+}
+
 /** Whether the screen shows nothing until a client is chosen in the client switcher. */
 export const needsCurrentClient = (def: Pick<ResourceView<unknown>, 'scope'>) => def.scope.startsWith('current-client');
 
@@ -33,7 +46,7 @@ export function useResourceList<Row>(def: ResourceView<Row>, config: ListParamsC
   const currentClient = useSession((s) => s.currentClient);
   const columns = useColumnPreference(def.screen, def.columns);
   const queryClient = useQueryClient();
-  const query = toApiQuery(params);
+  const query = apiQuery(def, params);
   const waiting = needsCurrentClient(def) && currentClient === null;
   const list = useQuery({
     queryKey: [def.screen, currentClient?.id, query],
@@ -51,7 +64,7 @@ export function useResourceList<Row>(def: ResourceView<Row>, config: ListParamsC
     /** No client chosen yet, for a screen that shows one client's records. */
     waiting,
     /** The export's query: the list's filters and sort, without paging, and the visible columns. */
-    exportQuery: () => ({ ...toApiQuery(params, false), columns: columns.visible }),
+    exportQuery: () => ({ ...apiQuery(def, params, false), columns: columns.visible }),
     refresh: () => queryClient.invalidateQueries({ queryKey: [def.screen] }),
   };
 }
