@@ -29,13 +29,6 @@ export default function AppLayout() {
     close();
   }, [location.pathname, close]);
 
-  // After a reload the session comes from storage; the location options are loaded here once.
-  const loadEndpoints = useSession((s) => s.loadEndpoints);
-  const hasClient = useSession((s) => s.currentClient !== null);
-  useEffect(() => {
-    if (hasClient && useSession.getState().locationOptions.length === 0) void loadEndpoints();
-  }, [hasClient, loadEndpoints]);
-
   // Leaving the signed-in shell (sign-out, a 401) drops every cached answer.
   useEffect(() => () => queryClient.clear(), []);
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from './session-store.ts';
+import { useSharedFilters } from './shared-filters.ts';
 
 type Handler = (init: RequestInit | undefined) => { status: number; body?: unknown };
 
@@ -98,22 +99,21 @@ describe('single sign-on', () => {
 });
 
 describe('switching client', () => {
-  it('calls PUT switch-client, reloads the client and the user list', async () => {
+  it("calls PUT switch-client, reloads the client and the user list; chosen locations were the other client's", async () => {
     sessionStorage.setItem('storage-auth-user-token', '"tok"');
     const calls = fakeServer({
       ...shellRoutes,
-      'GET /api/endpoints': () => ({ status: 200, body: { data: [{ _id: 'a'.repeat(24), locationname: 'Lakeside Honda Downtown' }] } }),
       'PUT /api/users/switch-client/7': () => ({ status: 200, body: { data: { ...admin, current_client_id: 7 } } }),
     });
+    useSharedFilters.getState().setLocation(['a'.repeat(24)]);
     await useSession.getState().switchClient(7);
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
       'PUT /api/users/switch-client/7',
       'GET /api/clients/7',
       'GET /api/clients-user-list',
-      'GET /api/endpoints',
     ]);
     expect(useSession.getState().currentClient).toEqual(client);
-    expect(useSession.getState().locationOptions).toEqual([{ label: 'Lakeside Honda Downtown', value: 'a'.repeat(24) }]);
+    expect(useSharedFilters.getState().location.value).toEqual([]);
   });
 });
 

@@ -29,9 +29,6 @@ type SessionState = {
   usersState: LoadState;
   loginFailureMessage: string | null;
   loading: boolean;
-  /** The current client's locations as filter options (label = locationname, value = _id). */
-  locationOptions: { label: string; value: string }[];
-  loadEndpoints(): Promise<void>;
 
   startUp(): Promise<void>;
   loadRootTeams(): Promise<void>;
@@ -68,22 +65,11 @@ const signedOut = {
   users: [DEFAULT_USER_ENTRY],
   usersState: 'idle',
   loading: false,
-  locationOptions: [],
 } satisfies Partial<SessionState>;
 
 export const useSession = create<SessionState>()((set, get) => ({
   ...signedOut,
   loginFailureMessage: null,
-  async loadEndpoints() {
-    try {
-      const { data } = await api.get<{ data: { _id: string; locationname: string }[] }>('/api/endpoints', { query: { perPage: 200 } });
-      const locationOptions = data.map((l) => ({ label: l.locationname, value: l._id }));
-      set({ locationOptions });
-      useSharedFilters.getState().setLocationOptions(locationOptions);
-    } catch (err) {
-      logFailure('endpoints', err);
-    }
-  },
 
   async startUp() {
     // Start-up (docs/overview.md, The shell): root teams, the stored token and user, the user list.
@@ -152,8 +138,9 @@ export const useSession = create<SessionState>()((set, get) => ({
         storeCurrentClient(storage(), client);
         set({ currentClient: client });
       }
-      // After the current client, its users and its locations are loaded (docs/overview.md, The shell).
-      await Promise.all([get().loadRootTeams(), get().loadUsers(), get().loadEndpoints()]);
+      // After the current client, its users are loaded (docs/overview.md, The shell); location
+      // pickers ask the server for their options as the user types (GET /api/endpoints/options).
+      await Promise.all([get().loadRootTeams(), get().loadUsers()]);
       set({ loading: false });
       return true;
     } catch (err) {
@@ -173,7 +160,8 @@ export const useSession = create<SessionState>()((set, get) => ({
     storeCurrentClient(storage(), client);
     set({ user, currentClient: client });
     storage().setItem(STORAGE_KEYS.user, JSON.stringify(user));
-    await Promise.all([get().loadUsers(), get().loadEndpoints()]);
+    useSharedFilters.getState().forgetClientLocations();
+    await get().loadUsers();
   },
 
   async signOut() {

@@ -4,12 +4,8 @@ import { useSharedFilters } from './shared-filters.ts';
 beforeEach(() => useSharedFilters.getState().reset());
 
 describe('shared filters', () => {
-  it('keeps location, survey and date values with their options', () => {
+  it('keeps location, survey and date values', () => {
     const s = useSharedFilters.getState();
-    s.setLocationOptions([
-      { label: 'Downtown', value: 'a'.repeat(24) },
-      { label: 'North', value: 'b'.repeat(24) },
-    ]);
     s.setLocation(['a'.repeat(24)]);
     s.setSurvey(['selected all']);
     s.setDate({ startDate: '2026-11-01', endDate: '2026-11-22' });
@@ -19,11 +15,10 @@ describe('shared filters', () => {
     expect(now.date).toEqual({ startDate: '2026-11-01', endDate: '2026-11-22' });
   });
 
-  it('drops chosen locations that are not options any more (another client)', () => {
+  it("drops the chosen locations after a client switch (they were the other client's); Selected All stays", () => {
     const s = useSharedFilters.getState();
-    s.setLocationOptions([{ label: 'Downtown', value: 'a'.repeat(24) }]);
     s.setLocation(['a'.repeat(24), 'selected all']);
-    s.setLocationOptions([{ label: 'Uptown', value: 'c'.repeat(24) }]);
+    s.forgetClientLocations();
     expect(useSharedFilters.getState().location.value).toEqual(['selected all']);
   });
 });
