@@ -42,20 +42,16 @@ export function LocationForm(props: ResourceFormProps<Location>) {
   const record = props.record;
   const clientTimezone = useSession((s) => s.currentClient?.timezone);
   const users = useSession((s) => s.users).filter((u) => u.id !== 1000);
-  const form = useResourceForm(
-    locationResource,
-    props,
-    {
-      initial: {
-        hours: JSON.stringify(record?.hours ?? {}),
-        review_links: JSON.stringify(record?.review_links ?? {}),
-        ...(record ? {} : { timezone: clientTimezone || defaultTimeZone() }),
-      },
-      // Phones may be typed grouped, as the hint shows; they are kept in E.164.
-      normalize: { phone: compactPhone },
-      toBody,
+  const form = useResourceForm(locationResource, props, {
+    initial: {
+      hours: JSON.stringify(record?.hours ?? {}),
+      review_links: JSON.stringify(record?.review_links ?? {}),
+      ...(record ? {} : { timezone: clientTimezone || defaultTimeZone() }),
     },
-  );
+    // Phones may be typed grouped, as the hint shows; they are kept in E.164.
+    normalize: { phone: compactPhone },
+    toBody,
+  });
   const { control, setValue, trigger } = form.form;
   const extras: Extras = {
     hours: hoursOf(useWatch({ control, name: 'hours' })),
