@@ -6,7 +6,7 @@ import { Controller, useWatch } from 'react-hook-form';
 import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
 import { Field, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
-import { compactPhone } from '../../lib/format.ts';
+import { compactPhone, formatPhone } from '../../lib/format.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { type Extras, LocationExtrasFields } from './location-extras-fields.tsx';
 
@@ -46,7 +46,8 @@ export function LocationForm(props: ResourceFormProps<Location>) {
     initial: {
       hours: JSON.stringify(record?.hours ?? {}),
       review_links: JSON.stringify(record?.review_links ?? {}),
-      ...(record ? {} : { timezone: clientTimezone || defaultTimeZone() }),
+      // Shown grouped as in the table; saved compact (normalize below).
+      ...(record ? { phone: formatPhone(record.phone) } : { timezone: clientTimezone || defaultTimeZone() }),
     },
     // Phones may be typed grouped, as the hint shows; they are kept in E.164.
     normalize: { phone: compactPhone },
