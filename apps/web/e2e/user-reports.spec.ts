@@ -148,7 +148,7 @@ test.describe('3. Placeholders read as hints', () => {
 
     // A number typed the way the hint shows it is accepted, and stored as E.164.
     await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill('Hint Test Depot');
-    await drawer.getByRole('textbox', { name: 'Address', exact: true }).fill('7 Hint St');
+    await drawer.getByRole('textbox', { name: 'Address line 1', exact: true }).fill('7 Hint St');
     await drawer.getByRole('textbox', { name: 'City' }).fill('Golden');
     await state.fill('CO');
     await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80401');
