@@ -133,11 +133,11 @@ test.describe('3. Placeholders read as hints', () => {
     await page.getByRole('button', { name: 'Create location' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create location' });
     await drawer.getByRole('button', { name: 'Create location' }).click();
-    await expect(drawer.getByText('The state field is required')).toBeVisible();
+    await expect(drawer.getByText('The State field is required')).toBeVisible();
     const state = drawer.getByRole('textbox', { name: 'State' });
     await expect(state).toHaveAttribute('placeholder', 'e.g. CO');
     await expect(drawer.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
-    const errorColour = await drawer.getByText('The state field is required').evaluate((m) => getComputedStyle(m).color);
+    const errorColour = await drawer.getByText('The State field is required').evaluate((m) => getComputedStyle(m).color);
     const placeholderColour = await state.evaluate((input) => getComputedStyle(input, '::placeholder').color);
     expect(placeholderColour).not.toBe(errorColour);
     const placeholders = await drawer
@@ -154,7 +154,7 @@ test.describe('3. Placeholders read as hints', () => {
     await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80401');
     await drawer.getByRole('textbox', { name: 'Phone' }).fill('+1 303 555 0142');
     await drawer.getByRole('textbox', { name: 'City' }).focus();
-    await expect(drawer.getByText('The phone field format is invalid')).toHaveCount(0);
+    await expect(drawer.getByText('The Phone field format is invalid')).toHaveCount(0);
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/endpoints') && r.request().method() === 'POST');
     await drawer.getByRole('button', { name: 'Create location' }).click();
     expect((await (await saved).json()).data.phone).toBe('+13035550142');
