@@ -1,6 +1,8 @@
+import { parseCsv, systemLogResource } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemLogs } from '../src/db/schema/index.ts';
+import { neutralise } from '../src/kit/csv.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 type Page = {
@@ -143,6 +145,36 @@ for (const kind of testDatabaseKinds()) {
       const lines = res.body.split('\r\n').filter((l) => l !== '');
       expect(lines[0]).toBe('\uFEFFTime,Level,Service,Event,Message,Actor,Client');
       expect(lines.length).toBeGreaterThanOrEqual(demoCount + 1);
+    });
+
+    it("exports each of the definition's columns as the list answers it", async () => {
+      const keys = systemLogResource.columnKeys;
+      const range = 'startDate=2020-03-15&endDate=2020-03-15&sort=at&order=asc';
+      const listed = await page(`/api/system-logs?${range}&perPage=30&level=selected%20all`);
+      const csv = parseCsv((await get(`/api/system-logs/export?${range}&columns=${keys.join(',')}`)).body.slice(1));
+      expect(csv[0]).toEqual(systemLogResource.columns.map((c) => c.label));
+      expect(csv.slice(1)).toEqual(
+        listed.data.map((row) => keys.map((k) => neutralise(Object.entries(row).find(([key]) => key === k)?.[1]))),
+      );
+    });
+
+    it('pages the Users and Clients options on the server: what was typed, at most perPage, then the chosen ones', async () => {
+      const options = async (url: string) => {
+        const res = await get(url);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json() as { data: { value: string; label: string }[]; more: boolean };
+      };
+      const ada = await options('/api/system-logs/options/actor?q=ada%20adm');
+      expect(ada.data).toEqual([{ value: expect.stringMatching(/^\d+$/), label: 'Ada Admin' }]);
+      const one = await options('/api/system-logs/options/actor?perPage=1');
+      expect(one).toMatchObject({ data: [expect.anything()], more: true });
+      const chosen = await options(
+        `/api/system-logs/options/actor?q=no%20such%20person&value=${ada.data[0]?.value}&value=abc&value=99999999999`,
+      );
+      expect(chosen).toEqual({ data: ada.data, more: false });
+      const clients = await options('/api/system-logs/options/client?perPage=100');
+      expect(clients.data.length).toBeGreaterThan(1);
+      expect((await get('/api/system-logs/options/client?perPage=101')).statusCode).toBe(400);
     });
 
     it('records warnings it raises itself (rate limiting) in System Logs', async () => {

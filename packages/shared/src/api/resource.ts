@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATUS_LABELS, STATUSES, type Status } from '../constants.ts';
-import { type ColumnDef, exportColumnsSchema, listQuerySchema, multiValue } from './list.ts';
+import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from './list.ts';
 
 /**
  * One definition per resource drives its API routes (schemas, sorts, filters, uniqueness), its
@@ -76,7 +76,11 @@ export type FilterSpec =
       emptyLabel?: string;
       /** One option shown as a checkbox (ticked = that option, unticked = no filter). */
       checkbox?: boolean;
-    };
+    }
+  /** Free text, applied as it is typed (e.g. an entity type); the store decides how it matches. */
+  | { kind: 'text'; label: string; placeholder?: string; max?: number }
+  /** Whole days from `startDate` to `endDate`, the list contract's names (packages/shared list.ts); either may be left out. */
+  | { kind: 'dateRange'; label: string };
 
 /**
  * Whose records a screen shows and writes:
@@ -135,7 +139,13 @@ type FilterValue<S> = S extends { kind: 'multi'; item: z.ZodType<infer T> }
     ? V[]
     : S extends { options: readonly { value: infer V }[] }
       ? V
-      : never;
+      : S extends { kind: 'text' }
+        ? string
+        : never;
+/** `startDate` and `endDate` when a `dateRange` filter is defined. */
+type DateRangeQuery<FL> = { [K in keyof FL]: FL[K] extends { kind: 'dateRange' } ? K : never }[keyof FL] extends never
+  ? unknown
+  : { startDate?: string; endDate?: string };
 /** Keys of the sortable columns. */
 export type SortKey<C> = Extract<{ [K in keyof C]: C[K] extends { sortable: true } ? K : never }[keyof C], string>;
 /** A parsed list query: paging, sort, search and each filter's values. */
@@ -145,7 +155,7 @@ export type ResourceListQuery<C, FL> = {
   q?: string;
   perPage: number;
   cursor?: string;
-} & { [K in keyof FL]?: FilterValue<FL[K]> };
+} & { [K in keyof FL]?: FilterValue<FL[K]> } & DateRangeQuery<FL>;
 
 type FieldValue<S> = S extends { schema: z.ZodType<infer T> } ? T : string | null;
 /** A create body: any subset of the fields, each of its field's type. */
@@ -200,6 +210,19 @@ export function defineResource<
     if ('item' in filter) {
       const values = multiValue(filter.item);
       filterShape[key] = (filter.all === undefined ? values : z.union([z.literal(filter.all), values])).optional();
+      continue;
+    }
+    if (filter.kind === 'text') {
+      filterShape[key] = z
+        .string()
+        .trim()
+        .max(filter.max ?? 200)
+        .optional();
+      continue;
+    }
+    if (filter.kind === 'dateRange') {
+      filterShape.startDate = isoDate.optional();
+      filterShape.endDate = isoDate.optional();
       continue;
     }
     const values = z.enum(filter.options.map((o) => o.value));

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { idText } from '../api/ids.ts';
-import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from '../api/list.ts';
+import { defineResource } from '../api/resource.ts';
 
 /**
- * System Logs (docs/screens.md, System Logs): the application and audit log. Read-only. This one definition
- * drives the API's query validation, the table's columns and the CSV headers.
+ * System Logs (docs/screens.md, System Logs): the application and audit log. Read-only: no fields,
+ * so nothing is created or edited. The definition drives the API's query validation, the table's
+ * columns, the filters and the CSV headers; every column shows the record's own value, which the
+ * list and the export both write in SQL (ISO times, `type#id` entities).
  */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const LOG_SERVICES = ['api', 'auth', 'feed-worker', 'sender', 'reputation-sync', 'listings-scan', 'reports'] as const;
@@ -29,55 +31,46 @@ export const systemLogSchema = z.object({
 });
 export type SystemLog = z.infer<typeof systemLogSchema>;
 
-/** The detail drawer adds the before/after of an audited change. */
+/** The detail panel adds the before/after of an audited change. */
 export const systemLogDetailSchema = systemLogSchema.extend({ before: z.unknown(), after: z.unknown() });
 export type SystemLogDetail = z.infer<typeof systemLogDetailSchema>;
 
-export const SYSTEM_LOG_COLUMN_KEYS = [
-  'at',
-  'level',
-  'service',
-  'action',
-  'message',
-  'actor_name',
-  'client_name',
-  'entity',
-  'request_id',
-  'ip',
-] as const;
-export type SystemLogColumnKey = (typeof SYSTEM_LOG_COLUMN_KEYS)[number];
+/** A user's or a client's id, checked as ids are (digits, within range) and kept as the text it was. */
+const idValue = idText.transform(String);
 
-export const systemLogColumns: ColumnDef<SystemLogColumnKey>[] = [
-  { key: 'at', label: 'Time', sortable: true, defaultVisible: true },
-  { key: 'level', label: 'Level', sortable: true, defaultVisible: true },
-  { key: 'service', label: 'Service', sortable: true, defaultVisible: true },
-  { key: 'action', label: 'Event', defaultVisible: true },
-  { key: 'message', label: 'Message', defaultVisible: true },
-  { key: 'actor_name', label: 'Actor', defaultVisible: true },
-  { key: 'client_name', label: 'Client', defaultVisible: true },
-  { key: 'entity', label: 'Entity', defaultVisible: false },
-  { key: 'request_id', label: 'Request id', defaultVisible: false },
-  { key: 'ip', label: 'IP', defaultVisible: false },
-];
-
-export const SYSTEM_LOG_SORTS = ['at', 'level', 'service'] as const;
-
-const positiveId = idText;
-
-export const systemLogFilters = {
-  level: multiValue(z.enum(LOG_LEVELS)).optional(),
-  service: multiValue(z.string().max(40)).optional(),
-  actor: multiValue(positiveId).optional(),
-  client: multiValue(positiveId).optional(),
-  entityType: z.string().trim().max(40).optional(),
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
-};
-
-export const systemLogListQuerySchema = listQuerySchema(SYSTEM_LOG_SORTS, systemLogFilters);
-export type SystemLogListQuery = z.infer<typeof systemLogListQuerySchema>;
-
-export const systemLogExportQuerySchema = listQuerySchema(SYSTEM_LOG_SORTS, {
-  ...systemLogFilters,
-  columns: exportColumnsSchema(SYSTEM_LOG_COLUMN_KEYS).optional(),
+export const systemLogResource = defineResource({
+  name: 'system_log',
+  plural: 'system logs',
+  path: '/api/system-logs',
+  screen: 'system-logs',
+  // Every client's entries; the Clients filter narrows them.
+  scope: 'filterable-clients',
+  record: systemLogSchema,
+  fields: {},
+  columns: {
+    at: { label: 'Time', sortable: true },
+    level: { label: 'Level', sortable: true },
+    service: { label: 'Service', sortable: true },
+    action: { label: 'Event' },
+    message: { label: 'Message' },
+    actor_name: { label: 'Actor' },
+    client_name: { label: 'Client' },
+    entity: { label: 'Entity', defaultVisible: false },
+    request_id: { label: 'Request id', defaultVisible: false },
+    ip: { label: 'IP', defaultVisible: false },
+  },
+  filters: {
+    // Warnings and errors are what staff come here for (docs/screens.md); "Selected All" shows everything.
+    level: { kind: 'multi', label: 'Level', options: LOG_LEVELS.map((l) => ({ value: l, label: l })), default: ['warn', 'error'] },
+    service: { kind: 'multi', label: 'Service', options: LOG_SERVICES.map((s) => ({ value: s, label: s })) },
+    actor: { kind: 'multi', label: 'Users', item: idValue },
+    client: { kind: 'multi', label: 'Clients', item: idValue },
+    entityType: { kind: 'text', label: 'Entity type', placeholder: 'e.g. client', max: 40 },
+    date: { kind: 'dateRange', label: 'Date range' },
+  },
+  defaultSort: { sort: 'at', order: 'desc' },
+  search: 'Message, event or request id',
 });
+
+export type SystemLogListQuery = z.infer<typeof systemLogResource.listQuerySchema>;
+export type SystemLogColumnKey = (typeof systemLogResource.columnKeys)[number];

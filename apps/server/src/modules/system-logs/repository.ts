@@ -1,6 +1,14 @@
-import { LOG_LEVELS, type SystemLog, type SystemLogDetail, type SystemLogListQuery } from '@admin/shared';
+import {
+  INT4_MAX,
+  LOG_LEVELS,
+  type OptionsAnswer,
+  type OptionsQuery,
+  type SystemLog,
+  type SystemLogDetail,
+  type SystemLogListQuery,
+} from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { clients, systemLogs, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
@@ -178,13 +186,39 @@ export async function findLog(db: Db, id: number): Promise<SystemLogDetail | und
 }
 
 /** People who act in the console: the accounts that can sign in (the Users filter's options). */
+const isActor = sql`${users.passwordHash} is not null`;
+
 export async function listActors(db: Db): Promise<{ id: number; name: string }[]> {
-  return db
-    .select({ id: users.id, name: users.name })
-    .from(users)
-    .where(sql`${users.passwordHash} is not null`)
-    .orderBy(users.name, users.id);
+  return db.select({ id: users.id, name: users.name }).from(users).where(isActor).orderBy(users.name, users.id);
 }
+
+/**
+ * Options of a filter over named records, paged on the server (`optionsQuerySchema`): by name, at
+ * most `perPage` matching what was typed, then the chosen ones, so their labels show.
+ */
+async function namedOptions(
+  db: Db,
+  table: PgTable,
+  id: PgColumn,
+  name: PgColumn,
+  where: SQL | undefined,
+  q: OptionsQuery,
+): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const pick = () => db.select({ id: sql<number>`${id}`, name: sql<string>`${name}` }).from(table);
+  const rows = await pick()
+    .where(allOf([where, like ? sql`${name} ilike ${like}` : undefined]))
+    .orderBy(sql`lower(${name})`, id)
+    .limit(q.perPage + 1);
+  const found = rows.slice(0, q.perPage).map((r) => ({ value: String(r.id), label: r.name }));
+  // Only ids an int4 column can hold are looked up: anything else chosen matches no record.
+  const missing = (q.value ?? []).filter((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX && !found.some((o) => o.value === v));
+  const chosen = missing.length === 0 ? [] : await pick().where(allOf([where, inList(sql`${id}`, missing.map(Number))]));
+  return { data: [...found, ...chosen.map((r) => ({ value: String(r.id), label: r.name }))], more: rows.length > q.perPage };
+}
+
+export const actorOptions = (db: Db, q: OptionsQuery) => namedOptions(db, users, users.id, users.name, isActor, q);
+export const clientOptions = (db: Db, q: OptionsQuery) => namedOptions(db, clients, clients.id, clients.name, undefined, q);
 
 /** The export's columns: all text, as the CSV writes them. */
 const exportColumns = sql`

@@ -2,17 +2,18 @@ import {
   bigIdText,
   dataEnvelope,
   listEnvelope,
-  systemLogColumns,
+  optionsAnswerSchema,
+  optionsQuerySchema,
   systemLogDetailSchema,
-  systemLogExportQuerySchema,
-  systemLogListQuerySchema,
-  systemLogSchema,
+  systemLogResource,
 } from '@admin/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { notFound } from '../../lib/http-error.ts';
-import { countLogs, exportBatch, findLog, listActors, listPage } from './repository.ts';
+import { actorOptions, clientOptions, countLogs, exportBatch, findLog, listActors, listPage } from './repository.ts';
+
+const def = systemLogResource;
 
 /**
  * Rows per export query. On PGlite (one connection) short queries let other requests through
@@ -20,15 +21,22 @@ import { countLogs, exportBatch, findLog, listActors, listPage } from './reposit
  */
 const EXPORT_BATCH = { pglite: 2000, pg: 10_000 } as const;
 
-/** System Logs: read-only over the audit trail and the server's own warnings and errors. */
+/**
+ * System Logs: read-only over the audit trail and the server's own warnings and errors. The
+ * definition (packages/shared resources/system-logs.ts) gives the schemas, sorts, columns and CSV
+ * headers; the list and the export are this module's own rather than the kit's `resourceRoutes`,
+ * since this is the console's busiest read: one plain-SQL keyset query whose columns already are
+ * the API's fields (list) or the CSV's text (export), see repository.ts. No create, edit or status
+ * routes: entries are written only by the server itself.
+ */
 export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
-    '/api/system-logs',
+    def.path,
     {
       config: { access: 'superadmin' },
       schema: {
-        querystring: systemLogListQuerySchema,
-        response: { 200: listEnvelope(systemLogSchema).extend({ totalIsEstimate: z.boolean() }) },
+        querystring: def.listQuerySchema,
+        response: { 200: listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() }) },
       },
     },
     async (request) => {
@@ -39,13 +47,13 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/system-logs/export',
-    { config: { access: 'superadmin' }, schema: { querystring: systemLogExportQuerySchema } },
+    `${def.path}/export`,
+    { config: { access: 'superadmin' }, schema: { querystring: def.exportQuerySchema } },
     async (request, reply) => {
       const { columns: chosen, cursor: _ignored, perPage: _perPage, ...q } = request.query;
       const columns = chosen
-        ? chosen.map((key) => systemLogColumns.find((c) => c.key === key)).filter((c) => c !== undefined)
-        : systemLogColumns.filter((c) => c.defaultVisible);
+        ? chosen.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined)
+        : def.columns.filter((c) => c.defaultVisible);
       const db = app.db;
       async function* batches(): AsyncGenerator<Record<string, string | null>[]> {
         let cursor: string | undefined;
@@ -56,12 +64,23 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
         } while (cursor);
       }
       await request.audit({ action: 'system_logs.export', message: 'Exported system logs as CSV', entityType: 'system_log', after: q });
-      return sendCsv(reply, csvFileName('system-logs'), columns, batches());
+      return sendCsv(reply, csvFileName(def.screen), columns, batches());
     },
   );
 
+  // The Users and Clients filters page on the server as the user types (`optionsQuerySchema`).
+  const options = { actor: actorOptions, client: clientOptions } as const;
+  for (const [filter, find] of Object.entries(options)) {
+    app.get(
+      `${def.path}/options/${filter}`,
+      { config: { access: 'superadmin' }, schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+      async (request) => find(app.db, request.query),
+    );
+  }
+
+  /** Every actor at once; kept for API clients (the screen's Users filter pages on the server). */
   app.get(
-    '/api/system-logs/filter-options',
+    `${def.path}/filter-options`,
     {
       config: { access: 'superadmin' },
       schema: { response: { 200: dataEnvelope(z.object({ actors: z.array(z.object({ id: z.number(), name: z.string() })) })) } },
@@ -70,7 +89,7 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/api/system-logs/:id',
+    `${def.path}/:id`,
     {
       config: { access: 'superadmin' },
       schema: {

@@ -1,5 +1,5 @@
 import { cellValue, type FilterSpec, type ResourceView, type Status } from '@admin/shared';
-import { STATUS_LABELS } from '@admin/shared/constants';
+import { SELECTED_ALL, STATUS_LABELS } from '@admin/shared/constants';
 import { Button, Checkbox, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ComponentType, type ReactNode, useState } from 'react';
@@ -10,10 +10,11 @@ import { DateCell, EmptyCell, PhoneCell } from '../data-table/cells.tsx';
 import { ColumnChooser } from '../data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../data-table/data-table.tsx';
 import { ExportButton } from '../data-table/export-button.tsx';
+import { DateRangeFilter } from '../filters/date-range-filter.tsx';
 import { FilterBar } from '../filters/filter-bar.tsx';
 import { MultiFilter } from '../filters/multi-filter.tsx';
 import { RemoteMultiFilter } from '../filters/remote-multi-filter.tsx';
-import { SearchFilter } from '../filters/search-filter.tsx';
+import { SearchFilter, TextFilter } from '../filters/search-filter.tsx';
 import { Page } from '../page.tsx';
 import { SidePanel } from '../side-panel.tsx';
 import { StatusActions, StatusBadge } from '../status/status-kit.tsx';
@@ -22,14 +23,16 @@ import { type Editable, type ResourceFormProps, recordId, useResourceForm } from
 import { listConfigOf, useResourceList } from './use-resource-list.ts';
 
 export type ResourceList<Row> = ReturnType<typeof useResourceList<Row>>;
-type Row0 = Editable & { status?: Status };
+type Row0 = Omit<Editable, 'updated_at'> & { updated_at?: string; status?: Status };
+/** Rows of read-only resources have no version stamp, so no form edits them. */
+const editable = <Row extends Row0>(row: Row): row is Row & Editable => typeof row.updated_at === 'string';
 
 type Props<Row extends Row0> = {
   resource: ResourceView<Row>;
   /** The list's URL state when it differs from the definition's filters (`listConfigOf`). */
   config?: ListParamsConfig;
   /** The side panel's form; the definition's fields in order when absent. */
-  form?: ComponentType<ResourceFormProps<Row>>;
+  form?: ComponentType<ResourceFormProps<Row & Editable>>;
   /** Cells shown otherwise than as text (the text is the column's format, as in the CSV). */
   cells?: Partial<Record<string, (row: Row) => ReactNode>>;
   /** How buttons and titles name a row ("Edit Duct cleaning"); its `name` when absent. */
@@ -42,6 +45,12 @@ type Props<Row extends Row0> = {
   importNote?: ReactNode;
   /** Buttons of a row after Edit and the status actions. */
   rowActions?: (row: Row, list: ResourceList<Row>) => ReactNode;
+  /** A read-only resource (e.g. a log): no Create button, no Edit or status actions; an empty list offers to clear the filters. */
+  readOnly?: true;
+  /** What opening a row shows in the side panel instead of the form (read-only resources). */
+  detail?: ComponentType<{ row: Row }>;
+  /** What the table says when no row matches; names the plural (and the current client) when absent. */
+  empty?: string;
   /** Whether a row's status may change (e.g. not once merged into another); every row's when absent. */
   canChangeStatus?: (row: Row) => boolean;
   /** Told after each change written here (a create, an edit, a status change), e.g. to answer a create. */
@@ -70,6 +79,14 @@ function defaultCell<Row extends object>(column: ResourceView<Row>['columns'][nu
 /** A filter as its definition describes it. */
 function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: FilterSpec; list: ResourceList<Row>; path: string }) {
   const { params, update } = list;
+  if (spec.kind === 'text') {
+    const onText = (text: string) => update({ single: { [name]: text } });
+    return <TextFilter label={spec.label} placeholder={spec.placeholder} w={160} value={params.single[name] ?? ''} onChange={onText} />;
+  }
+  if (spec.kind === 'dateRange') {
+    const { startDate = '', endDate = '' } = params.single;
+    return <DateRangeFilter startDate={startDate} endDate={endDate} onChange={(range) => update({ single: range })} />;
+  }
   if (spec.kind === 'choice' && spec.checkbox) {
     const option = spec.options[0];
     return (
@@ -106,7 +123,15 @@ function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: Fi
       />
     );
   }
-  return <MultiFilter label={spec.label} options={[...spec.options]} value={value} onChange={onChange} w={name === 'status' ? 260 : 220} />;
+  return (
+    <MultiFilter
+      label={spec.label}
+      options={[...spec.options]}
+      value={value}
+      onChange={onChange}
+      w={name === 'status' || spec.default?.length ? 260 : 220}
+    />
+  );
 }
 
 function DefaultForm<Row extends Editable>(props: ResourceFormProps<Row> & { resource: ResourceView<Row> }) {
@@ -121,9 +146,19 @@ function DefaultForm<Row extends Editable>(props: ResourceFormProps<Row> & { res
  */
 export function ResourcePage<Row extends Row0>(props: Props<Row>) {
   const def = props.resource;
-  const list = useResourceList(def, props.config ?? listConfigOf(def));
+  const config = props.config ?? listConfigOf(def);
+  const list = useResourceList(def, config);
   const { params, update, currentClient, waiting } = list;
-  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const [editing, setEditing] = useState<(Row & Editable) | 'new' | null>(null);
+  const [shown, setShown] = useState<Row | null>(null);
+  const Detail = props.detail;
+  /** Every filter cleared: "Selected All" where a filter has defaults, nothing chosen elsewhere. */
+  const clearFilters = () =>
+    update({
+      q: '',
+      multi: Object.fromEntries(Object.entries(config.multi).map(([k, d]) => [k, d.length > 0 ? [SELECTED_ALL] : []])),
+      single: Object.fromEntries(config.single.map((k) => [k, ''])),
+    });
   const [importing, setImporting] = useState(false);
   const title = props.title ?? nameOf;
   const Plural = capital(def.plural);
@@ -148,9 +183,11 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
               Import CSV
             </Button>
           )}
-          <Button size="sm" onClick={() => setEditing('new')} disabled={waiting}>
-            {create}
-          </Button>
+          {!props.readOnly && (
+            <Button size="sm" onClick={() => setEditing('new')} disabled={waiting}>
+              {create}
+            </Button>
+          )}
         </Group>
       }
     >
@@ -180,34 +217,49 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         error={list.list.error}
         onRetry={() => void list.list.refetch()}
         empty={{
-          title: waiting
-            ? `Choose a client to see its ${def.plural}.`
-            : `No ${def.plural}${currentClient && def.scope !== 'global' ? ` of ${currentClient.name}` : ''} match these filters.`,
-          action: waiting ? undefined : (
+          title:
+            props.empty ??
+            (waiting
+              ? `Choose a client to see its ${def.plural}.`
+              : `No ${def.plural}${currentClient && def.scope !== 'global' ? ` of ${currentClient.name}` : ''} match these filters.`),
+          action: waiting ? undefined : props.readOnly ? (
+            <Button size="xs" variant="light" onClick={clearFilters}>
+              Clear all filters
+            </Button>
+          ) : (
             <Button size="xs" variant="light" onClick={() => setEditing('new')}>
               {create}
             </Button>
           ),
         }}
-        onOpen={(r) => setEditing(r)}
-        openLabel={(r) => `Edit ${title(r)}`}
+        onOpen={Detail ? setShown : props.readOnly ? undefined : (r) => editable(r) && setEditing(r)}
+        openLabel={(r) => `${Detail ? 'Details of' : 'Edit'} ${title(r)}`}
         renderCell={(key, r) => {
           const custom = props.cells?.[key];
           if (custom) return custom(r);
           const column = def.columns.find((c) => c.key === key);
           return column ? defaultCell(column, r) : null;
         }}
-        rowActions={(r) => (
-          <Group gap={4} wrap="nowrap">
-            <Button size="compact-xs" variant="subtle" aria-label={`Edit ${title(r)}`} onClick={() => setEditing(r)}>
-              Edit
-            </Button>
-            {r.status && (props.canChangeStatus?.(r) ?? true) && (
-              <StatusActions status={r.status} what={title(r)} effects={def.statusEffects ?? {}} onChange={(to) => changeStatus(r, to)} />
-            )}
-            {props.rowActions?.(r, list)}
-          </Group>
-        )}
+        rowActions={
+          props.readOnly
+            ? props.rowActions && ((r) => props.rowActions?.(r, list))
+            : (r) => (
+                <Group gap={4} wrap="nowrap">
+                  <Button size="compact-xs" variant="subtle" aria-label={`Edit ${title(r)}`} onClick={() => editable(r) && setEditing(r)}>
+                    Edit
+                  </Button>
+                  {r.status && (props.canChangeStatus?.(r) ?? true) && (
+                    <StatusActions
+                      status={r.status}
+                      what={title(r)}
+                      effects={def.statusEffects ?? {}}
+                      onChange={(to) => changeStatus(r, to)}
+                    />
+                  )}
+                  {props.rowActions?.(r, list)}
+                </Group>
+              )
+        }
       />
       <CursorPager
         key={JSON.stringify(list.exportQuery())}
@@ -227,7 +279,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         {editing !== null &&
           (() => {
             const key = editing === 'new' ? 'new' : recordId(def, editing);
-            const formProps: ResourceFormProps<Row> = {
+            const formProps: ResourceFormProps<Row & Editable> = {
               record: editing === 'new' ? null : editing,
               onCancel: () => setEditing(null),
               onSaved: async (saved) => {
@@ -239,9 +291,14 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
                 props.onChanged?.(saved, created ? 'create' : 'update');
               },
             };
-            return Form ? <Form key={key} {...formProps} /> : <DefaultForm key={key} {...formProps} resource={def} />;
+            return Form ? <Form key={key} {...formProps} /> : <DefaultForm<Row & Editable> key={key} {...formProps} resource={def} />;
           })()}
       </SidePanel>
+      {Detail && (
+        <SidePanel opened={shown !== null} onClose={() => setShown(null)} size="xl" title={shown ? capital(title(shown)) : ''}>
+          {shown && <Detail row={shown} />}
+        </SidePanel>
+      )}
       {def.importColumns && (
         <CsvImportDialog
           opened={importing}

@@ -1,7 +1,7 @@
 import type { ListResult, ResourceView } from '@admin/shared';
+import { SELECTED_ALL } from '@admin/shared/constants';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/http.ts';
-import { SELECTED_ALL } from '@admin/shared/constants';
 import { type ListParams, type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { useColumnPreference } from '../data-table/use-column-preference.ts';
@@ -11,7 +11,8 @@ export function listConfigOf(def: Pick<ResourceView<unknown>, 'filters'>, extra?
   const multi: Record<string, string[]> = {};
   const single: string[] = [];
   for (const [key, filter] of Object.entries(def.filters)) {
-    if (filter.kind === 'choice') single.push(key);
+    if (filter.kind === 'choice' || filter.kind === 'text') single.push(key);
+    else if (filter.kind === 'dateRange') single.push('startDate', 'endDate');
     else multi[key] = 'default' in filter && filter.default ? [...filter.default] : [];
   }
   return {
