@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+test.describe('Client Manager on the resource kit', () => {
+  test('a new client: no modules, its root team named as typed, the created message gone after the next status change', async ({
+    page,
+  }) => {
+    const errors = collectConsoleErrors(page);
+    await signInAsAdmin(page);
+    await page.getByRole('button', { name: 'Create client' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create client' });
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Kit Test Kennels');
+    await drawer.getByRole('textbox', { name: 'Root team name' }).fill('Kit Test HQ');
+    await drawer.getByRole('combobox', { name: 'Industry' }).click();
+    await page.getByRole('option', { name: 'Other' }).click();
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/create-client') && r.request().method() === 'POST');
+    await drawer.getByRole('button', { name: 'Create client' }).click();
+    const body = (await (await saved).json()).data;
+    expect(body).toMatchObject({ modules: [], status: 'active', country: 'US', root_team_name: 'Kit Test HQ' });
+
+    const banner = page.getByRole('status').filter({ hasText: 'Client "Kit Test Kennels" was created with its root team.' });
+    await expect(banner).toBeVisible();
+    // One answer to a create: the banner, not a toast as well.
+    await expect(page.getByText('Saved Kit Test Kennels')).toHaveCount(0);
+    const table = page.getByRole('table', { name: 'Clients' });
+    await expect(table.getByRole('row', { name: /Kit Test Kennels/ })).toContainText('Kit Test HQ');
+
+    await table.getByRole('button', { name: 'Pause Kit Test Kennels' }).click();
+    await page.getByRole('dialog', { name: 'Pause Kit Test Kennels?' }).getByRole('button', { name: 'Pause' }).click();
+    await expect(table.getByRole('row', { name: /Kit Test Kennels/ }).getByText('Paused')).toBeVisible();
+    await expect(banner).toHaveCount(0);
+
+    // Archived, so the other specs see the demo's clients only.
+    await table.getByRole('button', { name: 'Archive Kit Test Kennels' }).click();
+    await page.getByRole('dialog', { name: 'Archive Kit Test Kennels?' }).getByRole('button', { name: 'Archive' }).click();
+    await expect(table.getByRole('row', { name: /Kit Test Kennels/ })).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('the Account Coordinator is found by typing (the staff pages on the server), saved, and shown in the row', async ({ page }) => {
+    await signInAsAdmin(page);
+    const table = page.getByRole('table', { name: 'Clients' });
+    const row = table.getByRole('row', { name: /Keystone Family Medicine/ });
+    await row.getByRole('button', { name: 'Edit Keystone Family Medicine' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Edit Keystone Family Medicine' });
+    // Create-only fields are not part of an edit.
+    await expect(drawer.getByRole('textbox', { name: 'Root team name' })).toHaveCount(0);
+    const picker = drawer.getByRole('combobox', { name: 'Account Coordinator' });
+    const asked = page.waitForRequest((r) => r.url().includes('/api/staff-users/options') && r.url().includes('q=sam'));
+    await picker.click();
+    await picker.fill('sam');
+    await asked;
+    await page.getByRole('option', { name: 'Sam Staff' }).click();
+    await expect(picker).toHaveValue('Sam Staff');
+    const saved = page.waitForResponse((r) => r.url().includes('/api/clients/') && r.request().method() === 'PATCH');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    const sent = (await saved).request().postDataJSON();
+    expect(Object.keys(sent).sort()).toEqual(['account_coordinator_id', 'updated_at']);
+    expect(typeof sent.account_coordinator_id).toBe('number');
+    await expect(page.getByText('Saved Keystone Family Medicine')).toBeVisible();
+    await expect(row).toContainText('Sam Staff');
+
+    // Cleared again (none), as the demo data has it.
+    await row.getByRole('button', { name: 'Edit Keystone Family Medicine' }).first().click();
+    // Choosing the chosen one again leaves none (Mantine's deselect), with the mouse or the keyboard.
+    await drawer.getByRole('combobox', { name: 'Account Coordinator' }).click();
+    await page.getByRole('option', { name: 'Sam Staff' }).click();
+    await expect(drawer.getByRole('combobox', { name: 'Account Coordinator' })).toHaveValue('');
+    const cleared = page.waitForResponse((r) => r.url().includes('/api/clients/') && r.request().method() === 'PATCH');
+    await drawer.getByRole('button', { name: 'Save changes' }).click();
+    expect((await cleared).request().postDataJSON()).toMatchObject({ account_coordinator_id: null });
+  });
+});
