@@ -7,6 +7,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
+import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { clientsRepository } from './modules/clients/repository.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
@@ -59,8 +60,7 @@ export type BuildOptions = {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    // One line per request, written when it ends (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLineRequestLog(),
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
@@ -76,19 +76,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // The route's pattern, not the URL: a query string may hold what a person searched for.
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? '(unmatched)',
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
-    done();
-  });
 
   const ownsDatabase = !options.database;
   const database = options.database ?? (await openDatabase(config.database, (err) => app.log.error({ err }, 'database pool error')));

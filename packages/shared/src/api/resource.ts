@@ -27,7 +27,8 @@ export type Option = { value: string; label: string };
 export type FieldSpec = {
   /** The form's label; also how messages name the field ("The Store code field is required"). */
   label: string;
-  input?: 'text' | 'textarea' | 'select' | 'checkbox';
+  /** `timezone`: every IANA zone, searchable, the common US ones first. */
+  input?: 'text' | 'textarea' | 'select' | 'checkbox' | 'timezone';
   rules?: string | Record<string, unknown>;
   options?: readonly Option[];
   /** A hint shown in the empty input; reads as an example, never as a value. */

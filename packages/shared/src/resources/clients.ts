@@ -114,7 +114,7 @@ export const clientResource = defineResource({
   fields: {
     name: { label: 'Name', rules: 'required|max:120' },
     industry: { label: 'Industry', input: 'select', options: INDUSTRY_OPTIONS, rules: { required: true, included: [...INDUSTRIES] } },
-    timezone: { label: 'Time zone', rules: { required: true, included: TIME_ZONES } },
+    timezone: { label: 'Time zone', input: 'timezone', rules: { required: true, included: TIME_ZONES } },
     // Defaults to the client's name (the team is made in `afterInsert`), so the form does not require it.
     root_team_name: { label: 'Root team name', rules: 'max:120', createOnly: true },
     website: { label: 'Website', rules: 'url|max:2048', placeholder: 'e.g. https://example.com' },

@@ -98,7 +98,7 @@ export const locationResource = defineResource({
     country: { label: 'Country', rules: 'length:2', default: 'US', placeholder: 'e.g. US' },
     phone: { label: 'Phone', rules: { required: true, regex: /^\+?[1-9]\d{6,14}$/ }, placeholder: 'e.g. +1 555 123 4567' },
     website: { label: 'Website', rules: 'url|max:2048', placeholder: 'e.g. https://example.com' },
-    timezone: { label: 'Time zone', rules: { required: true, included: TIME_ZONES } },
+    timezone: { label: 'Time zone', input: 'timezone', rules: { required: true, included: TIME_ZONES } },
     google_place_id: { label: 'Google Place ID', rules: 'alpha_dash|min:10|max:255', placeholder: 'e.g. ChIJN1t_tDeuEmsR' },
     manager_user_id: { label: 'Manager', rules: 'integer', schema: bodyId.nullable().optional() },
     hours: { label: 'Opening hours', schema: hoursBody },

@@ -30,6 +30,20 @@ export const mergePersonSchema = z.object({
 });
 export type MergePerson = z.infer<typeof mergePersonSchema>;
 
+/** A person as the merge screens show them (server answers and people added by hand alike). */
+export function mergePersonOf(p: Omit<MergePerson, 'location_names'>, locationNames: string[]): MergePerson {
+  return {
+    id: p.id,
+    name: p.name,
+    employee_code: p.employee_code,
+    email: p.email,
+    phone: p.phone,
+    title: p.title,
+    location_names: locationNames,
+    status: p.status,
+  };
+}
+
 export const mergeGroupSchema = z.object({
   /** The sorted ids, joined: a stable key for the set of people. */
   key: z.string(),

@@ -8,6 +8,7 @@ import {
   type MergePerson,
   type MergePreview,
   type MergeRecord,
+  mergePersonOf,
 } from '@admin/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -24,17 +25,10 @@ type PersonRow = typeof personnel.$inferSelect;
 const MAX_SHARED = 10;
 
 function toMergePerson(people: People, row: PersonRow, locations: { name: string }[] = []): MergePerson {
-  const p = people.toPerson(row);
-  return {
-    id: p.id,
-    name: p.name,
-    employee_code: p.employee_code,
-    email: p.email,
-    phone: p.phone,
-    title: p.title,
-    location_names: locations.map((l) => l.name),
-    status: p.status,
-  };
+  return mergePersonOf(
+    people.toPerson(row),
+    locations.map((l) => l.name),
+  );
 }
 
 async function mergePeople(db: Db, people: People, ids: number[]): Promise<Map<number, MergePerson>> {

@@ -1,6 +1,7 @@
-import { Alert, Button, Checkbox, Group, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Select, SimpleGrid, type SimpleGridProps, Stack, Textarea, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Controller } from 'react-hook-form';
+import { TimeZoneSelect } from '../forms/time-zone-select.tsx';
 import type { ResourceForm } from './use-resource-form.ts';
 
 const isRequired = (rules: string | Record<string, unknown> | undefined) =>
@@ -10,7 +11,7 @@ const isRequired = (rules: string | Record<string, unknown> | undefined) =>
 
 /**
  * One field of a resource's form, as its definition describes it: the label, the input for its
- * kind (text, textarea, select, checkbox), the required mark, the placeholder and the message.
+ * kind (text, textarea, select, checkbox, time zone), the required mark, the placeholder and the message.
  */
 export function Field({ form, name, description, label }: { form: ResourceForm; name: string; description?: ReactNode; label?: string }) {
   const spec = form.def.fields[name];
@@ -41,6 +42,22 @@ export function Field({ form, name, description, label }: { form: ResourceForm; 
       />
     );
   }
+  if (spec.input === 'timezone') {
+    return (
+      <Controller
+        control={form.form.control}
+        name={name}
+        render={({ field }) => (
+          <TimeZoneSelect
+            value={typeof field.value === 'string' ? field.value : ''}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={common.error}
+          />
+        )}
+      />
+    );
+  }
   if (spec.input === 'select') {
     return (
       <Controller
@@ -61,6 +78,28 @@ export function Field({ form, name, description, label }: { form: ResourceForm; 
   }
   return <TextInput {...common} {...form.form.register(name)} />;
 }
+
+/** Fields side by side, stacking as the screen narrows (two to a row unless `cols` says otherwise). */
+export function FieldRow({
+  form,
+  names,
+  cols = { base: 1, sm: 2 },
+}: {
+  form: ResourceForm;
+  names: string[];
+  cols?: SimpleGridProps['cols'];
+}) {
+  return (
+    <SimpleGrid cols={cols}>
+      {names.map((name) => (
+        <Field key={name} form={form} name={name} />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** City, state, postal code and country: one row on wide screens, two on phones. */
+export const CITY_LINE = { names: ['city', 'state', 'postal_code', 'country'], cols: { base: 2, sm: 4 } };
 
 /**
  * A resource's form: the save error above, the fields (each of the definition's, in order, unless

@@ -3,8 +3,8 @@ import { Checkbox, Group, Select, SimpleGrid } from '@mantine/core';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useRemoteOptions } from '../../components/filters/remote-multi-filter.tsx';
-import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
-import { Field, ResourceFormShell } from '../../components/resource/field.tsx';
+import { defaultTimeZone } from '../../components/forms/time-zone-select.tsx';
+import { CITY_LINE, Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { compactPhone } from '../../lib/format.ts';
 
@@ -54,32 +54,12 @@ export function ClientForm(props: ResourceFormProps<ClientListItem>) {
   return (
     <ResourceFormShell form={form}>
       <Field form={form} name="name" />
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="industry" />
-        <Controller
-          control={control}
-          name="timezone"
-          render={({ field }) => (
-            <TimeZoneSelect value={String(field.value)} onChange={field.onChange} onBlur={field.onBlur} error={form.error('timezone')} />
-          )}
-        />
-      </SimpleGrid>
+      <FieldRow form={form} names={['industry', 'timezone']} />
       {!props.record && <Field form={form} name="root_team_name" description="Defaults to the client's name" />}
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="website" />
-        <Field form={form} name="phone" />
-      </SimpleGrid>
+      <FieldRow form={form} names={['website', 'phone']} />
       <Field form={form} name="address1" />
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <Field form={form} name="city" />
-        <Field form={form} name="state" />
-        <Field form={form} name="postal_code" />
-        <Field form={form} name="country" />
-      </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="primary_contact_name" />
-        <Field form={form} name="primary_contact_email" />
-      </SimpleGrid>
+      <FieldRow form={form} {...CITY_LINE} />
+      <FieldRow form={form} names={['primary_contact_name', 'primary_contact_email']} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Controller
           control={control}

@@ -3,8 +3,8 @@ import { type Location, locationResource } from '@admin/shared/resources/locatio
 import { Select, SimpleGrid } from '@mantine/core';
 import { type BaseSyntheticEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { defaultTimeZone, TimeZoneSelect } from '../../components/forms/time-zone-select.tsx';
-import { Field, ResourceFormShell } from '../../components/resource/field.tsx';
+import { defaultTimeZone } from '../../components/forms/time-zone-select.tsx';
+import { CITY_LINE, Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { compactPhone, formatPhone } from '../../lib/format.ts';
 import { useSession } from '../../lib/session-store.ts';
@@ -90,27 +90,8 @@ export function LocationForm(props: ResourceFormProps<Location>) {
       </SimpleGrid>
       <Field form={form} name="address1" />
       <Field form={form} name="address2" />
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <Field form={form} name="city" />
-        <Field form={form} name="state" />
-        <Field form={form} name="postal_code" />
-        <Field form={form} name="country" />
-      </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="website" />
-        <Controller
-          control={control}
-          name="timezone"
-          render={({ field }) => (
-            <TimeZoneSelect
-              value={typeof field.value === 'string' ? field.value : ''}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={form.error('timezone')}
-            />
-          )}
-        />
-      </SimpleGrid>
+      <FieldRow form={form} {...CITY_LINE} />
+      <FieldRow form={form} names={['website', 'timezone']} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Field form={form} name="google_place_id" />
         <Controller

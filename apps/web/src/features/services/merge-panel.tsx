@@ -1,5 +1,5 @@
 import type { ListResult, MergePerson, MergePreview, Person } from '@admin/shared';
-import { describeMoved, MERGE_FIELD_LABELS } from '@admin/shared/resources/personnel-merge';
+import { describeMoved, MERGE_FIELD_LABELS, mergePersonOf } from '@admin/shared/resources/personnel-merge';
 import { Alert, Button, Checkbox, Group, List, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -7,16 +7,7 @@ import { usePanelForm } from '../../components/side-panel.tsx';
 import { formatPhone } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
 
-const toMergePerson = (p: Person): MergePerson => ({
-  id: p.id,
-  name: p.name,
-  employee_code: p.employee_code,
-  email: p.email,
-  phone: p.phone,
-  title: p.title,
-  location_names: p.location_names,
-  status: p.status,
-});
+const toMergePerson = (p: Person): MergePerson => mergePersonOf(p, p.location_names);
 
 /** Finds people of the current client to add to a manual merge. */
 function AddPerson(props: { exclude: number[]; onAdd(p: MergePerson): void }) {

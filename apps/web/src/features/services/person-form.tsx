@@ -1,8 +1,8 @@
 import { type Person, personnelResource } from '@admin/shared/resources/personnel';
-import { SimpleGrid, TagsInput } from '@mantine/core';
+import { TagsInput } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { RemoteMultiSelect } from '../../components/filters/remote-multi-select.tsx';
-import { Field, ResourceFormShell } from '../../components/resource/field.tsx';
+import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { compactPhone } from '../../lib/format.ts';
 
@@ -19,14 +19,8 @@ export function PersonForm(props: ResourceFormProps<Person>) {
   const { control } = form.form;
   return (
     <ResourceFormShell form={form}>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="first_name" />
-        <Field form={form} name="last_name" />
-      </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="display_name" />
-        <Field form={form} name="title" />
-      </SimpleGrid>
+      <FieldRow form={form} names={['first_name', 'last_name']} />
+      <FieldRow form={form} names={['display_name', 'title']} />
       <Controller
         control={control}
         name="location_ids"
@@ -58,10 +52,7 @@ export function PersonForm(props: ResourceFormProps<Person>) {
           />
         )}
       />
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Field form={form} name="email" />
-        <Field form={form} name="phone" />
-      </SimpleGrid>
+      <FieldRow form={form} names={['email', 'phone']} />
       <Field form={form} name="photo_url" />
     </ResourceFormShell>
   );
