@@ -181,11 +181,13 @@ export function resourceRoutes<
     }
   }
 
+  // The table's own row type: `select()` on a table passed in as a value is typed loosely.
+  const asRow = (row: object): Row => row as unknown as Row;
+
   async function lock(tx: Db, id: Row['id']): Promise<Row> {
     const [row] = await tx.select().from(table).where(eq(table.id, id)).for('update');
     if (!row) throw notFound(What);
-    // The table's own row type: `select()` on a table passed in as a value is typed loosely.
-    return row as unknown as Row;
+    return asRow(row);
   }
 
   async function write(tx: Db, id: Row['id'], values: Record<string, unknown>): Promise<Row> {
@@ -195,7 +197,7 @@ export function resourceRoutes<
       .where(eq(table.id, id))
       .returning();
     if (!row) throw notFound(What);
-    return row as unknown as Row;
+    return asRow(row);
   }
 
   const audit = (
@@ -259,7 +261,7 @@ export function resourceRoutes<
         .where(eq(table.id, validated<{ id: Row['id'] }>(request.params).id))
         .limit(1);
       if (!row) throw notFound(What);
-      return { data: await recordOf(app.db, row as unknown as Row) };
+      return { data: await recordOf(app.db, asRow(row)) };
     });
 
     app.post(def.path, { schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
@@ -274,8 +276,8 @@ export function resourceRoutes<
           .insert(table)
           .values({ ...store.values(body, { clientId: owner }), ...(table.clientId ? { clientId: owner } : {}) })
           .returning();
-        const row = inserted as unknown as Row | undefined;
-        if (!row) throw new Error('insert returned nothing');
+        if (!inserted) throw new Error('insert returned nothing');
+        const row = asRow(inserted);
         await store.afterInsert?.(tx, row, body, request);
         await store.afterWrite?.(tx, row, body, request);
         const record = await recordOf(tx, row, client?.name ?? null);
