@@ -5,3 +5,4 @@ export * from './locations.ts';
 export * from './logs.ts';
 export * from './personnel.ts';
 export * from './preferences.ts';
+export * from './sms.ts';
