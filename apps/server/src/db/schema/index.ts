@@ -3,6 +3,7 @@ export * from './clients.ts';
 export * from './identity.ts';
 export * from './locations.ts';
 export * from './logs.ts';
+export * from './notifications.ts';
 export * from './personnel.ts';
 export * from './preferences.ts';
 export * from './sms.ts';
