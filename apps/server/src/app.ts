@@ -20,6 +20,7 @@ import { personnelMergeRoutes } from './modules/personnel-merge/routes.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
+import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { auditPlugin } from './plugins/audit.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(personnelRoutes);
   await app.register(personnelMergeRoutes);
   await app.register(referralSourceRoutes);
+  await app.register(smsTemplateRoutes);
   await app.register(preferenceRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {

@@ -1,0 +1,84 @@
+import {
+  checkSmsTemplateBody,
+  countSms,
+  hasOptOut,
+  type SmsTemplate,
+  type SmsTemplateCreate,
+  type SmsTemplateListQuery,
+  smsTemplateResource,
+} from '@admin/shared';
+import { sql } from 'drizzle-orm';
+import { smsTemplates } from '../../db/schema/index.ts';
+import type { ResourceStore } from '../../kit/resource-routes.ts';
+import { tableStore } from '../../kit/table-store.ts';
+import { HttpError } from '../../lib/http-error.ts';
+
+export type SmsTemplateRow = typeof smsTemplates.$inferSelect;
+
+export function toSmsTemplate(row: SmsTemplateRow, clientName: string | null = null): SmsTemplate {
+  return {
+    id: row.id,
+    client_id: row.clientId,
+    client_name: row.clientId === null ? 'Global default' : clientName,
+    name: row.name,
+    purpose: row.purpose as SmsTemplate['purpose'],
+    language: row.language as SmsTemplate['language'],
+    body: row.body,
+    encoding: row.encoding as SmsTemplate['encoding'],
+    length: countSms(row.body).characters,
+    segments: row.segments,
+    has_opt_out: row.hasOptOut,
+    status: row.status as SmsTemplate['status'],
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The columns computed from a message: stored so the list filters and sorts on them. */
+export function computedColumns(body: string) {
+  const count = countSms(body);
+  return { encoding: count.encoding, segments: count.segments, hasOptOut: hasOptOut(body) };
+}
+
+const base = tableStore<SmsTemplate, SmsTemplateRow, SmsTemplateCreate, SmsTemplateListQuery>({
+  table: smsTemplates,
+  def: smsTemplateResource,
+  toRecord: toSmsTemplate,
+  sorts: {
+    name: { expr: sql`lower(${smsTemplates.name})`, cast: 'text' },
+    purpose: { expr: sql`${smsTemplates.purpose}`, cast: 'text' },
+    language: { expr: sql`${smsTemplates.language}`, cast: 'text' },
+    encoding: { expr: sql`${smsTemplates.encoding}`, cast: 'text' },
+    segments: { expr: sql`${smsTemplates.segments}`, cast: 'integer' },
+    status: { expr: sql`${smsTemplates.status}`, cast: 'text' },
+    updated_at: { expr: sql`${smsTemplates.updatedAt}`, cast: 'timestamptz' },
+  },
+  search: [smsTemplates.name, smsTemplates.body],
+  filterColumns: {
+    status: smsTemplates.status,
+    purpose: smsTemplates.purpose,
+    language: smsTemplates.language,
+    encoding: smsTemplates.encoding,
+  },
+  isGlobal: (body) => body.global === true,
+});
+
+/**
+ * SMS templates of the current client and the global defaults: the table store, plus the
+ * compliance rules (they read purpose and body together, so a change to either is checked with
+ * the other's stored value) and the computed columns written with every new body.
+ */
+export const smsTemplateStore: ResourceStore<SmsTemplate, SmsTemplateRow, SmsTemplateCreate, SmsTemplateListQuery> = {
+  ...base,
+  values(body, at) {
+    const values = base.values(body, at);
+    return typeof values.body === 'string' ? { ...values, ...computedColumns(values.body) } : values;
+  },
+  async check(_db, body, before) {
+    if (body.purpose === undefined && body.body === undefined) return;
+    const purpose = body.purpose ?? before?.purpose;
+    const text = (body.body ?? before?.body ?? '').trim();
+    const { errors } = checkSmsTemplateBody(purpose, text);
+    if (errors.length > 0) throw new HttpError(422, 'Please correct: body.', { body: errors });
+  },
+};

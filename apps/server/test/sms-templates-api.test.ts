@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+
+const INVITE = 'Hi {first_name}, how was your visit to {business_name}? {link} Reply STOP to opt out';
+
+for (const kind of testDatabaseKinds()) {
+  describe(`SMS templates API (${kind})`, () => {
+    let ctx: TestContext;
+    let headers: Record<string, string>;
+    let currentClient: number;
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
+    const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const create = (body: Record<string, unknown>) => send('POST', '/api/sms-templates', { language: 'en', ...body });
+
+    beforeAll(async () => {
+      ctx = await startTestApp(kind);
+      headers = bearer(await login(ctx.app, 'admin@example.com'));
+      currentClient = (await get('/api/user')).json().data.user.current_client_id;
+    });
+    afterAll(() => ctx.close());
+
+    it('refuses a customer-facing message without the business name and the opt-out, naming the field by its label', async () => {
+      const bad = await create({ name: 'Invite', purpose: 'survey_invite', body: 'Hi {first_name}, rate us: {link}' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors).toEqual({
+        body: [
+          'The Message field must include {business_name} in a survey invite',
+          'The Message field must say how to opt out in a survey invite, e.g. "Reply STOP to opt out"',
+        ],
+      });
+      const noStop = await create({ name: 'Reminder', purpose: 'survey_reminder', body: 'Reminder from {business_name}: {link}' });
+      expect(noStop.json().errors.body).toHaveLength(1);
+      const review = await create({ name: 'Review', purpose: 'review_invite', body: 'Review {business_name}: {link}. Text STOP to end' });
+      expect(review.statusCode).toBe(201);
+    });
+
+    it('refuses an opt-in confirmation without the rates notice or HELP, and the form rules', async () => {
+      const bad = await create({ name: 'Opt-in', purpose: 'opt_in_confirmation', body: 'You are in! Reply STOP to cancel.' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors.body).toEqual([
+        'The Message field must include "Msg & data rates may apply" in an opt-in confirmation',
+        'The Message field must name the HELP keyword in an opt-in confirmation, e.g. "Reply HELP for help"',
+      ]);
+      const ok = await create({
+        name: 'Opt-in',
+        purpose: 'opt_in_confirmation',
+        body: '{business_name}: you are subscribed. Msg & data rates may apply. Reply HELP for help, STOP to cancel.',
+      });
+      expect(ok.statusCode).toBe(201);
+      const rules = await create({ name: '', purpose: 'fax', language: 'de', body: 'x'.repeat(1601) });
+      expect(rules.statusCode).toBe(422);
+      expect(rules.json().errors).toEqual({
+        name: ['The Name field is required'],
+        purpose: ['The Purpose field must be a valid value'],
+        language: ['The Language field must be a valid value'],
+        body: ['The Message field may not be greater than 1600 characters'],
+      });
+    });
+
+    it('computes encoding, segments, length and has_opt_out on create and on edit', async () => {
+      const res = await create({ name: 'Survey invite', purpose: 'survey_invite', body: INVITE });
+      expect(res.statusCode).toBe(201);
+      const created = res.json().data;
+      expect(created).toMatchObject({
+        client_id: currentClient,
+        encoding: 'gsm7',
+        segments: 1,
+        has_opt_out: true,
+        length: 3 + 12 + 24 + 30 + 2 + 23 + 22,
+        status: 'active',
+      });
+      // One emoji switches the whole message to UCS-2: 70/67 per segment.
+      const edited = await send('PATCH', `/api/sms-templates/${created.id}`, {
+        body: `${INVITE} 🙂`,
+        updated_at: created.updated_at,
+      });
+      expect(edited.statusCode).toBe(200);
+      expect(edited.json().data).toMatchObject({ encoding: 'ucs2', segments: 2, has_opt_out: true });
+      // Changing the purpose alone is checked against the stored message.
+      const alert = await send('PATCH', `/api/sms-templates/${created.id}`, { purpose: 'survey_alert' });
+      expect(alert.statusCode).toBe(200);
+      const stripped = await send('PATCH', `/api/sms-templates/${created.id}`, { body: 'New response: {link}' });
+      expect(stripped.json().data).toMatchObject({ has_opt_out: false, encoding: 'gsm7' });
+      const back = await send('PATCH', `/api/sms-templates/${created.id}`, { purpose: 'survey_invite' });
+      expect(back.statusCode).toBe(422);
+      expect(back.json().errors.body).toHaveLength(2);
+      expect((await get('/api/sms-templates?encoding=ucs2')).json().total).toBe(0);
+      expect((await get('/api/sms-templates?purpose=survey_alert')).json().data.map((t: { name: string }) => t.name)).toContain(
+        'Survey invite',
+      );
+    });
+
+    it("lists the client's own templates with the global defaults; another client sees only the defaults", async () => {
+      const global = await create({ name: 'Global invite', purpose: 'survey_invite', body: INVITE, global: true });
+      expect(global.json().data).toMatchObject({ client_id: null, client_name: 'Global default' });
+      const own = await create({ name: 'Own invite', purpose: 'survey_invite', body: INVITE });
+      expect((await get('/api/sms-templates?scope=global')).json().data.map((t: { name: string }) => t.name)).toEqual(['Global invite']);
+      const mine = (await get('/api/sms-templates?scope=client')).json().data.map((t: { name: string }) => t.name);
+      expect(mine).toContain('Own invite');
+      expect(mine).not.toContain('Global invite');
+
+      const other = currentClient === 2 ? 3 : 2;
+      await send('PUT', `/api/users/switch-client/${other}`);
+      try {
+        const seen = (await get('/api/sms-templates')).json().data.map((t: { name: string }) => t.name);
+        expect(seen).toEqual(['Global invite']);
+        // Another client's template cannot be duplicated from here.
+        expect((await send('POST', `/api/sms-templates/${own.json().data.id}/duplicate`, {})).statusCode).toBe(404);
+        // A global default copied for this client becomes its own.
+        const copy = await send('POST', `/api/sms-templates/${global.json().data.id}/duplicate`, { global: false });
+        expect(copy.statusCode).toBe(201);
+        expect(copy.json().data).toMatchObject({ name: 'Global invite (copy)', client_id: other, encoding: 'gsm7', has_opt_out: true });
+      } finally {
+        await send('PUT', `/api/users/switch-client/${currentClient}`);
+      }
+    });
+
+    it('duplicates a template as an active copy of the same owner', async () => {
+      const source = (await create({ name: 'To copy', purpose: 'survey_alert', body: 'Alert {link} 🚨' })).json().data;
+      await send('PATCH', `/api/sms-templates/${source.id}/status`, { status: 'paused' });
+      const copy = await send('POST', `/api/sms-templates/${source.id}/duplicate`);
+      expect(copy.statusCode).toBe(201);
+      expect(copy.json().data).toMatchObject({
+        name: 'To copy (copy)',
+        client_id: currentClient,
+        status: 'active',
+        body: source.body,
+        encoding: 'ucs2',
+        segments: 1,
+      });
+      expect(copy.json().data.id).not.toBe(source.id);
+      expect((await send('POST', '/api/sms-templates/999999/duplicate', {})).statusCode).toBe(404);
+      expect((await send('POST', `/api/sms-templates/${source.id}/duplicate`, { global: 'yes' })).statusCode).toBe(400);
+    });
+
+    it('exports the columns as the table shows them', async () => {
+      const res = await get(
+        '/api/sms-templates/export?scope=global&columns=name,client_name,purpose,preview,encoding,length,segments,has_opt_out',
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(
+        '\uFEFFName,Client,Purpose,Preview,Encoding,Length,Segments,Has opt-out text\r\n' +
+          'Global invite,Global default,Survey invite,"Hi {first_name}, how was your visit to {business_name}? {lin…",GSM-7,116,1,Yes\r\n',
+      );
+    });
+  });
+}
