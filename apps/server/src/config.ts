@@ -33,6 +33,32 @@ const envSchema = z.object({
     )
     .optional(),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  // Message transports (apps/server/src/messaging): outbox unless configured.
+  PUBLIC_BASE_URL: optionalUrl,
+  EMAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587')
+    .optional(),
+  EMAIL_FROM: z
+    .string()
+    .max(200)
+    .refine(isSender, 'must be an address or "Name <address>"')
+    .default('Customer Feedback <no-reply@example.com>'),
+  SMS_TRANSPORT: z.enum(['outbox', 'http']).default('outbox'),
+  SMS_API_URL: optionalUrl,
+  SMS_ACCOUNT_SID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, _ or -')
+    .optional(),
+  SMS_AUTH_TOKEN: z.string().max(200).optional(),
+  SMS_FROM: z
+    .string()
+    .regex(
+      /^(\+[1-9]\d{6,14}|(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/,
+      'must be an E.164 phone (+15555550100) or a sender id of up to 11 letters and digits, with a letter',
+    )
+    .default('+15555550100'),
 });
 
 /**
@@ -45,6 +71,22 @@ function trustProxyOf(value: string | undefined): boolean | number | string[] {
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((s) => s.trim());
 }
+
+/** `no-reply@example.com` or `Name <no-reply@example.com>`. */
+function isSender(value: string): boolean {
+  const address = /^[^<>]*<([^<>]+)>$/.exec(value)?.[1] ?? value;
+  return z.email().safeParse(address.trim()).success;
+}
+
+/** Where messages go (apps/server/src/messaging); `outbox` keeps them in the database only. */
+export type MessagingConfig = {
+  /** Base of every link put in a message (`/s/…`, `/u/…`), without a trailing slash. */
+  publicBaseUrl: string;
+  email: { transport: 'outbox' } | { transport: 'smtp'; url: string };
+  emailFrom: string;
+  sms: { transport: 'outbox' } | { transport: 'http'; apiUrl: string; accountSid: string; authToken: string };
+  smsFrom: string;
+};
 
 export type Config = {
   port: number;
@@ -72,6 +114,7 @@ export type Config = {
   trustProxy: boolean | number | string[];
   /** Whole-request receive time limit; a client trickling its body is cut off with 408. */
   requestTimeoutMs: number;
+  messaging: MessagingConfig;
 };
 
 export class ConfigError extends Error {}
@@ -85,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const messaging = messagingOf(e);
   const database: Config['database'] = e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR };
   return {
     port: e.PORT,
@@ -105,6 +149,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLimits: { windowMinutes: 15, perAccountAndIp: 5, perIp: 30, baseDelaySeconds: 1 },
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    messaging,
+  };
+}
+
+/** The transports chosen, with what each one needs checked together (a transport without its settings stops the start). */
+function messagingOf(e: z.infer<typeof envSchema>): MessagingConfig {
+  const missing = (names: string[]) =>
+    new ConfigError(`Invalid configuration:\n${names.map((n) => `  ${n}: required by the chosen transport`).join('\n')}`);
+  let email: MessagingConfig['email'] = { transport: 'outbox' };
+  if (e.EMAIL_TRANSPORT === 'smtp') {
+    if (!e.SMTP_URL) throw missing(['SMTP_URL']);
+    email = { transport: 'smtp', url: e.SMTP_URL };
+  }
+  let sms: MessagingConfig['sms'] = { transport: 'outbox' };
+  if (e.SMS_TRANSPORT === 'http') {
+    const { SMS_API_URL: apiUrl, SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken } = e;
+    if (!apiUrl || !accountSid || !authToken) {
+      throw missing(
+        Object.entries({ SMS_API_URL: apiUrl, SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken }).flatMap(([k, v]) => (v ? [] : [k])),
+      );
+    }
+    sms = { transport: 'http', apiUrl: stripSlash(apiUrl), accountSid, authToken };
+  }
+  // The server's own origin when unset; a wildcard bind address is not one a link can reach.
+  const host = ['0.0.0.0', '::'].includes(e.HOST) ? 'localhost' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  return {
+    publicBaseUrl: stripSlash(e.PUBLIC_BASE_URL) || `http://${host}:${e.PORT}`,
+    email,
+    emailFrom: e.EMAIL_FROM,
+    sms,
+    smsFrom: e.SMS_FROM,
   };
 }
 

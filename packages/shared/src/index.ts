@@ -8,6 +8,7 @@ export * from './constants.ts';
 export * from './resources/clients.ts';
 export * from './resources/identity.ts';
 export * from './resources/locations.ts';
+export * from './resources/notification-logs.ts';
 export * from './resources/personnel.ts';
 export * from './resources/personnel-merge.ts';
 export * from './resources/products.ts';

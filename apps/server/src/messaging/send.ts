@@ -1,0 +1,163 @@
+import type { NotificationStatus, NotificationType } from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { MessagingConfig } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../db/schema/index.ts';
+import { type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
+
+type Common = {
+  type: NotificationType;
+  /** An e-mail address, or a phone in E.164 (`+15555550142`). */
+  to: string;
+  clientId?: number | null;
+  locationId?: string | null;
+  /** What the message is about, e.g. `{ type: 'survey_processing_item', id: '12' }`. */
+  related?: { type: string; id: string | number } | null;
+};
+/** A rendered e-mail: the subject and body as the recipient will read them. */
+export type EmailMessage = Common & { channel: 'email'; subject: string; text: string; html?: string | null };
+/** A rendered SMS; `template` names the template it came from (Tracking Logs' Subject/template). */
+export type SmsMessage = Common & { channel: 'sms'; template: string; text: string };
+export type OutboundMessage = EmailMessage | SmsMessage;
+
+/** The NotificationLog row a send wrote, as it ended: `sent`, `suppressed` or `failed`. */
+export type SendResult = { id: number; status: NotificationStatus; providerMessageId: string | null; error: string | null };
+
+export type Messenger = {
+  /**
+   * Sends one message through the configured transport, after the checks every send gets (e-mail
+   * suppression, e-mail and SMS opt-outs). Every call writes one NotificationLog row with the
+   * rendered subject and body and its status history, whatever the outcome: a refusal is a
+   * `suppressed` row, a provider's error a `failed` one; neither throws.
+   */
+  send(message: OutboundMessage): Promise<SendResult>;
+  /** An absolute link for a message (`/s/abc` → `https://…/s/abc`), on `PUBLIC_BASE_URL`. */
+  link(path: string): string;
+  close(): void;
+};
+
+export type MessengerOptions = {
+  /** The clock rows are stamped with; tests move it instead of sleeping. */
+  now?: () => Date;
+  email?: EmailTransport;
+  sms?: SmsTransport;
+};
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+const emailAddress = z.email();
+/** Longest error text kept: a provider's answer can be a whole page. */
+const MAX_ERROR = 1000;
+
+export function createMessenger(db: Db, config: MessagingConfig, options: MessengerOptions = {}): Messenger {
+  const now = options.now ?? (() => new Date());
+  const email = options.email ?? emailTransportOf(config);
+  const sms = options.sms ?? smsTransportOf(config);
+
+  /** Why this recipient gets nothing (a `suppressed` row), or null. */
+  async function refusalOf(message: OutboundMessage): Promise<string | null> {
+    const owner = message.clientId ?? null;
+    if (message.channel === 'email') {
+      const address = message.to.trim().toLowerCase();
+      const [suppressed] = await db
+        .select({ reason: emailSuppressions.reason })
+        .from(emailSuppressions)
+        .where(eq(emailSuppressions.email, address))
+        .limit(1);
+      if (suppressed) return `The address is on the suppression list (${suppressed.reason})`;
+      const [optedOut] = await db
+        .select({ source: emailOptOuts.source })
+        .from(emailOptOuts)
+        .where(sql`${emailOptOuts.email} = ${address} and (${emailOptOuts.clientId} is null or ${emailOptOuts.clientId} = ${owner})`)
+        .limit(1);
+      return optedOut ? `The address opted out (${optedOut.source})` : null;
+    }
+    const [optedOut] = await db
+      .select({ keyword: smsOptOuts.keyword })
+      .from(smsOptOuts)
+      .where(sql`${smsOptOuts.phone} = ${message.to.trim()} and (${smsOptOuts.clientId} is null or ${smsOptOuts.clientId} = ${owner})`)
+      .limit(1);
+    return optedOut ? `The phone opted out (${optedOut.keyword})` : null;
+  }
+
+  /** A recipient no transport could take: a `failed` row rather than a provider's round trip. */
+  function invalidRecipient(message: OutboundMessage): string | null {
+    const to = message.to.trim();
+    if (message.channel === 'email') return emailAddress.safeParse(to).success ? null : 'Not a valid e-mail address';
+    return E164.test(to) ? null : 'Not a phone number in E.164 form (+15555550142)';
+  }
+
+  async function finish(
+    id: number,
+    status: NotificationStatus,
+    detail: string,
+    fields: { providerMessageId?: string | null; error?: string | null },
+  ) {
+    const at = now();
+    await db.transaction(async (tx) => {
+      await tx
+        .update(notificationLogs)
+        .set({ status, updatedAt: at, ...fields })
+        .where(eq(notificationLogs.id, id));
+      await tx.insert(notificationEvents).values({ notificationId: id, status, at, detail });
+    });
+  }
+
+  return {
+    async send(message) {
+      const to = message.to.trim();
+      const suppressed = await refusalOf(message);
+      const invalid = suppressed === null ? invalidRecipient(message) : null;
+      const refusal = suppressed ?? invalid;
+      const status: NotificationStatus = suppressed !== null ? 'suppressed' : invalid !== null ? 'failed' : 'queued';
+      const at = now();
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(notificationLogs)
+          .values({
+            clientId: message.clientId ?? null,
+            locationId: message.locationId ?? null,
+            channel: message.channel,
+            type: message.type,
+            recipient: to,
+            subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
+            bodyText: message.text,
+            bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
+            status,
+            relatedType: message.related?.type ?? null,
+            relatedId: message.related ? String(message.related.id) : null,
+            error: refusal,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .returning({ id: notificationLogs.id });
+        if (!row) throw new Error('insert returned nothing');
+        await tx.insert(notificationEvents).values({ notificationId: row.id, status, at, detail: refusal ?? 'Queued for sending' });
+        return row.id;
+      });
+      if (refusal !== null) return { id, status, providerMessageId: null, error: refusal };
+
+      try {
+        const delivery =
+          message.channel === 'email'
+            ? await email.send({ from: config.emailFrom, to, subject: message.subject, text: message.text, html: message.html ?? null })
+            : await sms.send({ from: config.smsFrom, to, body: message.text });
+        await finish(id, 'sent', delivery.detail, { providerMessageId: delivery.providerMessageId });
+        return { id, status: 'sent', providerMessageId: delivery.providerMessageId, error: null };
+      } catch (err) {
+        const error = describeError(err);
+        await finish(id, 'failed', error, { error });
+        return { id, status: 'failed', providerMessageId: null, error };
+      }
+    },
+    link: (path) => `${config.publicBaseUrl}${path.startsWith('/') ? path : `/${path}`}`,
+    close: () => email.close(),
+  };
+}
+
+/** The provider's own words: an SMTP reply (`550 5.1.1 …`), an API's error, or the network's (`ECONNREFUSED`). */
+export function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err).slice(0, MAX_ERROR);
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err.message}${cause}`.slice(0, MAX_ERROR);
+}

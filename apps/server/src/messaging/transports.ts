@@ -1,0 +1,96 @@
+import nodemailer from 'nodemailer';
+import type { MessagingConfig } from '../config.ts';
+
+/** What a transport answers for a message it took: the provider's id for it, and a line for the timeline. */
+export type Delivery = { providerMessageId: string | null; detail: string };
+
+export type Email = { from: string; to: string; subject: string; text: string; html: string | null };
+export type Sms = { from: string; to: string; body: string };
+
+export type EmailTransport = { name: string; send(email: Email): Promise<Delivery>; close(): void };
+export type SmsTransport = { name: string; send(sms: Sms): Promise<Delivery> };
+
+/** A refusal by the provider, in its own words (what Tracking Logs shows as the error). */
+export class TransportError extends Error {}
+
+/** Stored only: the NotificationLog row holds the rendered message; nothing leaves the machine. */
+const outboxEmail: EmailTransport = {
+  name: 'outbox',
+  send: async () => ({ providerMessageId: null, detail: 'Kept in the outbox (EMAIL_TRANSPORT=outbox)' }),
+  close: () => {},
+};
+const outboxSms: SmsTransport = {
+  name: 'outbox',
+  send: async () => ({ providerMessageId: null, detail: 'Kept in the outbox (SMS_TRANSPORT=outbox)' }),
+};
+
+/** Bounds on a provider that stops answering, so a send never hangs a job (nodemailer's defaults are minutes). */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
+const HTTP_TIMEOUT_MS = 15_000;
+
+/** nodemailer to `SMTP_URL`; one pooled-free transport reused for every message. */
+function smtpTransport(url: string): EmailTransport {
+  const mailer = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  return {
+    name: 'smtp',
+    async send(email) {
+      const info = await mailer.sendMail({
+        from: email.from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        ...(email.html !== null ? { html: email.html } : {}),
+      });
+      return { providerMessageId: info.messageId ?? null, detail: `Accepted by the SMTP server: ${info.response ?? ''}`.trim() };
+    },
+    close: () => mailer.close(),
+  };
+}
+
+/**
+ * A Twilio-compatible Messages API: `POST {SMS_API_URL}/Accounts/{SID}/Messages.json`, form-encoded
+ * To/From/Body, basic auth SID:token. The answer's `sid` is the provider's message id; an error
+ * answer's `code` and `message` become the log's error.
+ */
+function httpSmsTransport(apiUrl: string, accountSid: string, authToken: string): SmsTransport {
+  const endpoint = `${apiUrl}/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
+  const authorization = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
+  return {
+    name: 'http',
+    async send(sms) {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ To: sms.to, From: sms.from, Body: sms.body }),
+        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      });
+      const text = await response.text();
+      const answer = parseObject(text);
+      if (!response.ok) {
+        const code = answer.code === undefined ? '' : ` ${String(answer.code)}`;
+        const message = typeof answer.message === 'string' ? answer.message : text.slice(0, 300);
+        throw new TransportError(`SMS API answered ${response.status}${code}: ${message}`);
+      }
+      if (typeof answer.sid !== 'string') throw new TransportError(`SMS API answered ${response.status} without a message sid`);
+      return { providerMessageId: answer.sid, detail: `Accepted by the SMS API (${String(answer.status ?? 'queued')})` };
+    },
+  };
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function emailTransportOf(config: MessagingConfig): EmailTransport {
+  return config.email.transport === 'smtp' ? smtpTransport(config.email.url) : outboxEmail;
+}
+
+export function smsTransportOf(config: MessagingConfig): SmsTransport {
+  const sms = config.sms;
+  return sms.transport === 'http' ? httpSmsTransport(sms.apiUrl, sms.accountSid, sms.authToken) : outboxSms;
+}

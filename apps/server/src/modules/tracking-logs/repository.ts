@@ -1,0 +1,180 @@
+import {
+  INT4_MAX,
+  maskRecipient,
+  type NotificationLog,
+  type NotificationLogDetail,
+  type NotificationLogListQuery,
+  type OptionsAnswer,
+  type OptionsQuery,
+} from '@admin/shared';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { clients, locations, notificationEvents, notificationLogs } from '../../db/schema/index.ts';
+import {
+  afterCursor,
+  allOf,
+  containsPattern,
+  cursorFields,
+  decodeCursor,
+  inList,
+  orderBy,
+  pageOf,
+  type SortSpec,
+} from '../../kit/keyset.ts';
+import { countMatching } from '../../kit/totals.ts';
+
+type Sort = NonNullable<NotificationLogListQuery['sort']>;
+type Filters = Omit<NotificationLogListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
+export type PageQuery = Filters & { sort?: Sort | undefined; order?: 'asc' | 'desc' | undefined; cursor?: string | undefined };
+
+/** Each sort ends in (created_at, id): matching indexes exist (schema/notifications.ts). */
+const SORTS: Record<Sort, SortSpec> = {
+  created_at: [
+    { expr: sql`${notificationLogs.createdAt}`, cast: 'timestamptz' },
+    { expr: sql`${notificationLogs.id}`, cast: 'bigint' },
+  ],
+  status: [
+    { expr: sql`${notificationLogs.status}`, cast: 'text' },
+    { expr: sql`${notificationLogs.createdAt}`, cast: 'timestamptz' },
+    { expr: sql`${notificationLogs.id}`, cast: 'bigint' },
+  ],
+};
+
+/** The WHERE of a list or export; dates are whole days in UTC, end date inclusive. */
+function filtersWhere(q: Filters): SQL | undefined {
+  const like = containsPattern(q.q);
+  const recipient = containsPattern(q.recipient);
+  return allOf([
+    inList(sql`${notificationLogs.clientId}`, q.client),
+    inList(sql`${notificationLogs.channel}`, q.channel),
+    inList(sql`${notificationLogs.type}`, q.type),
+    inList(sql`${notificationLogs.status}`, q.status),
+    // The address itself is searched here: the answer only ever holds it masked.
+    recipient ? sql`${notificationLogs.recipient} ilike ${recipient}` : undefined,
+    q.startDate ? sql`${notificationLogs.createdAt} >= ${q.startDate}::date` : undefined,
+    q.endDate ? sql`${notificationLogs.createdAt} < (${q.endDate}::date + 1)` : undefined,
+    like ? sql`(${notificationLogs.subjectOrTemplate} ilike ${like} or ${notificationLogs.providerMessageId} = ${q.q})` : undefined,
+  ]);
+}
+
+const fields = {
+  id: notificationLogs.id,
+  createdAt: notificationLogs.createdAt,
+  updatedAt: notificationLogs.updatedAt,
+  clientId: notificationLogs.clientId,
+  clientName: clients.name,
+  locationId: notificationLogs.locationId,
+  locationName: locations.locationname,
+  channel: notificationLogs.channel,
+  type: notificationLogs.type,
+  recipient: notificationLogs.recipient,
+  subjectOrTemplate: notificationLogs.subjectOrTemplate,
+  providerMessageId: notificationLogs.providerMessageId,
+  status: notificationLogs.status,
+  relatedType: notificationLogs.relatedType,
+  relatedId: notificationLogs.relatedId,
+  error: notificationLogs.error,
+};
+
+type Row = {
+  id: number;
+  createdAt: Date;
+  updatedAt: Date;
+  clientId: number | null;
+  clientName: string | null;
+  locationId: string | null;
+  locationName: string | null;
+  channel: string;
+  type: string;
+  recipient: string;
+  subjectOrTemplate: string;
+  providerMessageId: string | null;
+  status: string;
+  relatedType: string | null;
+  relatedId: string | null;
+  error: string | null;
+};
+
+/** The record as answered: the recipient masked, the enums as the one sender wrote them (messaging/send.ts). */
+function toRecord(r: Row): NotificationLog {
+  return {
+    id: Number(r.id),
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+    client_id: r.clientId,
+    client_name: r.clientName,
+    location_id: r.locationId,
+    location_name: r.locationName,
+    channel: r.channel as NotificationLog['channel'],
+    type: r.type as NotificationLog['type'],
+    recipient: maskRecipient(r.recipient),
+    subject_or_template: r.subjectOrTemplate,
+    provider_message_id: r.providerMessageId,
+    status: r.status as NotificationLog['status'],
+    related_type: r.relatedType,
+    related_id: r.relatedId,
+    error: r.error,
+  };
+}
+
+/** One keyset page: `limit` rows after `cursor` in the chosen sort (newest first by default). */
+export async function listPage(db: Db, q: PageQuery, limit: number): Promise<{ rows: NotificationLog[]; nextCursor: string | null }> {
+  const keys = SORTS[q.sort ?? 'created_at'];
+  const order = q.order ?? 'desc';
+  const rows = await db
+    .select({ ...fields, ...cursorFields(keys) })
+    .from(notificationLogs)
+    .leftJoin(clients, eq(clients.id, notificationLogs.clientId))
+    .leftJoin(locations, eq(locations.id, notificationLogs.locationId))
+    .where(allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
+    .orderBy(...orderBy(keys, order))
+    .limit(limit + 1);
+  const { page, nextCursor } = pageOf(rows, limit, keys);
+  return { rows: page.map(toRecord), nextCursor };
+}
+
+export function countLogs(db: Db, q: Filters) {
+  const where = filtersWhere(q);
+  return countMatching(db, sql`from ${notificationLogs}${where ? sql` where ${where}` : sql``}`);
+}
+
+/** One message with its rendered body and status history (oldest first). */
+export async function findLog(db: Db, id: number): Promise<NotificationLogDetail | undefined> {
+  const [row] = await db
+    .select({ ...fields, bodyText: notificationLogs.bodyText, bodyHtml: notificationLogs.bodyHtml })
+    .from(notificationLogs)
+    .leftJoin(clients, eq(clients.id, notificationLogs.clientId))
+    .leftJoin(locations, eq(locations.id, notificationLogs.locationId))
+    .where(eq(notificationLogs.id, id))
+    .limit(1);
+  if (!row) return undefined;
+  const events = await db
+    .select({ status: notificationEvents.status, at: notificationEvents.at, detail: notificationEvents.detail })
+    .from(notificationEvents)
+    .where(eq(notificationEvents.notificationId, id))
+    .orderBy(asc(notificationEvents.at), asc(notificationEvents.id));
+  return {
+    ...toRecord(row),
+    body_text: row.bodyText,
+    body_html: row.bodyHtml,
+    events: events.map((e) => ({ status: e.status as NotificationLog['status'], at: e.at.toISOString(), detail: e.detail })),
+  };
+}
+
+/**
+ * The Clients filter's options, paged on the server (`optionsQuerySchema`): by name, at most
+ * `perPage` matching what was typed, then the chosen ones, so their labels show.
+ */
+export async function clientOptions(db: Db, q: OptionsQuery): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const pick = () => db.select({ id: clients.id, name: clients.name }).from(clients);
+  const rows = await pick()
+    .where(like ? sql`${clients.name} ilike ${like}` : undefined)
+    .orderBy(sql`lower(${clients.name})`, clients.id)
+    .limit(q.perPage + 1);
+  const found = rows.slice(0, q.perPage).map((r) => ({ value: String(r.id), label: r.name }));
+  // Only ids an int4 column can hold are looked up: anything else chosen matches no client.
+  const missing = (q.value ?? []).filter((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX && !found.some((o) => o.value === v));
+  const chosen = missing.length === 0 ? [] : await pick().where(inList(sql`${clients.id}`, missing.map(Number)));
+  return { data: [...found, ...chosen.map((r) => ({ value: String(r.id), label: r.name }))], more: rows.length > q.perPage };
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { idText } from '../api/ids.ts';
+import { defineResource } from '../api/resource.ts';
+
+/**
+ * Tracking Logs (docs/screens.md, Tracking Logs): every outbound message, whatever the channel, one
+ * NotificationLog row each (apps/server/src/messaging writes them). Read-only: no fields. The
+ * definition drives the API's query validation, the table's columns, the filters and the CSV headers.
+ * Recipients leave the server masked (`maskRecipient`), in the list, the detail and the CSV alike.
+ */
+export const NOTIFICATION_CHANNELS = ['email', 'sms'] as const;
+export const NOTIFICATION_TYPES = [
+  'survey_invite',
+  'survey_reminder',
+  'review_invite',
+  'survey_alert',
+  'review_alert',
+  'report',
+  'system',
+] as const;
+export const NOTIFICATION_STATUSES = [
+  'queued',
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'bounced',
+  'complained',
+  'failed',
+  'undelivered',
+  'suppressed',
+] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+const TYPE_LABELS: Record<NotificationType, string> = {
+  survey_invite: 'Survey invite',
+  survey_reminder: 'Survey reminder',
+  review_invite: 'Review invite',
+  survey_alert: 'Survey alert',
+  review_alert: 'Review alert',
+  report: 'Report',
+  system: 'System',
+};
+const CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'E-mail', sms: 'SMS' };
+
+/**
+ * How a recipient is shown: `j***@example.com`, `+1 ***-***-0142` (a North American number), or
+ * `+*** ***-0142` for other numbers (the country code's length is not known without a phone
+ * library). The address itself never leaves the server; the recipient search matches it there.
+ */
+export function maskRecipient(recipient: string): string {
+  const at = recipient.lastIndexOf('@');
+  if (at >= 0) return `${recipient.slice(0, Math.min(1, at))}***${recipient.slice(at)}`;
+  const digits = recipient.replace(/\D/g, '');
+  const last4 = digits.slice(-4);
+  if (digits.length < 7) return '***';
+  if (recipient.startsWith('+1') && digits.length === 11) return `+1 ***-***-${last4}`;
+  return `+*** ***-${last4}`;
+}
+
+export const notificationLogSchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  client_id: z.number().int().nullable(),
+  client_name: z.string().nullable(),
+  location_id: z.string().nullable(),
+  location_name: z.string().nullable(),
+  channel: z.enum(NOTIFICATION_CHANNELS),
+  type: z.enum(NOTIFICATION_TYPES),
+  /** Masked (`maskRecipient`). */
+  recipient: z.string(),
+  subject_or_template: z.string(),
+  provider_message_id: z.string().nullable(),
+  status: z.enum(NOTIFICATION_STATUSES),
+  related_type: z.string().nullable(),
+  related_id: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type NotificationLog = z.infer<typeof notificationLogSchema>;
+
+/** One step of a message's status history. */
+export const notificationEventSchema = z.object({
+  status: z.enum(NOTIFICATION_STATUSES),
+  at: z.string(),
+  detail: z.string().nullable(),
+});
+export type NotificationEvent = z.infer<typeof notificationEventSchema>;
+
+/** The detail panel adds the rendered body (text and/or HTML) and the status timeline, oldest first. */
+export const notificationLogDetailSchema = notificationLogSchema.extend({
+  body_text: z.string().nullable(),
+  body_html: z.string().nullable(),
+  events: z.array(notificationEventSchema),
+});
+export type NotificationLogDetail = z.infer<typeof notificationLogDetailSchema>;
+
+/** `survey_response#12`: what the message is about, as the table and CSV show it. */
+export const relatedOf = (r: Pick<NotificationLog, 'related_type' | 'related_id'>): string | null =>
+  r.related_type ? `${r.related_type}#${r.related_id ?? ''}` : null;
+
+const idValue = idText.transform(String);
+
+export const notificationLogResource = defineResource({
+  name: 'notification_log',
+  noun: 'message',
+  plural: 'messages',
+  // The original's call (`GET notifications-logs`), kept as its path.
+  path: '/api/notifications-logs',
+  screen: 'tracking-logs',
+  // Every client's messages; the Clients filter narrows them.
+  scope: 'filterable-clients',
+  record: notificationLogSchema,
+  fields: {},
+  columns: {
+    created_at: { label: 'Time', sortable: true },
+    client_name: { label: 'Client' },
+    location_name: { label: 'Location' },
+    channel: { label: 'Channel', format: (r) => CHANNEL_LABELS[r.channel] },
+    type: { label: 'Type', format: (r) => TYPE_LABELS[r.type] },
+    recipient: { label: 'Recipient' },
+    subject_or_template: { label: 'Subject/template' },
+    provider_message_id: { label: 'Provider message id', defaultVisible: false },
+    status: { label: 'Status', sortable: true },
+    related: { label: 'Related', format: relatedOf, defaultVisible: false },
+    error: { label: 'Error' },
+  },
+  filters: {
+    client: { kind: 'multi', label: 'Clients', item: idValue },
+    channel: { kind: 'multi', label: 'Channel', options: NOTIFICATION_CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] })) },
+    type: { kind: 'multi', label: 'Type', options: NOTIFICATION_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] })) },
+    status: { kind: 'multi', label: 'Status', options: NOTIFICATION_STATUSES.map((s) => ({ value: s, label: s })) },
+    recipient: { kind: 'text', label: 'Recipient', placeholder: 'e.g. jane@example.com', max: 200 },
+    date: { kind: 'dateRange', label: 'Date range' },
+  },
+  defaultSort: { sort: 'created_at', order: 'desc' },
+  search: 'Subject, template or provider message id',
+});
+
+export type NotificationLogListQuery = z.infer<typeof notificationLogResource.listQuerySchema>;
