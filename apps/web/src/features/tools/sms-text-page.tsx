@@ -1,5 +1,146 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import {
+  checkSmsTemplateBody,
+  SMS_ENCODING_LABELS,
+  SMS_OPT_OUT_FOOTER,
+  SMS_TOKENS,
+  type SmsTemplate,
+  smsTemplateResource,
+} from '@admin/shared/resources/sms-templates';
+import { Alert, Badge, Button, Group, Menu, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { BaseSyntheticEvent } from 'react';
+import { useWatch } from 'react-hook-form';
+import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
+import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
+import { type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
+import { api } from '../../lib/http.ts';
+import { useSession } from '../../lib/session-store.ts';
+import { SmsCounter } from './sms-counter.tsx';
 
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * Create or edit an SMS template: the message with its live counter (characters, encoding,
+ * segments, warnings) and the compliance rules of its purpose checked as it is typed; a save with
+ * a compliance problem is held back with the message on the field, as the server would answer.
+ */
+function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
+  const form = useResourceForm(smsTemplateResource, props);
+  const clientName = useSession((s) => s.currentClient?.name ?? '');
+  const [body, purpose, global] = useWatch({ control: form.form.control, name: ['body', 'purpose', 'global'] });
+  const check = checkSmsTemplateBody(text(purpose), text(body).trim());
+  const record = props.record;
+
+  const append = (addition: string) => {
+    const now = text(form.form.getValues('body'));
+    const joined = now === '' || /\s$/.test(now) ? `${now}${addition}` : `${now} ${addition}`;
+    form.form.setValue('body', joined, { shouldDirty: true, shouldValidate: true });
+  };
+  const submit = (event?: BaseSyntheticEvent) => {
+    const [problem] = check.errors;
+    if (problem) {
+      event?.preventDefault();
+      form.form.setError('body', { type: 'compliance', message: problem }, { shouldFocus: true });
+      return Promise.resolve();
+    }
+    return form.submit(event);
+  };
+
+  return (
+    <ResourceFormShell form={{ ...form, submit }}>
+      {(record?.client_id === null || global === true) && (
+        <Alert color="orange" variant="light" title="Global default" role="note">
+          {record
+            ? 'This template is shared by every client. Your changes apply to all clients at once.'
+            : 'A global default is shared by every client. Later changes to it apply to all clients at once.'}
+        </Alert>
+      )}
+      <Field form={form} name="name" />
+      <FieldRow form={form} names={['purpose', 'language']} />
+      <Field form={form} name="body" />
+      <Group gap={6} aria-label="Insert into the message" role="group">
+        {SMS_TOKENS.map((token) => (
+          <Button key={token} size="compact-xs" variant="light" onClick={() => append(token)}>
+            {token}
+          </Button>
+        ))}
+        <Button size="compact-xs" variant="light" onClick={() => append(SMS_OPT_OUT_FOOTER)}>
+          {SMS_OPT_OUT_FOOTER}
+        </Button>
+      </Group>
+      <SmsCounter check={check} id="sms-counter" />
+      {!record && <Field form={form} name="global" label={`Global default for all clients (otherwise only ${clientName})`} />}
+    </ResourceFormShell>
+  );
+}
+
+/** Duplicate: a copy of the same kind; a global default can also be copied to the current client to adapt it. */
+function DuplicateAction({ row, list }: { row: SmsTemplate; list: ResourceList<SmsTemplate> }) {
+  const duplicate = async (global?: boolean) => {
+    try {
+      const { data } = await api.post<{ data: SmsTemplate }>(
+        `${smsTemplateResource.path}/${row.id}/duplicate`,
+        global === undefined ? {} : { global },
+      );
+      notifications.show({ color: 'green', message: `Duplicated as ${data.name}` });
+      await list.refresh();
+    } catch (e) {
+      notifications.show({ color: 'red', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+  if (row.client_id !== null) {
+    return (
+      <Button size="compact-xs" variant="subtle" aria-label={`Duplicate ${row.name}`} onClick={() => void duplicate()}>
+        Duplicate
+      </Button>
+    );
+  }
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="compact-xs" variant="subtle" aria-label={`Duplicate ${row.name}`}>
+          Duplicate
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => void duplicate(false)}>Copy for {list.currentClient?.name ?? 'this client'}</Menu.Item>
+        <Menu.Item onClick={() => void duplicate(true)}>Copy as a global default</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/**
+ * SMS Text (docs/screens.md): text message templates of the current client and the global defaults,
+ * with their encoding and segment cost. Send test waits for the message transports.
+ */
 export default function SmsTextPage() {
-  return <ScreenPlaceholder />;
+  return (
+    <ResourcePage
+      resource={smsTemplateResource}
+      form={SmsTemplateForm}
+      panelSize="lg"
+      cells={{
+        client_name: (r) =>
+          r.client_id === null ? (
+            <Badge variant="light" color="grape">
+              Global default
+            </Badge>
+          ) : (
+            r.client_name
+          ),
+        encoding: (r) => (
+          <Badge variant="light" color={r.encoding === 'ucs2' ? 'orange' : 'gray'}>
+            {SMS_ENCODING_LABELS[r.encoding]}
+          </Badge>
+        ),
+        has_opt_out: (r) => (
+          <Text size="sm" c={r.has_opt_out ? undefined : 'dimmed'}>
+            {r.has_opt_out ? 'Yes' : 'No'}
+          </Text>
+        ),
+      }}
+      rowActions={(row, list) => <DuplicateAction row={row} list={list} />}
+    />
+  );
 }

@@ -1,0 +1,85 @@
+import { expect, type Page, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+/** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
+async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+test('SMS Text: a template is written with the live counter, refused until compliant, switches to UCS-2 with an emoji, and is listed and duplicated', async ({
+  page,
+}) => {
+  const errors = collectConsoleErrors(page);
+  await signInAsAdmin(page);
+  await page.goto('/admin/sms-text');
+  const table = page.getByRole('table', { name: 'SMS templates' });
+  await page.getByRole('button', { name: 'Create SMS template' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create SMS template' });
+  await drawer.getByRole('textbox', { name: 'Name' }).fill('Invite after visit');
+  await drawer.getByRole('combobox', { name: 'Purpose' }).click();
+  await page.getByRole('option', { name: 'Survey invite' }).click();
+  await expect(drawer.getByRole('combobox', { name: 'Language' })).toHaveValue('English');
+
+  const message = drawer.getByRole('textbox', { name: 'Message' });
+  const counter = drawer.getByRole('status', { name: 'Message length' });
+  await message.fill('Hi {first_name}, how did we do? {link}');
+  // "Hi " 3 + 12 + ", how did we do? " 17 + 23 (the short link)
+  await expect(counter).toContainText('55 characters');
+  await expect(counter).toContainText('GSM-7');
+  await expect(counter).toContainText('1 segment');
+  await expect(counter).toContainText('The Message field must include {business_name} in a survey invite');
+
+  // Saving is held back with the rule's message on the field.
+  await drawer.getByRole('button', { name: 'Create SMS template' }).click();
+  await expect(message).toHaveAttribute('aria-invalid', 'true');
+  await expect(drawer.getByText('The Message field must include {business_name} in a survey invite').first()).toBeVisible();
+
+  await message.fill('Hi {first_name}, how did we do at {business_name}? {link}');
+  await drawer.getByRole('group', { name: 'Insert into the message' }).getByRole('button', { name: 'Reply STOP to opt out' }).click();
+  await expect(message).toHaveValue('Hi {first_name}, how did we do at {business_name}? {link} Reply STOP to opt out');
+  await expect(counter).not.toContainText('The Message field');
+
+  // One emoji switches the whole message to UCS-2, and the counter says which character did.
+  await message.press('End');
+  await message.pressSequentially(' 🙂');
+  await expect(counter).toContainText('UCS-2');
+  await expect(counter).toContainText('UCS-2 because of 🙂 (U+1F642)');
+  await expect(counter).toContainText('2 segments');
+  await shot(page, 'sms-text-form-1440');
+
+  await drawer.getByRole('button', { name: 'Create SMS template' }).click();
+  await expect(drawer).toHaveCount(0);
+  const row = table.getByRole('row', { name: /Invite after visit/ });
+  await expect(row).toContainText('UCS-2');
+  await expect(row).toContainText('Survey invite');
+  await expect(row).toContainText('Hi {first_name}, how did we do at {business_name}? {link} Re…');
+  await expect(row).toContainText('Yes');
+
+  await row.getByRole('button', { name: 'Duplicate Invite after visit' }).click();
+  await expect(table.getByRole('row', { name: /Invite after visit \(copy\)/ })).toBeVisible();
+
+  // The Encoding filter narrows to GSM-7 messages: none yet.
+  await page.getByRole('combobox', { name: 'Encoding' }).click();
+  await page.getByRole('option', { name: 'GSM-7' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/encoding=gsm7/);
+  await expect(table.getByRole('row', { name: /Invite after visit/ })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+for (const width of [390, 1440]) {
+  test(`SMS Text at ${width} px: the screen and its form fit the width`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signInAsAdmin(page);
+    await page.goto('/admin/sms-text');
+    await expect(page.getByRole('table', { name: 'SMS templates' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shot(page, `sms-text-${width}`);
+    await page.getByRole('button', { name: 'Create SMS template' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create SMS template' });
+    await drawer.getByRole('textbox', { name: 'Message' }).fill('Votre avis compte : {link} — répondez STOP pour arrêter');
+    await expect(drawer.getByRole('status', { name: 'Message length' })).toContainText('UCS-2 because of — (U+2014), ê (U+00EA)');
+    await shot(page, `sms-text-form-${width}`);
+  });
+}
