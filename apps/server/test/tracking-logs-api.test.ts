@@ -80,7 +80,7 @@ for (const kind of testDatabaseKinds()) {
         channel: 'email',
         type: 'survey_invite',
         subject_or_template: 'How did we do, Jane?',
-        status: 'sent',
+        delivery_status: 'sent',
         client_id: clientId,
         location_id: locationId,
         related_type: 'survey_processing_item',
@@ -183,7 +183,7 @@ for (const kind of testDatabaseKinds()) {
       const d = (res.json() as { data: NotificationLogDetail }).data;
       expect(d).toMatchObject({
         type: 'system',
-        status: 'sent',
+        delivery_status: 'sent',
         recipient: 'o***@example.com',
         subject_or_template: 'Test message from the admin console',
       });

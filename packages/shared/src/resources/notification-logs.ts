@@ -74,7 +74,11 @@ export const notificationLogSchema = z.object({
   recipient: z.string(),
   subject_or_template: z.string(),
   provider_message_id: z.string().nullable(),
-  status: z.enum(NOTIFICATION_STATUSES),
+  /**
+   * The message's status. Not named `status`: in the console's kit a record's `status` is the
+   * active/paused/archived lifecycle (packages/shared constants.ts), which a message does not have.
+   */
+  delivery_status: z.enum(NOTIFICATION_STATUSES),
   related_type: z.string().nullable(),
   related_id: z.string().nullable(),
   error: z.string().nullable(),
@@ -123,7 +127,7 @@ export const notificationLogResource = defineResource({
     recipient: { label: 'Recipient' },
     subject_or_template: { label: 'Subject/template' },
     provider_message_id: { label: 'Provider message id', defaultVisible: false },
-    status: { label: 'Status', sortable: true },
+    status: { label: 'Status', sortable: true, format: (r) => r.delivery_status },
     related: { label: 'Related', format: relatedOf, defaultVisible: false },
     error: { label: 'Error' },
   },

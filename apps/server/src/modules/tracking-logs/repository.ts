@@ -110,7 +110,7 @@ function toRecord(r: Row): NotificationLog {
     recipient: maskRecipient(r.recipient),
     subject_or_template: r.subjectOrTemplate,
     provider_message_id: r.providerMessageId,
-    status: r.status as NotificationLog['status'],
+    delivery_status: r.status as NotificationLog['delivery_status'],
     related_type: r.relatedType,
     related_id: r.relatedId,
     error: r.error,
@@ -157,7 +157,7 @@ export async function findLog(db: Db, id: number): Promise<NotificationLogDetail
     ...toRecord(row),
     body_text: row.bodyText,
     body_html: row.bodyHtml,
-    events: events.map((e) => ({ status: e.status as NotificationLog['status'], at: e.at.toISOString(), detail: e.detail })),
+    events: events.map((e) => ({ status: e.status as NotificationLog['delivery_status'], at: e.at.toISOString(), detail: e.detail })),
   };
 }
 

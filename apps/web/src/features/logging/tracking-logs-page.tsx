@@ -1,5 +1,168 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import {
+  type NotificationLog,
+  type NotificationLogDetail,
+  type NotificationStatus,
+  notificationLogResource,
+  relatedOf,
+} from '@admin/shared/resources/notification-logs';
+import { Badge, Code, Loader, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { api } from '../../lib/http.ts';
+import { messageDocument } from './message-document.ts';
 
+const STATUS_COLORS: Record<NotificationStatus, string> = {
+  queued: 'gray',
+  sent: 'blue',
+  delivered: 'teal',
+  opened: 'green',
+  clicked: 'green',
+  bounced: 'red',
+  complained: 'red',
+  failed: 'red',
+  undelivered: 'orange',
+  suppressed: 'yellow',
+};
+
+function DeliveryBadge({ status }: { status: NotificationStatus }) {
+  return (
+    <Badge color={STATUS_COLORS[status]} variant="light">
+      {status}
+    </Badge>
+  );
+}
+
+const cells = {
+  created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} />,
+  status: (r: NotificationLog) => <DeliveryBadge status={r.delivery_status} />,
+};
+
+function Labelled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * The rendered e-mail as the recipient would see it, in a frame that can do nothing: `sandbox=""`
+ * (no scripts, forms, popups or same-origin access) and a policy that loads nothing from elsewhere.
+ */
+function RenderedHtml({ html }: { html: string }) {
+  return (
+    <iframe
+      title="Rendered message"
+      sandbox=""
+      srcDoc={messageDocument(html)}
+      referrerPolicy="no-referrer"
+      style={{ width: '100%', height: 360, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, background: 'white' }}
+    />
+  );
+}
+
+/** One message: its fields, the rendered body and the status timeline from `GET /api/notifications-logs/{id}`. */
+function MessageDetail({ row }: { row: NotificationLog }) {
+  const detail = useQuery({
+    queryKey: ['notifications-logs', 'detail', row.id],
+    queryFn: async () => (await api.get<{ data: NotificationLogDetail }>(`${notificationLogResource.path}/${row.id}`)).data,
+    meta: { what: 'the message' },
+  });
+  const d = detail.data;
+  const fields: [string, string][] = [
+    ['Time', formatDateTime(row.created_at)],
+    ['Channel', row.channel === 'email' ? 'E-mail' : 'SMS'],
+    ['Type', row.type],
+    ['Recipient', row.recipient],
+    ['Client', row.client_name ?? '—'],
+    ['Location', row.location_name ?? '—'],
+    ['Provider message id', row.provider_message_id ?? '—'],
+    ['Related', relatedOf(row) ?? '—'],
+  ];
+  return (
+    <Stack gap="sm">
+      <SimpleGrid cols={2} spacing="xs">
+        {fields.map(([label, value]) => (
+          <Labelled key={label} label={label}>
+            {/* Long ids break rather than run into the next column on a phone. */}
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {value}
+            </Text>
+          </Labelled>
+        ))}
+      </SimpleGrid>
+      <Labelled label="Status">
+        <DeliveryBadge status={row.delivery_status} />
+      </Labelled>
+      {row.error && (
+        <Labelled label="Error">
+          <Text size="sm" c="red" style={{ overflowWrap: 'anywhere' }}>
+            {row.error}
+          </Text>
+        </Labelled>
+      )}
+      <Labelled label={row.channel === 'email' ? 'Subject' : 'Template'}>
+        <Text size="sm">{row.subject_or_template}</Text>
+      </Labelled>
+      {detail.isPending && <Loader size="sm" aria-label="Loading message" />}
+      {detail.error && <Text c="red">{detail.error.message}</Text>}
+      {d && (
+        <>
+          {d.body_html !== null && (
+            <Labelled label="Rendered e-mail">
+              <RenderedHtml html={d.body_html} />
+            </Labelled>
+          )}
+          {d.body_text !== null && (
+            <Labelled label={d.body_html !== null ? 'Text version' : 'Message'}>
+              <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {d.body_text}
+              </Code>
+            </Labelled>
+          )}
+          <Labelled label="Status history">
+            <Timeline active={d.events.length - 1} bulletSize={14} lineWidth={2} mt="xs" aria-label="Status history">
+              {d.events.map((e) => (
+                <Timeline.Item key={`${e.at} ${e.status} ${e.detail ?? ''}`} title={e.status}>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(e.at)}
+                  </Text>
+                  {e.detail && (
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {e.detail}
+                    </Text>
+                  )}
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          </Labelled>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Every outbound message, read-only (docs/screens.md, Tracking Logs): every client's, recipients
+ * masked. Resend comes with the survey invitations it would resend.
+ */
 export default function TrackingLogsPage() {
-  return <ScreenPlaceholder />;
+  return (
+    <ResourcePage
+      resource={notificationLogResource}
+      readOnly
+      detail={MessageDetail}
+      title={(r) => `message ${r.id}`}
+      cells={cells}
+      // No current client line: the screen shows every client's messages unless the Clients filter narrows them.
+      intro={false}
+      empty="No messages match these filters."
+    />
+  );
 }
