@@ -34,7 +34,7 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
-const TYPE_LABELS: Record<NotificationType, string> = {
+export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   survey_invite: 'Survey invite',
   survey_reminder: 'Survey reminder',
   review_invite: 'Review invite',
@@ -43,7 +43,7 @@ const TYPE_LABELS: Record<NotificationType, string> = {
   report: 'Report',
   system: 'System',
 };
-const CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'E-mail', sms: 'SMS' };
+export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'E-mail', sms: 'SMS' };
 
 /**
  * How a recipient is shown: `j***@example.com`, `+1 ***-***-0142` (a North American number), or
@@ -122,8 +122,8 @@ export const notificationLogResource = defineResource({
     created_at: { label: 'Time', sortable: true },
     client_name: { label: 'Client' },
     location_name: { label: 'Location' },
-    channel: { label: 'Channel', format: (r) => CHANNEL_LABELS[r.channel] },
-    type: { label: 'Type', format: (r) => TYPE_LABELS[r.type] },
+    channel: { label: 'Channel', format: (r) => NOTIFICATION_CHANNEL_LABELS[r.channel] },
+    type: { label: 'Type', format: (r) => NOTIFICATION_TYPE_LABELS[r.type] },
     recipient: { label: 'Recipient' },
     subject_or_template: { label: 'Subject/template' },
     provider_message_id: { label: 'Provider message id', defaultVisible: false },
@@ -133,8 +133,12 @@ export const notificationLogResource = defineResource({
   },
   filters: {
     client: { kind: 'multi', label: 'Clients', item: idValue },
-    channel: { kind: 'multi', label: 'Channel', options: NOTIFICATION_CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] })) },
-    type: { kind: 'multi', label: 'Type', options: NOTIFICATION_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] })) },
+    channel: {
+      kind: 'multi',
+      label: 'Channel',
+      options: NOTIFICATION_CHANNELS.map((c) => ({ value: c, label: NOTIFICATION_CHANNEL_LABELS[c] })),
+    },
+    type: { kind: 'multi', label: 'Type', options: NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] })) },
     status: { kind: 'multi', label: 'Status', options: NOTIFICATION_STATUSES.map((s) => ({ value: s, label: s })) },
     recipient: { kind: 'text', label: 'Recipient', placeholder: 'e.g. jane@example.com', max: 200 },
     date: { kind: 'dateRange', label: 'Date range' },

@@ -1,4 +1,6 @@
 import {
+  NOTIFICATION_CHANNEL_LABELS,
+  NOTIFICATION_TYPE_LABELS,
   type NotificationLog,
   type NotificationLogDetail,
   type NotificationStatus,
@@ -77,8 +79,8 @@ function MessageDetail({ row }: { row: NotificationLog }) {
   const d = detail.data;
   const fields: [string, string][] = [
     ['Time', formatDateTime(row.created_at)],
-    ['Channel', row.channel === 'email' ? 'E-mail' : 'SMS'],
-    ['Type', row.type],
+    ['Channel', NOTIFICATION_CHANNEL_LABELS[row.channel]],
+    ['Type', NOTIFICATION_TYPE_LABELS[row.type]],
     ['Recipient', row.recipient],
     ['Client', row.client_name ?? '—'],
     ['Location', row.location_name ?? '—'],

@@ -1,0 +1,84 @@
+import { expect, type Page, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+// Tracking Logs: messages sent through the outbox (the default transport) in the test's setup show
+// in the list with masked recipients; a row's details show the rendered body in a sandboxed frame
+// and the status history.
+
+/** Saves a picture of the screen when SHOTS_DIR is set (looked at by hand, not compared). */
+async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  await page.waitForTimeout(500); // the side panel's slide-in
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+/** Sends a test message through the server's configured transport (the outbox here); answers its id. */
+async function sendTestMessage(page: Page, channel: 'email' | 'sms', to: string): Promise<number> {
+  const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
+  const res = await page.request.post('/api/notifications-logs/test-message', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { channel, to },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { data: { id: number } }).data.id;
+}
+
+test.describe('Tracking Logs', () => {
+  test('a message sent through the outbox is listed masked; its details show the body and the status history', async ({ page }) => {
+    const errors = collectConsoleErrors(page);
+    await signInAsAdmin(page);
+    const id = await sendTestMessage(page, 'email', 'reader.e2e@example.com');
+    await sendTestMessage(page, 'sms', '+15555550142');
+
+    await page.goto('/admin/notifications/logs');
+    await expect(page.getByRole('heading', { level: 1, name: 'Tracking Logs' })).toBeVisible();
+    const table = page.getByRole('table', { name: 'Messages' });
+    await expect(table.getByRole('cell', { name: '+1 ***-***-0142' }).first()).toBeVisible();
+    const row = table.getByRole('row').filter({ has: page.getByRole('button', { name: `Details of message ${id}` }) });
+    await expect(row.getByRole('cell', { name: 'r***@example.com' })).toBeVisible();
+    await expect(row.getByRole('cell', { name: 'Test message from the admin console' })).toBeVisible();
+    await expect(row.getByText('sent', { exact: true })).toBeVisible();
+    await expect(page.getByText('reader.e2e@example.com')).toHaveCount(0);
+
+    // The recipient filter searches the real address on the server.
+    await page.getByRole('textbox', { name: 'Recipient' }).fill('reader.e2e');
+    await expect(page).toHaveURL(/recipient=reader\.e2e/);
+    await expect(table.getByRole('row')).toHaveCount(2);
+
+    await row.getByRole('button', { name: `Details of message ${id}` }).click();
+    const panel = page.getByRole('dialog', { name: `Message ${id}` });
+    await expect(panel.getByLabel('Loading message')).toHaveCount(0);
+    const frame = panel.getByTitle('Rendered message');
+    await expect(frame).toHaveAttribute('sandbox', '');
+    // Read from the frame's document as given, not by reaching into the frame: a sandboxed frame
+    // refuses the test runner's own scripts too (and says so on the console).
+    await expect(frame).toHaveAttribute('srcdoc', /If you can read it, e-mail sending works\./);
+    await expect(frame).toHaveAttribute('srcdoc', /Content-Security-Policy" content="default-src 'none'/);
+    await expect(panel.getByText('This is a test message from the admin console. If you can read it, e-mail sending works.')).toBeVisible();
+    const history = panel.getByLabel('Status history');
+    await expect(history.getByText('queued', { exact: true })).toBeVisible();
+    await expect(history.getByText('sent', { exact: true })).toBeVisible();
+    await expect(history.getByText('Kept in the outbox (EMAIL_TRANSPORT=outbox)')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
+
+  for (const width of [390, 1440]) {
+    test(`at ${width} px the list and a message's details fit the width`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const id = await sendTestMessage(page, 'email', `width${width}@example.com`);
+      await page.goto('/admin/notifications/logs');
+      const table = page.getByRole('table', { name: 'Messages' });
+      await expect(table.getByRole('button', { name: `Details of message ${id}` })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await shot(page, `tracking-logs-${width}`);
+      await table.getByRole('button', { name: `Details of message ${id}` }).click();
+      const panel = page.getByRole('dialog', { name: `Message ${id}` });
+      await expect(panel.getByLabel('Status history').getByText('sent', { exact: true })).toBeVisible();
+      await shot(page, `tracking-logs-detail-${width}`);
+    });
+  }
+});
