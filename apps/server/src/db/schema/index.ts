@@ -7,3 +7,4 @@ export * from './notifications.ts';
 export * from './personnel.ts';
 export * from './preferences.ts';
 export * from './sms.ts';
+export * from './survey-settings.ts';
