@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smsOptOuts } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const INVITE = 'Hi {first_name}, how was your visit to {business_name}? {link} Reply STOP to opt out';
@@ -143,6 +144,26 @@ for (const kind of testDatabaseKinds()) {
         '\uFEFFName,Client,Purpose,Preview,Encoding,Length,Segments,Has opt-out text\r\n' +
           'Global invite,Global default,Survey invite,"Hi {first_name}, how was your visit to {business_name}? {lin…",GSM-7,116,1,Yes\r\n',
       );
+    });
+
+    it('sends a test to one phone through the outbox with sample values, refuses an opted-out phone, and names a bad phone', async () => {
+      const template = (await create({ name: 'Test me', purpose: 'survey_invite', body: INVITE })).json().data;
+      const sent = await send('POST', `/api/sms-templates/${template.id}/send-test`, { phone: '+13035550142' });
+      expect(sent.statusCode).toBe(201);
+      expect(sent.json().data).toMatchObject({ status: 'sent', error: null });
+      const detail = (await get(`/api/notifications-logs/${sent.json().data.id}`)).json().data;
+      expect(detail.body_text).toMatch(/^Hi Alex, how was your visit to .+\? https?:\/\/.+\/s\/test Reply STOP to opt out$/);
+      expect(detail.subject_or_template).toBe('Test me (test)');
+
+      await ctx.database.db.insert(smsOptOuts).values({ phone: '+13035550199', clientId: null, keyword: 'STOP', source: 'sms' });
+      const refused = await send('POST', `/api/sms-templates/${template.id}/send-test`, { phone: '+13035550199' });
+      expect(refused.json().data.status).toBe('suppressed');
+
+      const bad = await send('POST', `/api/sms-templates/${template.id}/send-test`, { phone: '303-555' });
+      expect(bad.statusCode).toBeGreaterThanOrEqual(400);
+      expect(bad.statusCode).toBeLessThan(500);
+      expect(JSON.stringify(bad.json())).toContain('Phone');
+      expect((await send('POST', '/api/sms-templates/999999/send-test', { phone: '+13035550142' })).statusCode).toBe(404);
     });
   });
 }

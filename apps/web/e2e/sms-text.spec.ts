@@ -59,6 +59,16 @@ test('SMS Text: a template is written with the live counter, refused until compl
   await row.getByRole('button', { name: 'Duplicate Invite after visit' }).click();
   await expect(table.getByRole('row', { name: /Invite after visit \(copy\)/ })).toBeVisible();
 
+  // Send test: a wrong number is named on the field; a right one goes out and lands in Tracking Logs.
+  await row.getByRole('button', { name: 'Send test of Invite after visit' }).click();
+  const test = page.getByRole('dialog', { name: 'Send test of Invite after visit' });
+  await test.getByRole('textbox', { name: 'Phone' }).fill('303-555');
+  await test.getByRole('button', { name: 'Send test' }).click();
+  await expect(test.getByText('The Phone field must be a number in international format')).toBeVisible();
+  await test.getByRole('textbox', { name: 'Phone' }).fill('+1 303 555 0142');
+  await test.getByRole('button', { name: 'Send test' }).click();
+  await expect(page.getByText('Test of Invite after visit sent; it is in Tracking Logs.')).toBeVisible();
+
   // The Encoding filter narrows to GSM-7 messages: none yet.
   await page.getByRole('combobox', { name: 'Encoding' }).click();
   await page.getByRole('option', { name: 'GSM-7' }).click();

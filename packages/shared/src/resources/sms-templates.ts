@@ -116,3 +116,18 @@ export type SmsTemplateListQuery = z.infer<typeof smsTemplateResource.listQueryS
 
 /** `POST /api/sms-templates/:id/duplicate`: the copy is global, or the current client's; the source's owner when absent. */
 export const smsTemplateDuplicateSchema = z.strictObject({ global: z.boolean().optional() });
+
+/** `POST /api/sms-templates/:id/send-test`: the phone the rendered template goes to (E.164). */
+export const smsTemplateTestSchema = z.strictObject({
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+[1-9]\d{6,14}$/, 'The Phone field must be a number in international format, e.g. +13035550142'),
+});
+/** What a test send ended as: the NotificationLog row (Tracking Logs), its status and any refusal or error. */
+export const smsTemplateTestResultSchema = z.object({ id: z.number().int(), status: z.string(), error: z.string().nullable() });
+
+/** The sample values a test message is rendered with (a real send fills them from the customer and the client). */
+export function renderSmsSample(body: string, values: { businessName: string; link: string }): string {
+  return body.replaceAll('{first_name}', 'Alex').replaceAll('{business_name}', values.businessName).replaceAll('{link}', values.link);
+}

@@ -1,4 +1,15 @@
-import { dataEnvelope, idParamSchema, smsTemplateDuplicateSchema, smsTemplateResource, smsTemplateSchema } from '@admin/shared';
+import {
+  dataEnvelope,
+  idParamSchema,
+  type NotificationType,
+  renderSmsSample,
+  type SmsPurpose,
+  smsTemplateDuplicateSchema,
+  smsTemplateResource,
+  smsTemplateSchema,
+  smsTemplateTestResultSchema,
+  smsTemplateTestSchema,
+} from '@admin/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { smsTemplates } from '../../db/schema/index.ts';
@@ -8,6 +19,18 @@ import { notFound } from '../../lib/http-error.ts';
 import { computedColumns, smsTemplateStore, toSmsTemplate } from './repository.ts';
 
 const NAME_MAX = 120;
+
+/** The Tracking Logs type of a message of this purpose; replies and confirmations are system messages. */
+const TYPE_OF: Record<SmsPurpose, NotificationType> = {
+  survey_invite: 'survey_invite',
+  survey_reminder: 'survey_reminder',
+  review_invite: 'review_invite',
+  survey_alert: 'survey_alert',
+  review_alert: 'review_alert',
+  opt_in_confirmation: 'system',
+  help_reply: 'system',
+  stop_reply: 'system',
+};
 const copyName = (name: string) => {
   const suffix = ' (copy)';
   return `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
@@ -67,6 +90,36 @@ export const smsTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
         return record;
       });
       return reply.code(201).send({ data: copy });
+    },
+  );
+
+  // Send test: the template rendered with sample values, through the same checks and transport as
+  // every message (an opted-out phone is refused and logged), so it shows in Tracking Logs.
+  app.post(
+    `${smsTemplateResource.path}/:id/send-test`,
+    { schema: { params: idParamSchema, body: smsTemplateTestSchema, response: { 201: dataEnvelope(smsTemplateTestResultSchema) } } },
+    async (request, reply) => {
+      const currentClientId = requireCurrentClientId(request);
+      const [template] = await app.db.select().from(smsTemplates).where(eq(smsTemplates.id, request.params.id)).limit(1);
+      if (!template || (template.clientId !== null && template.clientId !== currentClientId)) throw notFound('SMS template');
+      const client = await app.clients.find(currentClientId);
+      const result = await app.messenger.send({
+        channel: 'sms',
+        type: TYPE_OF[template.purpose as SmsPurpose],
+        to: request.body.phone,
+        clientId: currentClientId,
+        template: `${template.name} (test)`,
+        text: renderSmsSample(template.body, { businessName: client?.name ?? 'Your business', link: app.messenger.link('/s/test') }),
+        related: { type: 'sms_template', id: template.id },
+      });
+      await request.audit({
+        action: 'sms_template.send_test',
+        message: `Sent a test of SMS template ${template.name}: ${result.status}`,
+        clientId: currentClientId,
+        entityType: 'sms_template',
+        entityId: template.id,
+      });
+      return reply.code(201).send({ data: { id: result.id, status: result.status, error: result.error } });
     },
   );
 };

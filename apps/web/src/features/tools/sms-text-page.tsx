@@ -16,6 +16,7 @@ import { type ResourceFormProps, useResourceForm } from '../../components/resour
 import { api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { SmsCounter } from './sms-counter.tsx';
+import { SendTestAction } from './sms-send-test.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -112,7 +113,7 @@ function DuplicateAction({ row, list }: { row: SmsTemplate; list: ResourceList<S
 
 /**
  * SMS Text (docs/screens.md): text message templates of the current client and the global defaults,
- * with their encoding and segment cost. Send test waits for the message transports.
+ * with their encoding and segment cost, and a test send to one phone.
  */
 export default function SmsTextPage() {
   return (
@@ -140,7 +141,12 @@ export default function SmsTextPage() {
           </Text>
         ),
       }}
-      rowActions={(row, list) => <DuplicateAction row={row} list={list} />}
+      rowActions={(row, list) => (
+        <>
+          <DuplicateAction row={row} list={list} />
+          <SendTestAction row={row} />
+        </>
+      )}
     />
   );
 }
