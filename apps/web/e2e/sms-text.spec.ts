@@ -60,7 +60,7 @@ test('SMS Text: a template is written with the live counter, refused until compl
   await expect(table.getByRole('row', { name: /Invite after visit \(copy\)/ })).toBeVisible();
 
   // Send test: a wrong number is named on the field; a right one goes out and lands in Tracking Logs.
-  await row.getByRole('button', { name: 'Send test of Invite after visit' }).click();
+  await row.getByRole('button', { name: 'Send test of Invite after visit', exact: true }).click();
   const test = page.getByRole('dialog', { name: 'Send test of Invite after visit' });
   await test.getByRole('textbox', { name: 'Phone' }).fill('303-555');
   await test.getByRole('button', { name: 'Send test' }).click();
