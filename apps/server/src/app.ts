@@ -22,6 +22,8 @@ import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
+import type { DnsResolver } from './modules/survey-settings/domain-check.ts';
+import { surveySettingsRoutes } from './modules/survey-settings/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { trackingLogRoutes } from './modules/tracking-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
@@ -54,6 +56,8 @@ declare module 'fastify' {
 export type BuildOptions = {
   /** An already opened (and migrated) database, e.g. shared by a test file. Closed by the caller. */
   database?: Database;
+  /** The DNS lookups of Survey Admin's sender domain check; tests pass a fake so they never touch the network. */
+  dnsResolver?: DnsResolver;
 };
 
 /**
@@ -140,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(personnelMergeRoutes);
   await app.register(referralSourceRoutes);
   await app.register(smsTemplateRoutes);
+  await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(preferenceRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {

@@ -1,0 +1,259 @@
+import {
+  cellValue,
+  checkSurveySettings,
+  dataEnvelope,
+  domainCheckSchema,
+  idParamSchema,
+  listEnvelope,
+  NOTIFICATION_STATUSES,
+  type SurveySettings,
+  type SurveySettingsBody,
+  surveySettingsResetSchema,
+  surveySettingsResource,
+  surveyTestEmailSchema,
+} from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { clientSurveySettings } from '../../db/schema/index.ts';
+import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { assertFresh } from '../../kit/status.ts';
+import { validateFields } from '../../kit/validate-body.ts';
+import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { checkDomain, type DnsResolver, recordsFor, systemResolver } from './domain-check.ts';
+import { countPage, findOne, listPage, toRecord, valuesOf } from './repository.ts';
+
+const def = surveySettingsResource;
+const EXPORT_BATCH = 2000;
+const one = dataEnvelope(def.record);
+const s = clientSurveySettings;
+/** A test e-mail's NotificationLog row (Tracking Logs shows it) and how its send ended. */
+const testEmailAnswer = z.object({ id: z.number().int(), status: z.enum(NOTIFICATION_STATUSES), error: z.string().nullable() });
+
+export type SurveySettingsRouteOptions = { resolver?: DnsResolver | undefined };
+
+/** The fields of a record as a body, for checking the record as a save would leave it. */
+function bodyOf(r: SurveySettings): SurveySettingsBody {
+  return Object.fromEntries(def.fieldNames.map((name) => [name, Object.entries(r).find(([k]) => k === name)?.[1] ?? null]));
+}
+
+/**
+ * The version stamp check of a row that may not exist yet: '' is "never saved" as loaded, so a
+ * first save that another one beat, or a save of settings reset since they were loaded, is refused.
+ */
+function assertSameVersion(current: Date | null, seen: string | undefined): void {
+  if (seen === undefined) return;
+  if (current === null && seen === '') return;
+  if (current === null || seen === '') {
+    throw conflict('These survey settings were changed by someone else since you opened them. Reload them and try again.', {
+      updated_at: ['The record has changed since it was loaded'],
+    });
+  }
+  assertFresh(current, seen, 'These survey settings');
+}
+
+/**
+ * Survey Admin (docs/screens.md): one row per client, its saved settings or the platform
+ * defaults. The definition (packages/shared resources/survey-settings.ts) gives the schemas,
+ * columns and rules; the routes are this module's own rather than the kit's `resourceRoutes`,
+ * whose records are rows of one table that a create makes: here the list is of clients, the
+ * first save writes the row (an upsert) and a reset deletes it.
+ */
+export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOptions> = async (app, options) => {
+  const resolver = options.resolver ?? systemResolver();
+
+  async function load(db: Db, id: number, lock = false) {
+    const found = await findOne(db, id, lock);
+    if (!found) throw notFound('Client');
+    return found;
+  }
+
+  app.get(
+    def.path,
+    { schema: { querystring: def.listQuerySchema, response: { 200: listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() }) } } },
+    async (request) => {
+      const q = request.query;
+      const [{ rows, nextCursor }, totals] = await Promise.all([listPage(app.db, q, q.perPage), countPage(app.db, q)]);
+      return { data: rows, nextCursor, ...totals };
+    },
+  );
+
+  app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
+    const { columns: chosen, cursor: _ignored, ...q } = request.query;
+    const columns = chosen
+      ? chosen.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined)
+      : def.columns.filter((c) => c.defaultVisible);
+    const db = app.db;
+    async function* batches() {
+      let cursor: string | undefined;
+      do {
+        const page = await listPage(db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH);
+        yield page.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue<SurveySettings>(c, row)])));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+    }
+    return sendCsv(reply, csvFileName(def.screen), columns, batches());
+  });
+
+  app.get(`${def.path}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
+    const found = await load(app.db, request.params.id);
+    return { data: toRecord(found.client, found.row) };
+  });
+
+  app.patch(`${def.path}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
+    const { updated_at: seen, ...changes } = request.body;
+    const saved = await app.db.transaction(async (tx) => {
+      const found = await load(tx, request.params.id, true);
+      assertSameVersion(found.row?.updatedAt ?? null, seen);
+      const before = toRecord(found.client, found.row);
+      // The record as the save leaves it is checked whole: a first save writes every field.
+      const merged = { ...bodyOf(before), ...changes };
+      await validateFields(merged, def.rules, { names: def.labels });
+      const problems = checkSurveySettings(merged);
+      if (Object.keys(problems).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(problems).join(', ')}.`, problems);
+      const values = valuesOf(found.row ? changes : merged);
+      const domainChanged = values.sendingDomain !== undefined && values.sendingDomain !== (found.row?.sendingDomain ?? null);
+      const stamp = { ...(domainChanged ? { domainVerified: false, domainCheckedAt: null } : {}), updatedAt: sql`now()` };
+      if (found.row) {
+        await tx
+          .update(s)
+          .set({ ...values, ...stamp })
+          .where(eq(s.clientId, found.client.id));
+      } else {
+        const { fromName, fromEmail, ...rest } = values;
+        if (fromName === undefined || fromEmail === undefined) throw new Error('validated fields missing');
+        await tx.insert(s).values({ clientId: found.client.id, fromName, fromEmail, ...rest });
+      }
+      const after = await load(tx, found.client.id);
+      const record = toRecord(after.client, after.row);
+      await request.audit(
+        {
+          action: 'survey_settings.update',
+          message: `Updated survey settings of ${found.client.name}`,
+          clientId: found.client.id,
+          entityType: 'survey_settings',
+          entityId: found.client.id,
+          before,
+          after: record,
+        },
+        tx,
+      );
+      return record;
+    });
+    return { data: saved };
+  });
+
+  app.post(
+    `${def.path}/:id/reset`,
+    { schema: { params: idParamSchema, body: surveySettingsResetSchema, response: { 200: one } } },
+    async (request) => {
+      const reset = await app.db.transaction(async (tx) => {
+        const found = await load(tx, request.params.id, true);
+        assertSameVersion(found.row?.updatedAt ?? null, request.body.updated_at);
+        const before = toRecord(found.client, found.row);
+        await tx.delete(s).where(eq(s.clientId, found.client.id));
+        const record = toRecord(found.client, null);
+        await request.audit(
+          {
+            action: 'survey_settings.reset',
+            message: `Reset survey settings of ${found.client.name} to the platform defaults`,
+            clientId: found.client.id,
+            entityType: 'survey_settings',
+            entityId: found.client.id,
+            before,
+            after: record,
+          },
+          tx,
+        );
+        return record;
+      });
+      return { data: reset };
+    },
+  );
+
+  /** The DNS records to add for the saved sending domain, each with whether DNS holds it now; the result is kept. */
+  app.post(
+    `${def.path}/:id/verify-domain`,
+    { schema: { params: idParamSchema, response: { 200: dataEnvelope(domainCheckSchema) } } },
+    async (request) => {
+      const found = await load(app.db, request.params.id);
+      const domain = found.row?.sendingDomain;
+      if (!found.row || !domain) {
+        throw new HttpError(422, 'Please correct: sending_domain.', {
+          sending_domain: [`Save a ${def.labels.sending_domain} in Edit settings first`],
+        });
+      }
+      const { records, verified } = await checkDomain(resolver, domain);
+      const checkedAt = new Date();
+      await app.db.update(s).set({ domainVerified: verified, domainCheckedAt: checkedAt }).where(eq(s.clientId, found.client.id));
+      await request.audit({
+        action: 'survey_settings.verify_domain',
+        message: `Checked the DNS records of ${domain} for ${found.client.name}: ${verified ? 'verified' : `${records.filter((r) => !r.found).length} missing`}`,
+        clientId: found.client.id,
+        entityType: 'survey_settings',
+        entityId: found.client.id,
+        after: { domain, verified },
+      });
+      const after = await load(app.db, found.client.id);
+      return { data: { domain, verified, checked_at: checkedAt.toISOString(), records, settings: toRecord(after.client, after.row) } };
+    },
+  );
+
+  /** The records a domain needs, without a lookup (the panel shows them before the first check). */
+  app.get(
+    `${def.path}/:id/domain-records`,
+    {
+      schema: {
+        params: idParamSchema,
+        response: {
+          200: dataEnvelope(z.object({ domain: z.string().nullable(), records: z.array(domainCheckSchema.shape.records.element) })),
+        },
+      },
+    },
+    async (request) => {
+      const found = await load(app.db, request.params.id);
+      const domain = found.row?.sendingDomain ?? null;
+      return { data: { domain, records: domain ? recordsFor(domain) : [] } };
+    },
+  );
+
+  /**
+   * A test e-mail with the client's sender identity and footer, through the one sender
+   * (apps/server/src/messaging): it lands where every message lands (outbox, SMTP) as a
+   * NotificationLog row of the client.
+   */
+  app.post(
+    `${def.path}/:id/test-email`,
+    { schema: { params: idParamSchema, body: surveyTestEmailSchema, response: { 201: dataEnvelope(testEmailAnswer) } } },
+    async (request, reply) => {
+      const found = await load(app.db, request.params.id);
+      const settings = toRecord(found.client, found.row);
+      const from = `${settings.from_name} <${settings.from_email ?? 'the platform sender'}>`;
+      const lines = [
+        `This is a test e-mail of ${found.client.name}'s survey settings.`,
+        `From: ${from}`,
+        ...(settings.reply_to ? [`Reply-to: ${settings.reply_to}`] : []),
+        '',
+        settings.unsubscribe_footer.replaceAll('{business_name}', found.client.name),
+      ];
+      const result = await app.messenger.send({
+        channel: 'email',
+        type: 'system',
+        to: request.body.to,
+        clientId: found.client.id,
+        related: { type: 'survey_settings', id: found.client.id },
+        subject: `Test e-mail from ${settings.from_name}`,
+        text: lines.join('\n'),
+      });
+      await request.audit({
+        action: 'survey_settings.test_email',
+        message: `Sent a test e-mail of ${found.client.name}'s survey settings: ${result.status}`,
+        clientId: found.client.id,
+        entityType: 'notification_log',
+        entityId: result.id,
+      });
+      return reply.code(201).send({ data: { id: result.id, status: result.status, error: result.error } });
+    },
+  );
+};
