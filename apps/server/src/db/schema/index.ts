@@ -8,3 +8,4 @@ export * from './personnel.ts';
 export * from './preferences.ts';
 export * from './sms.ts';
 export * from './survey-settings.ts';
+export * from './surveys.ts';

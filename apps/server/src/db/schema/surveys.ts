@@ -1,0 +1,104 @@
+import type { ProcessingItemChannel, ProcessingItemSource, ProcessingItemStatus } from '@admin/shared/resources/surveys';
+import type { SurveyQuestion } from '@admin/shared/surveys/questions';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { clients } from './clients.ts';
+import { locations } from './locations.ts';
+import { personnel } from './personnel.ts';
+import { smsTemplates } from './sms.ts';
+
+/**
+ * Survey definitions per client (docs/screens.md, Surveys). The questions are one `jsonb` array
+ * checked by `surveyQuestionSchema` on every write (decision 023): they are always read and
+ * written whole, with the survey.
+ */
+export const surveys = pgTable(
+  'surveys',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    language: text('language').notNull(),
+    channel: text('channel').notNull(),
+    questions: jsonb('questions').$type<SurveyQuestion[]>().notNull().default([]),
+    emailSubject: text('email_subject'),
+    emailBody: text('email_body'),
+    smsTemplateId: integer('sms_template_id').references(() => smsTemplates.id),
+    senderName: text('sender_name').notNull(),
+    replyTo: text('reply_to'),
+    sendDelayHours: integer('send_delay_hours').notNull().default(24),
+    reminderCount: integer('reminder_count').notNull().default(1),
+    reminderIntervalDays: integer('reminder_interval_days').notNull().default(3),
+    linkExpiresDays: integer('link_expires_days').notNull().default(30),
+    overSurveyDays: integer('over_survey_days').default(90),
+    reviewInviteMode: text('review_invite_mode').notNull().default('all_respondents'),
+    reviewInviteThreshold: integer('review_invite_threshold'),
+    reviewSites: text('review_sites').array().notNull().default(sql`'{}'::text[]`),
+    testimonialConsentText: text('testimonial_consent_text'),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('surveys_client_name_idx').on(t.clientId, sql`lower(${t.name})`, t.id)],
+);
+
+/** The locations a survey is sent for (n–n). */
+export const surveyLocations = pgTable(
+  'survey_locations',
+  {
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    locationId: text('location_id')
+      .notNull()
+      .references(() => locations.id),
+  },
+  (t) => [primaryKey({ columns: [t.surveyId, t.locationId] }), index('survey_locations_location_idx').on(t.locationId)],
+);
+
+/**
+ * One invitation to one customer (Survey Processing): who, for which survey and location, by which
+ * channel, and where it stands. `token` (≥ 128 random bits, base64url) is the survey link
+ * `/s/{token}` and the unsubscribe link `/u/{token}`; it stops working at `expires_at`.
+ */
+export const surveyProcessingItems = pgTable(
+  'survey_processing_items',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    locationId: text('location_id').references(() => locations.id),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    email: text('email'),
+    phone: text('phone'),
+    transactionId: text('transaction_id'),
+    transactionDate: text('transaction_date'),
+    personnelId: integer('personnel_id').references(() => personnel.id),
+    channel: text('channel').$type<ProcessingItemChannel>().notNull(),
+    status: text('status').$type<ProcessingItemStatus>().notNull().default('queued'),
+    skipReason: text('skip_reason'),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    token: text('token').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    source: text('source').$type<ProcessingItemSource>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('survey_processing_items_token_uq').on(t.token),
+    index('survey_processing_items_client_created_idx').on(t.clientId, t.createdAt, t.id),
+    index('survey_processing_items_survey_created_idx').on(t.surveyId, t.createdAt, t.id),
+    index('survey_processing_items_status_idx').on(t.status, t.scheduledAt),
+  ],
+);
