@@ -47,6 +47,8 @@ type Props<Row extends Row0> = {
   rowActions?: (row: Row, list: ResourceList<Row>) => ReactNode;
   /** A read-only resource (e.g. a log): no Create button, no Edit or status actions; an empty list offers to clear the filters. */
   readOnly?: true;
+  /** No Create button: the rows exist already (e.g. Survey Admin's one row per client); rows are still edited. */
+  noCreate?: true;
   /** What opening a row shows in the side panel instead of the form (read-only resources). */
   detail?: ComponentType<{ row: Row }>;
   /** What the table says when no row matches; names the plural (and the current client) when absent. */
@@ -183,7 +185,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
               Import CSV
             </Button>
           )}
-          {!props.readOnly && (
+          {!props.readOnly && !props.noCreate && (
             <Button size="sm" onClick={() => setEditing('new')} disabled={waiting}>
               {create}
             </Button>
@@ -222,7 +224,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
             (waiting
               ? `Choose a client to see its ${def.plural}.`
               : `No ${def.plural}${currentClient && def.scope !== 'global' ? ` of ${currentClient.name}` : ''} match these filters.`),
-          action: waiting ? undefined : props.readOnly ? (
+          action: waiting ? undefined : props.readOnly || props.noCreate ? (
             <Button size="xs" variant="light" onClick={clearFilters}>
               Clear all filters
             </Button>

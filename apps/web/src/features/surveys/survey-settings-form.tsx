@@ -1,0 +1,79 @@
+import {
+  checkSurveySettings,
+  SEND_DAY_OPTIONS,
+  type SurveySettings,
+  surveySettingsResource,
+} from '@admin/shared/resources/survey-settings';
+import { Alert, Checkbox, Group, Input, Text } from '@mantine/core';
+import type { BaseSyntheticEvent } from 'react';
+import { Controller } from 'react-hook-form';
+import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
+import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
+
+const def = surveySettingsResource;
+const NUMBERS = ['daily_cap_per_location', 'over_survey_days'];
+
+/** Whole numbers go as numbers (the rules have checked them); the rest as the kit sends text. */
+function toBody(values: Partial<FormValues>): Record<string, unknown> {
+  const body = bodyOf(values);
+  for (const name of NUMBERS) {
+    const value = body[name];
+    if (typeof value === 'string') body[name] = Number(value);
+  }
+  return body;
+}
+
+/**
+ * Edit settings: §8's fields in groups (sender, schedule, branding, SMS, footer). The rules of
+ * several fields (`checkSurveySettings`) run at save as the server runs them, the message on the
+ * field. The default survey is not here: surveys do not exist yet (the column is kept, empty).
+ */
+export function SurveySettingsForm(props: ResourceFormProps<SurveySettings>) {
+  const form = useResourceForm(def, props, { toBody });
+  const submit = (event?: BaseSyntheticEvent) => {
+    const problems = Object.entries(checkSurveySettings(form.form.getValues()));
+    if (problems.length > 0) {
+      event?.preventDefault();
+      for (const [name, [message]] of problems) form.form.setError(name, { type: 'rule', message }, { shouldFocus: true });
+      return Promise.resolve();
+    }
+    return form.submit(event);
+  };
+  const record = props.record;
+  return (
+    <ResourceFormShell form={{ ...form, submit }}>
+      {record && !record.customized && (
+        <Alert color="blue" variant="light" role="note">
+          {record.client_name} uses the platform defaults. Saving keeps its own settings from now on.
+        </Alert>
+      )}
+      <FieldRow form={form} names={['from_name', 'from_email']} />
+      <FieldRow form={form} names={['reply_to', 'sending_domain']} />
+      <FieldRow form={form} names={['quiet_hours_start', 'quiet_hours_end']} cols={{ base: 2 }} />
+      <Controller
+        control={form.form.control}
+        name="send_days"
+        render={({ field }) => (
+          <Input.Wrapper label={def.fields.send_days.label} error={form.error('send_days')}>
+            <Checkbox.Group value={Array.isArray(field.value) ? field.value : []} onChange={field.onChange}>
+              <Group gap="sm" mt={4}>
+                {SEND_DAY_OPTIONS.map((o) => (
+                  <Checkbox key={o.value} value={o.value} label={o.label} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+          </Input.Wrapper>
+        )}
+      />
+      <FieldRow form={form} names={['daily_cap_per_location', 'over_survey_days']} cols={{ base: 2 }} />
+      <FieldRow form={form} names={['logo_url', 'brand_color']} />
+      <Field form={form} name="sms_sender" description="E.164 (+15555550142) or a 5- or 6-digit short code" />
+      <Field form={form} name="sms_enabled" />
+      <Field form={form} name="tcpa_consent_source" description="Where recipients agreed to receive texts; needed when SMS is enabled" />
+      <Field form={form} name="unsubscribe_footer" />
+      <Text size="xs" c="dimmed">
+        Default survey: chosen here once surveys exist.
+      </Text>
+    </ResourceFormShell>
+  );
+}
