@@ -5,7 +5,7 @@ import {
   surveySettingsResource,
   surveyTestEmailSchema,
 } from '@admin/shared/resources/survey-settings';
-import { Alert, Badge, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { ApiError, api } from '../../lib/http.ts';
@@ -28,12 +28,18 @@ function RecordRow({ record }: { record: DnsRecord }) {
       {(['name', 'value'] as const).map((part) => (
         <Table.Td key={part} style={{ wordBreak: 'break-all' }}>
           <Group gap={4} wrap="nowrap" align="flex-start">
-            <Text size="xs" ff="monospace">
+            <Text size="xs" ff="monospace" style={{ flex: 1 }}>
               {record[part]}
             </Text>
             <CopyButton value={record[part]}>
               {({ copied, copy }) => (
-                <Button size="compact-xs" variant="subtle" onClick={copy} aria-label={`Copy ${record.purpose} ${part} ${record[part]}`}>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  style={{ flexShrink: 0 }}
+                  onClick={copy}
+                  aria-label={`Copy ${record.purpose} ${part} ${record[part]}`}
+                >
                   {copied ? 'Copied' : 'Copy'}
                 </Button>
               )}
@@ -42,9 +48,9 @@ function RecordRow({ record }: { record: DnsRecord }) {
         </Table.Td>
       ))}
       <Table.Td>
-        <Badge color={record.found ? 'green' : 'gray'} variant="light">
+        <Text size="sm" fw={600} c={record.found ? 'green' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
           {record.found ? 'Found' : 'Not found'}
-        </Badge>
+        </Text>
       </Table.Td>
     </Table.Tr>
   );
