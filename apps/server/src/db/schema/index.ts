@@ -6,6 +6,7 @@ export * from './logs.ts';
 export * from './notifications.ts';
 export * from './personnel.ts';
 export * from './preferences.ts';
+export * from './responses.ts';
 export * from './sms.ts';
 export * from './survey-settings.ts';
 export * from './surveys.ts';

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { idText } from '../api/ids.ts';
+import { defineResource } from '../api/resource.ts';
+import { type AnswerValue, answerValueSchema, NPS_CLASSES, type NpsClass, QUESTION_TYPES } from '../surveys/questions.ts';
+import { LOCATION_ID } from './locations.ts';
+
+/**
+ * Survey Manager (docs/screens.md, Survey Manager): the responses respondents recorded on the public
+ * survey page (`/s/{token}`), one per processing item. Read-mostly: the only change is Exclude /
+ * Include in reporting, with a reason. Alerts, testimonials and review invites add their columns
+ * when they exist.
+ */
+export const NPS_CLASS_LABELS: Record<NpsClass, string> = { promoter: 'Promoter', passive: 'Passive', detractor: 'Detractor' };
+
+export const surveyResponseSchema = z.object({
+  id: z.number().int(),
+  processing_item_id: z.number().int(),
+  survey_id: z.number().int(),
+  survey_name: z.string().nullable(),
+  client_id: z.number().int(),
+  client_name: z.string().nullable(),
+  location_id: z.string().nullable(),
+  location_name: z.string().nullable(),
+  personnel_id: z.number().int().nullable(),
+  personnel_name: z.string().nullable(),
+  /** The respondent's name as the feed row gave it. */
+  customer: z.string(),
+  /** The key metric's answer (0–10 or 1–5); null for a custom survey, which has no key metric. */
+  key_score: z.number().int().nullable(),
+  nps_class: z.enum(NPS_CLASSES).nullable(),
+  comment: z.string().nullable(),
+  testimonial_consent: z.boolean(),
+  excluded: z.boolean(),
+  excluded_reason: z.string().nullable(),
+  submitted_at: z.string(),
+});
+export type SurveyResponse = z.infer<typeof surveyResponseSchema>;
+
+/** One answered question, with the text the respondent read (kept with the response). */
+export const responseAnswerSchema = z.object({
+  question_id: z.number().int(),
+  type: z.enum(QUESTION_TYPES),
+  text: z.string(),
+  is_key_metric: z.boolean(),
+  value: answerValueSchema.nullable(),
+});
+export type ResponseAnswer = z.infer<typeof responseAnswerSchema>;
+
+export const surveyResponseDetailSchema = surveyResponseSchema.extend({ answers: z.array(responseAnswerSchema) });
+export type SurveyResponseDetail = z.infer<typeof surveyResponseDetailSchema>;
+
+/** An answer as the detail and the thank-you page show it: `9`, `Yes`, `Fast, Friendly`, or `—`. */
+export function answerText(value: AnswerValue | null): string {
+  if (value === null || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.join(', ');
+  return String(value);
+}
+
+/** Exclude from (or include again in) reporting; the reason is kept and audited either way. */
+export const responseExclusionSchema = z.strictObject({
+  excluded: z.boolean(),
+  reason: z.string().trim().min(1, 'The reason field is required').max(500, 'The reason field may not be greater than 500 characters'),
+});
+export type ResponseExclusion = z.infer<typeof responseExclusionSchema>;
+
+const SCORES = Array.from({ length: 11 }, (_, i) => ({ value: String(i), label: String(i) }));
+const idValue = idText.transform(String);
+
+export const surveyResponseResource = defineResource({
+  name: 'survey_response',
+  noun: 'response',
+  plural: 'responses',
+  path: '/api/survey-responses',
+  screen: 'survey-manager',
+  // Every client's responses unless the Clients filter narrows them (as Tracking Logs).
+  scope: 'filterable-clients',
+  record: surveyResponseSchema,
+  fields: {},
+  columns: {
+    submitted_at: { label: 'Submitted at', sortable: true },
+    client_name: { label: 'Client' },
+    location_name: { label: 'Location' },
+    survey_name: { label: 'Survey' },
+    customer: { label: 'Customer' },
+    personnel_name: { label: 'Personnel' },
+    key_score: { label: 'Key score', sortable: true },
+    nps_class: { label: 'Class', format: (r) => (r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : null) },
+    comment: { label: 'Comment' },
+    testimonial_consent: { label: 'Testimonial consent', format: (r) => (r.testimonial_consent ? 'Yes' : 'No') },
+    excluded: { label: 'Excluded from reports', format: (r) => (r.excluded ? 'Yes' : 'No') },
+    excluded_reason: { label: 'Exclusion reason', defaultVisible: false },
+  },
+  filters: {
+    client: { kind: 'multi', label: 'Clients', item: idValue, optionsPath: '/api/survey-responses/options/client' },
+    location: {
+      kind: 'multi',
+      label: 'Locations',
+      item: z.string().regex(LOCATION_ID),
+      optionsPath: '/api/survey-responses/options/location',
+    },
+    survey: { kind: 'multi', label: 'Surveys', item: idValue, optionsPath: '/api/survey-responses/options/survey' },
+    score_min: { kind: 'choice', label: 'Score from', options: SCORES },
+    score_max: { kind: 'choice', label: 'Score to', options: SCORES },
+    class: { kind: 'multi', label: 'Class', options: NPS_CLASSES.map((c) => ({ value: c, label: NPS_CLASS_LABELS[c] })) },
+    has_comment: { kind: 'choice', label: 'Has comment', options: [{ value: 'yes', label: 'Has a comment' }], checkbox: true },
+    excluded: {
+      kind: 'choice',
+      label: 'Excluded',
+      options: [
+        { value: 'no', label: 'Included' },
+        { value: 'yes', label: 'Excluded' },
+      ],
+    },
+    date: { kind: 'dateRange', label: 'Submitted' },
+  },
+  defaultSort: { sort: 'submitted_at', order: 'desc' },
+  search: 'Customer or comment',
+});
+
+export type SurveyResponseListQuery = z.infer<typeof surveyResponseResource.listQuerySchema>;
