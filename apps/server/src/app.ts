@@ -34,6 +34,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
+import { publicRoutes } from './public/routes.ts';
 
 /** The zod schemas a route declared for its input; the fuzz suite generates requests from them. */
 export type RouteSchemas = { params?: unknown; querystring?: unknown; body?: unknown };
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smsTemplateRoutes);
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(preferenceRoutes);
+  await app.register(publicRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {
     await database.db.execute('select 1');
