@@ -1,4 +1,5 @@
 import {
+  SURVEY_SETTINGS_DEFAULTS as D,
   type DnsRecord,
   type DomainCheck,
   type SurveySettings,
@@ -235,8 +236,9 @@ export function SurveyAdminActions({ row, refresh }: { row: SurveySettings; refr
       <Modal opened={open === 'reset'} onClose={close} title={`Reset ${row.client_name} to platform defaults?`}>
         <Stack gap="sm">
           <Text size="sm">
-            Every survey setting of {row.client_name} goes back to the platform defaults (quiet hours 21:00–08:00, Monday to Saturday, 50 a
-            day per location, 90 over-survey days); its sender, domain, branding and SMS settings are cleared.
+            Every survey setting of {row.client_name} goes back to the platform defaults (quiet hours {D.quiet_hours_start}–
+            {D.quiet_hours_end}, {D.send_days.join(', ')}, {D.daily_cap_per_location} a day per location, {D.over_survey_days} over-survey
+            days); its sender, domain, branding and SMS settings are cleared.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
