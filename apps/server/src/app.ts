@@ -23,6 +23,7 @@ import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import type { DnsResolver } from './modules/survey-settings/domain-check.ts';
+import { surveyResponseRoutes } from './modules/survey-responses/routes.ts';
 import { surveySettingsRoutes } from './modules/survey-settings/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { trackingLogRoutes } from './modules/tracking-logs/routes.ts';
@@ -148,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes);
+  await app.register(surveyResponseRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {
     await database.db.execute('select 1');
