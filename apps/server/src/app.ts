@@ -25,6 +25,7 @@ import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import type { DnsResolver } from './modules/survey-settings/domain-check.ts';
 import { surveyResponseRoutes } from './modules/survey-responses/routes.ts';
 import { surveySettingsRoutes } from './modules/survey-settings/routes.ts';
+import { surveyRoutes } from './modules/surveys/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { trackingLogRoutes } from './modules/tracking-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(referralSourceRoutes);
   await app.register(smsTemplateRoutes);
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
+  await app.register(surveyRoutes);
   await app.register(preferenceRoutes);
   await app.register(publicRoutes);
   await app.register(surveyResponseRoutes);

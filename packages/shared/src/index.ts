@@ -15,5 +15,6 @@ export * from './resources/products.ts';
 export * from './resources/referral-sources.ts';
 export * from './resources/sms-templates.ts';
 export * from './resources/survey-settings.ts';
+export * from './resources/surveys.ts';
 export * from './resources/system-logs.ts';
 export * as validation from './validation/index.ts';

@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import {
+  channelUsesEmail,
+  dataEnvelope,
+  idParamSchema,
+  type ProcessingItemStatus,
+  renderSmsSample,
+  renderSurveyEmail,
+  SAMPLE_FIRST_NAME,
+  surveyDuplicateSchema,
+  surveyOptionsAnswerSchema,
+  surveyResource,
+  surveySchema,
+  surveyTestResultSchema,
+  surveyTestSchema,
+} from '@admin/shared';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
+import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
+import { resourceRoutes } from '../../kit/resource-routes.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import type { SendResult } from '../../messaging/send.ts';
+import { loadSurvey, setLocations, surveyStore } from './repository.ts';
+
+const NAME_MAX = 120;
+const copyName = (name: string) => {
+  const suffix = ' (copy)';
+  return `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
+};
+/** The sample personnel name of a test invitation. */
+const SAMPLE_PERSONNEL = 'Jordan';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A link token: 256 random bits, URL-safe (docs/decisions/023-survey-questions-as-jsonb.md). */
+export const newSurveyToken = () => randomBytes(32).toString('base64url');
+
+/** An invitation's status from how its message ended. */
+function itemStatusOf(result: SendResult): ProcessingItemStatus {
+  if (result.status === 'sent') return 'sent';
+  if (result.status === 'suppressed') return result.error?.includes('suppression list') ? 'skipped_suppressed' : 'skipped_opt_out';
+  return 'failed';
+}
+
+/**
+ * Surveys (collection `/api/surveys`): the kit's routes for the definition, the spec's
+ * `GET /api/admin/surveys` (the current client's surveys as filter options), Duplicate (to the same
+ * or another client) and Send test (a real invitation, source `manual_test`, through the messenger).
+ */
+export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(resourceRoutes(surveyResource, surveyStore));
+
+  /** The current client's survey, or 404: another client's is not this screen's to see. */
+  async function ownSurvey(clientId: number, id: number) {
+    const [survey] = await app.db
+      .select()
+      .from(surveys)
+      .where(and(eq(surveys.id, id), eq(surveys.clientId, clientId)))
+      .limit(1);
+    if (!survey) throw notFound('Survey');
+    return survey;
+  }
+
+  app.get('/api/admin/surveys', { schema: { response: { 200: surveyOptionsAnswerSchema } } }, async (request) => {
+    const clientId = requireCurrentClientId(request);
+    const rows = await app.db
+      .select({ label: surveys.name, value: surveys.id })
+      .from(surveys)
+      .where(and(eq(surveys.clientId, clientId), sql`${surveys.status} <> 'inactive'`))
+      .orderBy(sql`lower(${surveys.name})`, asc(surveys.id));
+    return { data: rows };
+  });
+
+  // Duplicate: an active copy "… (copy)" for the current client, or a paused one for another client,
+  // whose locations and own SMS template the copy cannot keep (they are the source client's).
+  app.post(
+    `${surveyResource.path}/:id/duplicate`,
+    {
+      schema: {
+        params: idParamSchema,
+        // A POST without a payload reaches the validator as null: the current client then.
+        body: surveyDuplicateSchema.nullish(),
+        response: { 201: dataEnvelope(surveySchema) },
+      },
+    },
+    async (request, reply) => {
+      const currentClientId = requireCurrentClientId(request);
+      const source = await ownSurvey(currentClientId, request.params.id);
+      const target = await requireWritableClient(request, request.body?.client_id);
+      const sameClient = target.id === source.clientId;
+      let smsTemplateId = source.smsTemplateId;
+      if (!sameClient && smsTemplateId !== null) {
+        const [global] = await app.db
+          .select({ id: smsTemplates.id })
+          .from(smsTemplates)
+          .where(and(eq(smsTemplates.id, smsTemplateId), isNull(smsTemplates.clientId)))
+          .limit(1);
+        smsTemplateId = global?.id ?? null;
+      }
+      const copy = await app.db.transaction(async (tx) => {
+        const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = source;
+        const [row] = await tx
+          .insert(surveys)
+          .values({ ...rest, clientId: target.id, name: copyName(source.name), smsTemplateId, status: sameClient ? 'active' : 'paused' })
+          .returning();
+        if (!row) throw new Error('insert returned nothing');
+        if (sameClient) {
+          const links = await tx
+            .select({ id: surveyLocations.locationId })
+            .from(surveyLocations)
+            .where(eq(surveyLocations.surveyId, source.id));
+          await setLocations(
+            tx,
+            row.id,
+            links.map((l) => l.id),
+          );
+        }
+        const record = await loadSurvey(tx, row.id);
+        await request.audit(
+          {
+            action: 'survey.duplicate',
+            message: `Duplicated survey ${source.name} as ${row.name}${sameClient ? '' : ` for ${target.name}`}`,
+            clientId: row.clientId,
+            entityType: 'survey',
+            entityId: row.id,
+            after: { ...record, source_id: source.id },
+          },
+          tx,
+        );
+        return record;
+      });
+      return reply.code(201).send({ data: copy });
+    },
+  );
+
+  // Send test: a real invitation (a processing item with its own link token) rendered with sample
+  // values and sent through the messenger's checks and transport; the public page opens its link.
+  app.post(
+    `${surveyResource.path}/:id/send-test`,
+    { schema: { params: idParamSchema, body: surveyTestSchema, response: { 201: dataEnvelope(surveyTestResultSchema) } } },
+    async (request, reply) => {
+      const clientId = requireCurrentClientId(request);
+      const survey = await ownSurvey(clientId, request.params.id);
+      const to = request.body.to;
+      const channel = to.startsWith('+') ? 'sms' : 'email';
+      const refuse = (message: string) => new HttpError(422, `Please correct: to.`, { to: [message] });
+
+      let template: { name: string; body: string } | undefined;
+      if (channel === 'sms') {
+        if (survey.smsTemplateId === null)
+          throw refuse('This survey has no SMS template: choose one on Messaging, or send the test to an email');
+        [template] = await app.db
+          .select({ name: smsTemplates.name, body: smsTemplates.body })
+          .from(smsTemplates)
+          .where(and(eq(smsTemplates.id, survey.smsTemplateId), or(isNull(smsTemplates.clientId), eq(smsTemplates.clientId, clientId))))
+          .limit(1);
+        if (!template) throw refuse('The survey’s SMS template no longer exists');
+      } else if (!survey.emailSubject || !survey.emailBody) {
+        throw refuse(
+          channelUsesEmail(survey.channel)
+            ? 'This survey has no email subject or body yet'
+            : 'This survey sends no email: fill its email subject and body on Messaging, or send the test to a phone',
+        );
+      }
+
+      const [location] = await app.db
+        .select({ id: locations.id, name: locations.locationname })
+        .from(surveyLocations)
+        .innerJoin(locations, eq(locations.id, surveyLocations.locationId))
+        .where(inArray(surveyLocations.surveyId, [survey.id]))
+        .orderBy(locations.locationname, locations.id)
+        .limit(1);
+      const token = newSurveyToken();
+      const expiresAt = new Date(Date.now() + survey.linkExpiresDays * DAY_MS);
+      const [item] = await app.db
+        .insert(surveyProcessingItems)
+        .values({
+          clientId,
+          locationId: location?.id ?? null,
+          surveyId: survey.id,
+          firstName: SAMPLE_FIRST_NAME,
+          ...(channel === 'email' ? { email: to } : { phone: to }),
+          channel,
+          status: 'queued',
+          token,
+          expiresAt,
+          source: 'manual_test',
+        })
+        .returning({ id: surveyProcessingItems.id });
+      if (!item) throw new Error('insert returned nothing');
+
+      const surveyLink = app.messenger.link(`/s/${token}`);
+      const related = { type: 'survey_processing_item', id: item.id };
+      let result: SendResult;
+      if (template) {
+        const client = await app.clients.find(clientId);
+        result = await app.messenger.send({
+          channel: 'sms',
+          type: 'survey_invite',
+          to,
+          clientId,
+          locationId: location?.id ?? null,
+          template: `${template.name} (test)`,
+          text: renderSmsSample(template.body, { businessName: client?.name ?? survey.senderName, link: surveyLink }),
+          related,
+        });
+      } else {
+        const values = {
+          firstName: SAMPLE_FIRST_NAME,
+          locationName: location?.name ?? 'Your location',
+          personnelName: SAMPLE_PERSONNEL,
+          surveyLink,
+          unsubscribeLink: app.messenger.link(`/u/${token}`),
+        };
+        result = await app.messenger.send({
+          channel: 'email',
+          type: 'survey_invite',
+          to,
+          clientId,
+          locationId: location?.id ?? null,
+          subject: renderSurveyEmail(survey.emailSubject ?? '', values),
+          text: renderSurveyEmail(survey.emailBody ?? '', values),
+          related,
+        });
+      }
+
+      const status = itemStatusOf(result);
+      const [updated] = await app.db
+        .update(surveyProcessingItems)
+        .set({
+          status,
+          attempts: 1,
+          sentAt: status === 'sent' ? new Date() : null,
+          lastError: result.error,
+          ...(status.startsWith('skipped_') ? { skipReason: result.error } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(surveyProcessingItems.id, item.id))
+        .returning({ expiresAt: surveyProcessingItems.expiresAt });
+      await request.audit({
+        action: 'survey.send_test',
+        message: `Sent a test of survey ${survey.name} by ${channel}: ${status}`,
+        clientId,
+        entityType: 'survey',
+        entityId: survey.id,
+        after: { item_id: item.id, notification_id: result.id, status },
+      });
+      return reply.code(201).send({
+        data: {
+          item_id: item.id,
+          channel,
+          status,
+          link: surveyLink,
+          expires_at: (updated?.expiresAt ?? expiresAt).toISOString(),
+          notification_id: result.id,
+          notification_status: result.status,
+          error: result.error,
+        },
+      });
+    },
+  );
+};
