@@ -1,5 +1,148 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import {
+  answerText,
+  NPS_CLASS_LABELS,
+  type SurveyResponse,
+  type SurveyResponseDetail,
+  surveyResponseResource,
+} from '@admin/shared/resources/survey-responses';
+import { Badge, Button, Loader, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { api } from '../../lib/http.ts';
 
+const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } as const;
+
+const cells = {
+  submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} />,
+  nps_class: (r: SurveyResponse) =>
+    r.nps_class ? (
+      <Badge color={CLASS_COLORS[r.nps_class]} variant="light">
+        {NPS_CLASS_LABELS[r.nps_class]}
+      </Badge>
+    ) : null,
+  comment: (r: SurveyResponse) => (
+    <Text size="sm" lineClamp={2} maw={320}>
+      {r.comment ?? ''}
+    </Text>
+  ),
+};
+
+function Labelled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </div>
+  );
+}
+
+/** Exclude from (or include again in) reporting, with the reason the server requires. */
+function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const excluding = !detail.excluded;
+  const submit = async () => {
+    if (reason.trim() === '') return setError('The reason field is required');
+    if (reason.length > 500) return setError('The reason field may not be greater than 500 characters');
+    setBusy(true);
+    try {
+      await api.post(`${surveyResponseResource.path}/${detail.id}/exclusion`, { excluded: excluding, reason });
+      notifications.show({ color: 'green', message: excluding ? 'Response excluded from reports' : 'Response included in reports' });
+      setReason('');
+      setError(null);
+      await queryClient.invalidateQueries();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap="xs">
+      <Textarea
+        label={excluding ? 'Reason to exclude from reports' : 'Reason to include in reports again'}
+        required
+        maxLength={500}
+        value={reason}
+        error={error}
+        onChange={(e) => setReason(e.currentTarget.value)}
+      />
+      <Button onClick={() => void submit()} loading={busy} color={excluding ? 'red' : 'blue'} variant="light">
+        {excluding ? 'Exclude' : 'Include'}
+      </Button>
+    </Stack>
+  );
+}
+
+/** One response: its fields, every answer as asked, and Exclude / Include. */
+function ResponseDetail({ row }: { row: SurveyResponse }) {
+  const detail = useQuery({
+    queryKey: ['survey-responses', 'detail', row.id, row.excluded],
+    queryFn: async () => (await api.get<{ data: SurveyResponseDetail }>(`${surveyResponseResource.path}/${row.id}`)).data,
+    meta: { what: 'the response' },
+  });
+  const d = detail.data;
+  const fields: [string, string][] = [
+    ['Submitted at', formatDateTime(row.submitted_at)],
+    ['Customer', row.customer],
+    ['Client', row.client_name ?? '—'],
+    ['Location', row.location_name ?? '—'],
+    ['Survey', row.survey_name ?? '—'],
+    ['Personnel', row.personnel_name ?? '—'],
+    ['Key score', row.key_score === null ? '—' : String(row.key_score)],
+    ['Class', row.nps_class ? NPS_CLASS_LABELS[row.nps_class] : '—'],
+    ['Testimonial consent', row.testimonial_consent ? 'Yes' : 'No'],
+    ['Excluded from reports', row.excluded ? `Yes — ${row.excluded_reason ?? ''}` : 'No'],
+  ];
+  return (
+    <Stack gap="sm">
+      <SimpleGrid cols={2} spacing="xs">
+        {fields.map(([label, value]) => (
+          <Labelled key={label} label={label}>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {value}
+            </Text>
+          </Labelled>
+        ))}
+      </SimpleGrid>
+      {detail.isPending && <Loader size="sm" aria-label="Loading response" />}
+      {detail.error && <Text c="red">{detail.error.message}</Text>}
+      {d && (
+        <>
+          <Text fw={600}>Answers</Text>
+          {d.answers.map((a) => (
+            <Labelled key={a.question_id} label={a.text}>
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {answerText(a.value)}
+              </Text>
+            </Labelled>
+          ))}
+          <ExclusionForm detail={d} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** Survey Manager (docs/screens.md): completed responses, read-mostly; Exclude / Include in the detail. */
 export default function SurveyManagerPage() {
-  return <ScreenPlaceholder />;
+  return (
+    <ResourcePage
+      resource={surveyResponseResource}
+      readOnly
+      detail={ResponseDetail}
+      title={(r) => `response of ${r.customer}`}
+      cells={cells}
+      intro={false}
+      empty="No responses match these filters."
+    />
+  );
 }
