@@ -113,6 +113,33 @@ describe('messaging: one send for every channel, through real listeners', () => 
     smsRequests.length = 0;
   });
 
+  it("sends as the client's sender: its name on the platform's address, or its own verified address, with its reply-to", async () => {
+    await messenger.send({
+      channel: 'email',
+      type: 'system',
+      to: 'one@example.com',
+      subject: 'Named',
+      text: 'x',
+      sender: { name: 'Acme Dental', address: null },
+      replyTo: 'front-desk@acme.example',
+    });
+    await messenger.send({
+      channel: 'email',
+      type: 'system',
+      to: 'two@example.com',
+      subject: 'Own',
+      text: 'x',
+      sender: { name: 'Acme "Dental"', address: 'hello@acme.example' },
+    });
+    const named = mails.find((m) => m.to.includes('one@example.com'));
+    const own = mails.find((m) => m.to.includes('two@example.com'));
+    expect(named?.from).toBe('no-reply@example.com');
+    expect(named?.raw).toContain('From: Acme Dental <no-reply@example.com>');
+    expect(named?.raw).toContain('Reply-To: front-desk@acme.example');
+    expect(own?.from).toBe('hello@acme.example');
+    expect(own?.raw).toMatch(/From: "Acme \\"Dental\\"" <hello@acme\.example>/);
+  });
+
   it('delivers an e-mail over SMTP with the rendered subject and body, and logs it as sent', async () => {
     const result = await messenger.send({
       channel: 'email',

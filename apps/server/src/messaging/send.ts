@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../db/schema/index.ts';
-import { type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
+import { type Email, type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
 
 type Common = {
   type: NotificationType;
@@ -16,7 +16,18 @@ type Common = {
   related?: { type: string; id: string | number } | null;
 };
 /** A rendered e-mail: the subject and body as the recipient will read them. */
-export type EmailMessage = Common & { channel: 'email'; subject: string; text: string; html?: string | null };
+export type EmailMessage = Common & {
+  channel: 'email';
+  subject: string;
+  text: string;
+  html?: string | null;
+  /**
+   * The client's sender: its display name always; its own address only when the client's sending
+   * domain is verified (else the platform's address, which the provider accepts).
+   */
+  sender?: { name: string; address: string | null } | null;
+  replyTo?: string | null;
+};
 /** A rendered SMS; `template` names the template it came from (Tracking Logs' Subject/template). */
 export type SmsMessage = Common & { channel: 'sms'; template: string; text: string };
 export type OutboundMessage = EmailMessage | SmsMessage;
@@ -48,6 +59,13 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 const emailAddress = z.email();
 /** Longest error text kept: a provider's answer can be a whole page. */
 const MAX_ERROR = 1000;
+
+/** The From of an e-mail: the configured one, or the client's name on its own or the platform's address. */
+export function senderOf(configured: string, sender: { name: string; address: string | null } | null): Email['from'] {
+  if (!sender) return configured;
+  const platformAddress = /<([^<>]+)>\s*$/.exec(configured)?.[1] ?? configured.trim();
+  return { name: sender.name, address: sender.address ?? platformAddress };
+}
 
 export function createMessenger(db: Db, config: MessagingConfig, options: MessengerOptions = {}): Messenger {
   const now = options.now ?? (() => new Date());
@@ -140,7 +158,14 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
       try {
         const delivery =
           message.channel === 'email'
-            ? await email.send({ from: config.emailFrom, to, subject: message.subject, text: message.text, html: message.html ?? null })
+            ? await email.send({
+                from: senderOf(config.emailFrom, message.sender ?? null),
+                replyTo: message.replyTo ?? null,
+                to,
+                subject: message.subject,
+                text: message.text,
+                html: message.html ?? null,
+              })
             : await sms.send({ from: config.smsFrom, to, body: message.text });
         await finish(id, 'sent', delivery.detail, { providerMessageId: delivery.providerMessageId });
         return { id, status: 'sent', providerMessageId: delivery.providerMessageId, error: null };

@@ -4,7 +4,15 @@ import type { MessagingConfig } from '../config.ts';
 /** What a transport answers for a message it took: the provider's id for it, and a line for the timeline. */
 export type Delivery = { providerMessageId: string | null; detail: string };
 
-export type Email = { from: string; to: string; subject: string; text: string; html: string | null };
+/** `from` as configured (`Name <address>`) or as a name and address nodemailer encodes safely. */
+export type Email = {
+  from: string | { name: string; address: string };
+  replyTo?: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+};
 export type Sms = { from: string; to: string; body: string };
 
 export type EmailTransport = { name: string; send(email: Email): Promise<Delivery>; close(): void };
@@ -36,6 +44,7 @@ function smtpTransport(url: string): EmailTransport {
     async send(email) {
       const info = await mailer.sendMail({
         from: email.from,
+        ...(email.replyTo ? { replyTo: email.replyTo } : {}),
         to: email.to,
         subject: email.subject,
         text: email.text,

@@ -229,7 +229,15 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     async (request, reply) => {
       const found = await load(app.db, request.params.id);
       const settings = toRecord(found.client, found.row);
-      const from = `${settings.from_name} <${settings.from_email ?? 'the platform sender'}>`;
+      // The client's own address only from its verified sending domain; the provider refuses others.
+      const ownAddress =
+        settings.domain_verified &&
+        settings.from_email &&
+        settings.sending_domain &&
+        sameDomain(settings.from_email, settings.sending_domain)
+          ? settings.from_email
+          : null;
+      const from = `${settings.from_name} <${ownAddress ?? 'the platform address'}>`;
       const lines = [
         `This is a test e-mail of ${found.client.name}'s survey settings.`,
         `From: ${from}`,
@@ -245,6 +253,8 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
         related: { type: 'survey_settings', id: found.client.id },
         subject: `Test e-mail from ${settings.from_name}`,
         text: lines.join('\n'),
+        sender: { name: settings.from_name, address: ownAddress },
+        replyTo: settings.reply_to,
       });
       await request.audit({
         action: 'survey_settings.test_email',
@@ -257,3 +267,10 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     },
   );
 };
+
+/** Whether an address is at the verified domain or one of its subdomains (`a@mail.acme.com` for `acme.com`). */
+function sameDomain(address: string, domain: string): boolean {
+  const at = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  const d = domain.toLowerCase();
+  return at === d || at.endsWith(`.${d}`);
+}
