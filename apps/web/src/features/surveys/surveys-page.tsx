@@ -1,5 +1,24 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import { surveyResource } from '@admin/shared/resources/surveys';
+import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { DuplicateAction, SendTestAction } from './survey-actions.tsx';
+import { SurveyForm } from './survey-form.tsx';
 
+/**
+ * Surveys (docs/screens.md): the current client's survey definitions, the builder (General,
+ * Questions, Messaging, Rules), a test invitation to one e-mail or phone, and Duplicate.
+ */
 export default function SurveysPage() {
-  return <ScreenPlaceholder />;
+  return (
+    <ResourcePage
+      resource={surveyResource}
+      form={SurveyForm}
+      panelSize="lg"
+      rowActions={(row, list) => (
+        <>
+          <DuplicateAction row={row} list={list} />
+          <SendTestAction row={row} />
+        </>
+      )}
+    />
+  );
 }

@@ -1,0 +1,100 @@
+import { expect, type Page, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+/** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
+async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+test('Surveys: a survey is built with two questions in the tabs, refused until its rules hold, saved, and a test invitation is sent to an e-mail', async ({
+  page,
+}) => {
+  const errors = collectConsoleErrors(page);
+  await signInAsAdmin(page);
+  await page.goto('/admin/surveys');
+  const table = page.getByRole('table', { name: 'Surveys' });
+  await page.getByRole('button', { name: 'Create survey' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create survey' });
+
+  // General
+  await drawer.getByRole('textbox', { name: 'Name' }).fill('After-visit NPS');
+  await expect(drawer.getByRole('combobox', { name: 'Type' })).toHaveValue('NPS');
+  await drawer.getByRole('combobox', { name: 'Locations' }).click();
+  await page.getByRole('option').first().click();
+  await page.keyboard.press('Escape');
+
+  // Questions: the NPS starter has the key metric and a comment; a third is added, moved up, then removed.
+  await drawer.getByRole('tab', { name: 'Questions' }).click();
+  await expect(drawer.getByRole('group', { name: /^Question \d$/ })).toHaveCount(2);
+  await drawer.getByRole('textbox', { name: 'Question 2 text' }).fill('What could we do better?');
+  await drawer.getByRole('button', { name: 'Add question' }).click();
+  await drawer.getByRole('textbox', { name: 'Question 3 text' }).fill('Would you come back?');
+  await drawer.getByRole('button', { name: 'Move question 3 up' }).click();
+  await expect(drawer.getByRole('textbox', { name: 'Question 2 text' })).toHaveValue('Would you come back?');
+  await drawer.getByRole('button', { name: 'Remove question 2' }).click();
+  await expect(drawer.getByRole('group', { name: /^Question \d$/ })).toHaveCount(2);
+  // No key metric: the save is held back and the Questions tab says why.
+  await drawer.getByRole('checkbox', { name: 'Key metric' }).first().uncheck();
+
+  // Messaging: a body without the unsubscribe link is refused on its field.
+  await drawer.getByRole('tab', { name: 'Messaging' }).click();
+  await drawer.getByRole('textbox', { name: 'Email subject' }).fill('How was {location_name}?');
+  await drawer.getByRole('textbox', { name: 'Email body' }).fill('Hi {first_name}, tell us: {survey_link}');
+  await drawer.getByRole('textbox', { name: 'Sender name' }).fill('Acme Dental');
+  await drawer.getByRole('button', { name: 'Create survey' }).click();
+  await expect(drawer.getByText('The Email body must contain {unsubscribe_link}')).toBeVisible();
+  await drawer
+    .getByRole('textbox', { name: 'Email body' })
+    .fill('Hi {first_name}, tell us: {survey_link}\nUnsubscribe: {unsubscribe_link}');
+  await drawer.getByRole('button', { name: 'Create survey' }).click();
+  await expect(drawer.getByRole('tab', { name: /Questions/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(drawer.getByText('Mark exactly one question as the key metric')).toBeVisible();
+  await drawer.getByRole('checkbox', { name: 'Key metric' }).first().check();
+
+  // Rules: the defaults of §2.
+  await drawer.getByRole('tab', { name: 'Rules' }).click();
+  await expect(drawer.getByRole('textbox', { name: 'Send delay (hours)' })).toHaveValue('24');
+  await expect(drawer.getByRole('textbox', { name: 'Link expires after (days)' })).toHaveValue('30');
+  await shot(page, 'surveys-form-1440');
+  await drawer.getByRole('button', { name: 'Create survey' }).click();
+  await expect(drawer).toHaveCount(0);
+
+  const row = table.getByRole('row', { name: /After-visit NPS/ });
+  await expect(row).toContainText('NPS');
+  await expect(row).toContainText('Email');
+
+  // Send test to an e-mail: the link is shown, and the message is in Tracking Logs.
+  await row.getByRole('button', { name: 'Send test of After-visit NPS' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send test of After-visit NPS' });
+  await dialog.getByRole('textbox', { name: 'Send to' }).fill('not an address');
+  await dialog.getByRole('button', { name: 'Send test' }).click();
+  await expect(dialog.getByText('The To field must be an email or a phone')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Send to' }).fill('pat@example.com');
+  await dialog.getByRole('button', { name: 'Send test' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Test sent');
+  await expect(dialog.getByRole('link', { name: /\/s\/[A-Za-z0-9_-]{43}$/ })).toBeVisible();
+  await shot(page, 'surveys-send-test-1440');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await row.getByRole('button', { name: 'Duplicate After-visit NPS' }).click();
+  await page.getByRole('menuitem', { name: /^Copy for / }).click();
+  await expect(table.getByRole('row', { name: /After-visit NPS \(copy\)/ })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+for (const width of [390, 1440]) {
+  test(`Surveys at ${width} px: the list and the builder fit the width`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signInAsAdmin(page);
+    await page.goto('/admin/surveys');
+    await expect(page.getByRole('table', { name: 'Surveys' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shot(page, `surveys-${width}`);
+    await page.getByRole('button', { name: 'Create survey' }).first().click();
+    const drawer = page.getByRole('dialog', { name: 'Create survey' });
+    await drawer.getByRole('tab', { name: 'Questions' }).click();
+    await expect(drawer.getByRole('textbox', { name: 'Question 1 text' })).toBeVisible();
+    await shot(page, `surveys-form-${width}`);
+  });
+}

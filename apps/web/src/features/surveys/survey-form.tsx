@@ -1,0 +1,240 @@
+import { checkSurvey, EMAIL_TOKENS, SURVEY_REVIEW_SITE_OPTIONS, type Survey, surveyResource } from '@admin/shared/resources/surveys';
+import { SURVEY_TYPES, type SurveyQuestion, type SurveyType } from '@admin/shared/surveys/questions';
+import { Badge, Button, Group, MultiSelect, Select, Stack, Tabs, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { type BaseSyntheticEvent, useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
+import { RemoteMultiSelect } from '../../components/filters/remote-multi-select.tsx';
+import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
+import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
+import { api } from '../../lib/http.ts';
+import { QuestionsEditor, starterQuestions } from './survey-questions.tsx';
+
+const LOCATIONS_PATH = '/api/endpoints/options';
+const NUMBERS = [
+  'sms_template_id',
+  'send_delay_hours',
+  'reminder_count',
+  'reminder_interval_days',
+  'link_expires_days',
+  'over_survey_days',
+  'review_invite_threshold',
+] as const;
+const TABS = {
+  general: ['name', 'type', 'language', 'channel', 'location_ids'],
+  questions: ['questions'],
+  messaging: ['email_subject', 'email_body', 'sms_template_id', 'sender_name', 'reply_to'],
+  rules: [
+    'send_delay_hours',
+    'reminder_count',
+    'reminder_interval_days',
+    'link_expires_days',
+    'over_survey_days',
+    'review_invite_mode',
+    'review_invite_threshold',
+    'review_sites',
+    'testimonial_consent_text',
+  ],
+} as const;
+type Tab = keyof typeof TABS;
+const tabOf = (field: string): Tab => (Object.keys(TABS) as Tab[]).find((t) => (TABS[t] as readonly string[]).includes(field)) ?? 'general';
+
+const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const asType = (value: unknown): SurveyType | null => ((SURVEY_TYPES as readonly unknown[]).includes(value) ? (value as SurveyType) : null);
+
+/** The body as the API takes it: numbers as numbers (empty = none), the questions as edited. */
+function toBody(values: Partial<FormValues>, questions: SurveyQuestion[]): Record<string, unknown> {
+  const body = bodyOf(values);
+  for (const key of NUMBERS) {
+    const v = body[key];
+    if (typeof v === 'string') body[key] = /^-?\d+$/.test(v) ? Number(v) : v;
+  }
+  // A custom survey has no key metric (a type changed to custom leaves none marked).
+  const custom = (values.type ?? '') === 'custom';
+  return { ...body, questions: custom ? questions.map((q) => ({ ...q, is_key_metric: false })) : questions };
+}
+
+type SmsTemplateOption = { id: number; name: string; status: string; client_id: number | null };
+
+/**
+ * The survey builder (docs/screens.md, Surveys): General, Questions, Messaging and Rules in tabs,
+ * with the definition's rules per field and `checkSurvey` (channel-dependent fields, the e-mail's
+ * links, the threshold, the question list) run before a save as the server runs it; a tab with a
+ * problem is marked and opened.
+ */
+export function SurveyForm(props: ResourceFormProps<Survey>) {
+  const record = props.record;
+  const [questions, setQuestions] = useState<SurveyQuestion[]>(record?.questions ?? starterQuestions('nps'));
+  const [questionErrors, setQuestionErrors] = useState<string[]>([]);
+  const [tab, setTab] = useState<Tab>('general');
+  const form = useResourceForm(surveyResource, props, {
+    ...(record ? {} : { initial: { location_ids: [] } }),
+    toBody: (values) => toBody(values, questions),
+  });
+  const { control } = form.form;
+  const [type, channel, mode] = useWatch({ control, name: ['type', 'channel', 'review_invite_mode'] });
+  const templates = useQuery({
+    queryKey: ['surveys', 'sms-template-options'],
+    queryFn: () => api.get<{ data: SmsTemplateOption[] }>('/api/sms-templates', { query: { perPage: 100 } }),
+  });
+  const templateOptions = (templates.data?.data ?? [])
+    .filter((t) => t.status === 'active' || t.id === record?.sms_template_id)
+    .map((t) => ({ value: String(t.id), label: t.client_id === null ? `${t.name} (global)` : t.name }));
+
+  const flagged = new Set<Tab>([
+    ...Object.keys(form.form.formState.errors).map(tabOf),
+    ...(questionErrors.length > 0 ? (['questions'] as const) : []),
+  ]);
+
+  const submit = (event?: BaseSyntheticEvent) => {
+    const values = form.form.getValues();
+    const errors = checkSurvey({
+      type: text(values.type),
+      channel: text(values.channel),
+      email_subject: text(values.email_subject),
+      email_body: text(values.email_body),
+      sms_template_id: text(values.sms_template_id),
+      review_invite_mode: text(values.review_invite_mode),
+      review_invite_threshold: text(values.review_invite_threshold),
+      review_sites: list(values.review_sites),
+      questions: asType(values.type) === 'custom' ? questions.map((q) => ({ ...q, is_key_metric: false })) : questions,
+    });
+    setQuestionErrors(errors.questions ?? []);
+    const fields = Object.entries(errors).filter(([field]) => field !== 'questions');
+    for (const [field, messages] of fields) form.form.setError(field, { type: 'rule', message: messages[0] ?? '' });
+    const first = Object.keys(errors)[0];
+    if (first) {
+      event?.preventDefault();
+      setTab(tabOf(first));
+      return Promise.resolve();
+    }
+    return form.submit(event).then(() => {
+      const server = form.form.formState.errors;
+      const firstServer = Object.keys(server)[0];
+      if (firstServer) setTab(tabOf(firstServer));
+    });
+  };
+
+  const tabLabel = (t: Tab, label: string) => (
+    <Group gap={6} wrap="nowrap">
+      {label}
+      {flagged.has(t) && (
+        <Badge size="xs" color="red" circle aria-label="has problems">
+          !
+        </Badge>
+      )}
+    </Group>
+  );
+
+  return (
+    <ResourceFormShell form={{ ...form, submit }}>
+      <Tabs value={tab} onChange={(v) => setTab((v as Tab | null) ?? 'general')} keepMounted>
+        <Tabs.List grow>
+          <Tabs.Tab value="general">{tabLabel('general', 'General')}</Tabs.Tab>
+          <Tabs.Tab value="questions">{tabLabel('questions', 'Questions')}</Tabs.Tab>
+          <Tabs.Tab value="messaging">{tabLabel('messaging', 'Messaging')}</Tabs.Tab>
+          <Tabs.Tab value="rules">{tabLabel('rules', 'Rules')}</Tabs.Tab>
+        </Tabs.List>
+
+        <Tabs.Panel value="general" pt="sm">
+          <Stack gap="sm">
+            <Field form={form} name="name" />
+            <FieldRow form={form} names={['type', 'language']} />
+            <Field form={form} name="channel" />
+            <Controller
+              control={control}
+              name="location_ids"
+              render={({ field }) => (
+                <RemoteMultiSelect
+                  label={surveyResource.labels.location_ids ?? 'Locations'}
+                  required
+                  path={LOCATIONS_PATH}
+                  value={list(field.value)}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={form.error('location_ids')}
+                />
+              )}
+            />
+          </Stack>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="questions" pt="sm">
+          <QuestionsEditor questions={questions} onChange={setQuestions} surveyType={asType(type)} errors={questionErrors} />
+        </Tabs.Panel>
+
+        <Tabs.Panel value="messaging" pt="sm">
+          <Stack gap="sm">
+            <Field form={form} name="email_subject" />
+            <Field
+              form={form}
+              name="email_body"
+              description={`Must contain {survey_link} and {unsubscribe_link}; may use ${EMAIL_TOKENS.slice(0, 3).join(' ')}`}
+            />
+            <Controller
+              control={control}
+              name="sms_template_id"
+              render={({ field }) => (
+                <Select
+                  label={surveyResource.labels.sms_template_id}
+                  description={channel === 'email' ? 'Only used when the channel sends SMS' : undefined}
+                  data={templateOptions}
+                  value={text(field.value) || null}
+                  onChange={(v) => field.onChange(v ?? '')}
+                  onBlur={field.onBlur}
+                  error={form.error('sms_template_id')}
+                  clearable
+                  searchable
+                  nothingFoundMessage="No SMS templates: add one on SMS Text"
+                  comboboxProps={{ withinPortal: true }}
+                />
+              )}
+            />
+            <FieldRow form={form} names={['sender_name', 'reply_to']} />
+          </Stack>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="rules" pt="sm">
+          <Stack gap="sm">
+            <FieldRow form={form} names={['send_delay_hours', 'link_expires_days']} />
+            <FieldRow form={form} names={['reminder_count', 'reminder_interval_days']} />
+            <Field form={form} name="over_survey_days" />
+            <FieldRow
+              form={form}
+              names={mode === 'threshold' ? ['review_invite_mode', 'review_invite_threshold'] : ['review_invite_mode']}
+            />
+            <Controller
+              control={control}
+              name="review_sites"
+              render={({ field }) => (
+                <MultiSelect
+                  label={surveyResource.labels.review_sites}
+                  description="Offered to every respondent; at most 4"
+                  data={SURVEY_REVIEW_SITE_OPTIONS}
+                  value={list(field.value)}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  maxValues={4}
+                  error={form.error('review_sites')}
+                  comboboxProps={{ withinPortal: true }}
+                />
+              )}
+            />
+            <Field form={form} name="testimonial_consent_text" />
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+      {!record && (
+        <Group gap="xs">
+          <Text size="xs" c="dimmed">
+            A new survey starts with the questions of its type.
+          </Text>
+          <Button size="compact-xs" variant="subtle" onClick={() => setQuestions(starterQuestions(asType(type) ?? 'custom'))}>
+            Reset questions for this type
+          </Button>
+        </Group>
+      )}
+    </ResourceFormShell>
+  );
+}
