@@ -13,6 +13,9 @@ import {
 } from '../src/db/schema/index.ts';
 import { startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
+/** What a browser asks for; anything else gets the API's error envelope on a refusal. */
+const html = { accept: 'text/html,application/xhtml+xml' };
+
 const QUESTIONS: SurveyQuestion[] = [
   { id: 1, type: 'text', text: 'Anything we could do better?', options: [], required: false, is_key_metric: false },
   { id: 2, type: 'nps_0_10', text: 'How likely are you to recommend us?', options: [], required: true, is_key_metric: true },
@@ -52,7 +55,7 @@ for (const kind of testDatabaseKinds()) {
         method: 'POST',
         url: `/s/${token}`,
         payload: body,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
       });
 
     beforeAll(async () => {
@@ -97,7 +100,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('renders the survey: key metric first, escaped text, no script, labelled groups, branding', async () => {
       const { token } = await invitation();
-      const res = await ctx.app.inject({ method: 'GET', url: `/s/${token}` });
+      const res = await ctx.app.inject({ method: 'GET', url: `/s/${token}`, headers: html });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
       const body = res.body;
@@ -114,9 +117,12 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('unknown tokens get the not-found page', async () => {
-      const res = await ctx.app.inject({ method: 'GET', url: '/s/nope' });
+      const res = await ctx.app.inject({ method: 'GET', url: '/s/nope', headers: html });
       expect(res.statusCode).toBe(404);
       expect(res.body).toContain('We could not find this survey');
+      const probe = await ctx.app.inject({ method: 'GET', url: '/s/nope' });
+      expect(probe.statusCode).toBe(404);
+      expect(probe.json()).toMatchObject({ statusCode: 404, message: 'Survey link not found.' });
     });
 
     it('shows the problems beside the questions and keeps what was typed', async () => {
@@ -170,7 +176,7 @@ for (const kind of testDatabaseKinds()) {
       const again = await post(token, form([['q2', '1']]));
       expect(again.statusCode).toBe(409);
       expect(again.body).toContain('already answered');
-      const page = await ctx.app.inject({ method: 'GET', url: `/s/${token}` });
+      const page = await ctx.app.inject({ method: 'GET', url: `/s/${token}`, headers: html });
       expect(page.body).toContain('already answered');
       const api = await ctx.app.inject({ method: 'POST', url: `/api/public/responses/${token}`, payload: { answers: { '2': 3 } } });
       expect(api.statusCode).toBe(409);
@@ -195,7 +201,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('expired links say so and record nothing', async () => {
       const { token, id } = await invitation({ expiresAt: new Date(Date.now() - 1000) });
-      const res = await ctx.app.inject({ method: 'GET', url: `/s/${token}` });
+      const res = await ctx.app.inject({ method: 'GET', url: `/s/${token}`, headers: html });
       expect(res.statusCode).toBe(410);
       expect(res.body).toContain('expired');
       expect((await post(token, form([['q2', '9']]))).statusCode).toBe(410);
@@ -207,12 +213,12 @@ for (const kind of testDatabaseKinds()) {
 
     it('unsubscribe: a button first, then the address is opted out and the next send is suppressed', async () => {
       const { token } = await invitation({ email: 'Leave.Me@Example.com' });
-      const page = await ctx.app.inject({ method: 'GET', url: `/u/${token}` });
+      const page = await ctx.app.inject({ method: 'GET', url: `/u/${token}`, headers: html });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<button type="submit">Unsubscribe</button>');
       const before = await ctx.database.db.select().from(emailOptOuts).where(eq(emailOptOuts.email, 'leave.me@example.com'));
       expect(before).toHaveLength(0);
-      const done = await ctx.app.inject({ method: 'POST', url: `/u/${token}` });
+      const done = await ctx.app.inject({ method: 'POST', url: `/u/${token}`, headers: html });
       expect(done.statusCode).toBe(200);
       expect(done.body).toContain('You are unsubscribed');
       const send = await ctx.app.messenger.send({

@@ -31,6 +31,12 @@ const responseAnswer = z.object({
   nps_class: z.enum(['promoter', 'passive', 'detractor']).nullable(),
 });
 
+const PAGE_REFUSALS: Record<number, string> = {
+  404: 'Survey link not found.',
+  409: 'This survey has already been answered.',
+  410: 'This survey link has expired.',
+};
+
 type Outcome =
   | { kind: 'not-found' }
   | { kind: 'expired'; invitation: Invitation }
@@ -66,7 +72,13 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
     return { kind: 'open', invitation };
   }
 
-  function sendPage(reply: FastifyReply, status: number, body: string) {
+  /**
+   * A page for a browser; a refusal to anything else (a script, a probe) is the API's error
+   * envelope, as every other error answer of the server.
+   */
+  function sendPage(reply: FastifyReply, status: number, body: string, refusal?: { message: string; errors?: Record<string, string[]> }) {
+    if (status >= 400 && !(reply.request.headers.accept ?? '').includes('text/html'))
+      throw new HttpError(status, refusal?.message ?? PAGE_REFUSALS[status] ?? 'Request refused.', refusal?.errors);
     return reply.code(status).type('text/html; charset=utf-8').send(body);
   }
 
@@ -99,7 +111,10 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
     const consent = request.body.testimonial_consent === 'yes';
     const problems = answerProblems(invitation.questions, answers);
     if (Object.keys(problems).length > 0)
-      return sendPage(reply, 422, surveyPage(invitation, action(request.params.token), { answers, problems, consent }));
+      return sendPage(reply, 422, surveyPage(invitation, action(request.params.token), { answers, problems, consent }), {
+        message: 'Some answers need attention.',
+        errors: Object.fromEntries(Object.entries(problems).map(([id, message]) => [`q${id}`, [message]])),
+      });
     const id = await record(invitation, answers, consent);
     if (id === null) return sendPage(reply, 409, thankYouPage(invitation, false));
     return sendPage(reply, 200, thankYouPage(invitation, true));
