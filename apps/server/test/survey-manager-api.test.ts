@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { parseCsv } from '@admin/shared';
 import type { SurveyResponse, SurveyResponseDetail } from '@admin/shared/resources/survey-responses';
 import type { SurveyQuestion } from '@admin/shared/surveys/questions';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, locations, surveyProcessingItems, surveys } from '../src/db/schema/index.ts';
+import { clients, locations, notificationLogs, personnel, surveyProcessingItems, surveys, systemLogs } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const QUESTIONS: SurveyQuestion[] = [
@@ -19,6 +19,30 @@ for (const kind of testDatabaseKinds()) {
     let ctx: TestContext;
     let headers: Record<string, string>;
     let surveyId: number;
+    let clientId: number;
+    let locationId: string | null;
+    const post = (url: string, payload?: object) => ctx.app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
+    /** A processing item of the test survey, by e-mail, as a sent invitation. */
+    const newItem = async (fields: Partial<typeof surveyProcessingItems.$inferInsert> = {}) => {
+      const [item] = await ctx.database.db
+        .insert(surveyProcessingItems)
+        .values({
+          clientId,
+          locationId,
+          surveyId,
+          firstName: 'Dee',
+          email: 'dee@example.com',
+          channel: 'email',
+          status: 'sent',
+          token: randomBytes(32).toString('base64url'),
+          expiresAt: new Date(Date.now() + 86_400_000),
+          source: 'manual_test',
+          ...fields,
+        })
+        .returning();
+      if (!item) throw new Error('no item');
+      return item;
+    };
     const page = async (query: string) => {
       const res = await ctx.app.inject({ method: 'GET', url: `/api/survey-responses${query}`, headers });
       expect(res.statusCode, res.body).toBe(200);
@@ -30,7 +54,7 @@ for (const kind of testDatabaseKinds()) {
       headers = bearer(await login(ctx.app, 'admin@example.com'));
       const db = ctx.database.db;
       const [client] = await db.select({ id: clients.id }).from(clients).orderBy(clients.id).limit(1);
-      const clientId = client?.id ?? 0;
+      clientId = client?.id ?? 0;
       const [location] = await db.select({ id: locations.id }).from(locations).where(eq(locations.clientId, clientId)).limit(1);
       const [survey] = await db
         .insert(surveys)
@@ -42,9 +66,12 @@ for (const kind of testDatabaseKinds()) {
           channel: 'email',
           questions: QUESTIONS,
           senderName: 'Acme',
+          emailSubject: 'How was {location_name}, {first_name}?',
+          emailBody: 'Tell us: {survey_link} Unsubscribe: {unsubscribe_link}',
         })
         .returning({ id: surveys.id });
       surveyId = survey?.id ?? 0;
+      locationId = location?.id ?? null;
       // Three respondents answer through the public API: 10 with a comment, 7, 2 with a comment.
       for (const [name, answers] of [
         ['Ann', { '1': 10, '2': 'Superb' }],
@@ -54,7 +81,7 @@ for (const kind of testDatabaseKinds()) {
         const token = randomBytes(32).toString('base64url');
         await db.insert(surveyProcessingItems).values({
           clientId,
-          locationId: location?.id ?? null,
+          locationId,
           surveyId,
           firstName: name,
           lastName: 'Tester',
@@ -122,6 +149,113 @@ for (const kind of testDatabaseKinds()) {
       const opts = await ctx.app.inject({ method: 'GET', url: '/api/survey-responses/options/survey?q=manager', headers });
       expect(opts.json().data).toEqual([{ value: String(surveyId), label: 'Manager test survey' }]);
       expect((await ctx.app.inject({ method: 'GET', url: '/api/survey-responses' })).statusCode).toBe(401);
+    });
+    it('reassigns personnel within the client, audited, on the response and its item', async () => {
+      const db = ctx.database.db;
+      const [mine] = await db
+        .insert(personnel)
+        .values({ clientId, firstName: 'Zelda', lastName: 'Reassigned' })
+        .returning({ id: personnel.id });
+      const [other] = await db.select({ id: clients.id }).from(clients).where(ne(clients.id, clientId)).limit(1);
+      const [theirs] = await db
+        .insert(personnel)
+        .values({ clientId: other?.id ?? 0, firstName: 'Yuri', lastName: 'Elsewhere' })
+        .returning({ id: personnel.id });
+      const [bob] = (await page(`?survey=${surveyId}&q=bob`)).data;
+      const opts = await ctx.app.inject({ method: 'GET', url: `/api/survey-responses/${bob?.id}/options/personnel?q=zelda`, headers });
+      expect(opts.json().data).toEqual([{ value: String(mine?.id), label: 'Zelda Reassigned' }]);
+      const foreign = await ctx.app.inject({ method: 'GET', url: `/api/survey-responses/${bob?.id}/options/personnel?q=yuri`, headers });
+      expect(foreign.json().data).toEqual([]);
+
+      const refused = await post(`/api/survey-responses/${bob?.id}/personnel`, { personnel_id: theirs?.id });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().errors.personnel_id[0]).toContain('must be a person of');
+      const bad = await post(`/api/survey-responses/${bob?.id}/personnel`, { personnel_id: 'x' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.body).toContain('personnel_id');
+
+      const ok = await post(`/api/survey-responses/${bob?.id}/personnel`, { personnel_id: mine?.id });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data).toMatchObject({ personnel_id: mine?.id, personnel_name: 'Zelda Reassigned' });
+      expect((await page(`?survey=${surveyId}&q=bob`)).data[0]?.personnel_name).toBe('Zelda Reassigned');
+      const [item] = await db
+        .select()
+        .from(surveyProcessingItems)
+        .where(eq(surveyProcessingItems.id, bob?.processing_item_id ?? 0));
+      expect(item?.personnelId).toBe(mine?.id);
+      const [audit] = await db
+        .select()
+        .from(systemLogs)
+        .where(eq(systemLogs.action, 'survey_responses.reassign_personnel'))
+        .orderBy(desc(systemLogs.id))
+        .limit(1);
+      expect(audit).toMatchObject({
+        before: { personnel_id: null, personnel_name: null },
+        after: { personnel_id: mine?.id, personnel_name: 'Zelda Reassigned' },
+      });
+    });
+
+    it('reassigns the location within the client', async () => {
+      const db = ctx.database.db;
+      const [target] = await db
+        .select({ id: locations.id, name: locations.locationname })
+        .from(locations)
+        .where(and(eq(locations.clientId, clientId), ne(locations.id, locationId ?? '')))
+        .limit(1);
+      const [foreign] = await db.select({ id: locations.id }).from(locations).where(ne(locations.clientId, clientId)).limit(1);
+      const [cy] = (await page(`?survey=${surveyId}&q=slow`)).data;
+      const opts = await ctx.app.inject({ method: 'GET', url: `/api/survey-responses/${cy?.id}/options/location?perPage=100`, headers });
+      const values = (opts.json().data as { value: string }[]).map((o) => o.value);
+      expect(values).toContain(target?.id);
+      expect(values).not.toContain(foreign?.id);
+
+      const refused = await post(`/api/survey-responses/${cy?.id}/location`, { location_id: foreign?.id });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().errors.location_id[0]).toContain('must be a location of');
+      const ok = await post(`/api/survey-responses/${cy?.id}/location`, { location_id: target?.id });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data).toMatchObject({ location_id: target?.id, location_name: target?.name });
+      const [item] = await db
+        .select()
+        .from(surveyProcessingItems)
+        .where(eq(surveyProcessingItems.id, cy?.processing_item_id ?? 0));
+      expect(item?.locationId).toBe(target?.id);
+    });
+
+    it('resends a sent, unanswered, unexpired invitation as a new NotificationLog row', async () => {
+      const item = await newItem();
+      const res = await post(`/api/survey-responses/items/${item.id}/resend`);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data).toMatchObject({ item_id: item.id, notification_status: 'sent', error: null });
+      const [log] = await ctx.database.db.select().from(notificationLogs).where(eq(notificationLogs.id, res.json().data.notification_id));
+      expect(log).toMatchObject({
+        type: 'survey_invite',
+        recipient: 'dee@example.com',
+        relatedType: 'survey_processing_item',
+        relatedId: String(item.id),
+        clientId,
+      });
+      expect(log?.bodyText).toContain(`/s/${item.token}`);
+      expect(log?.bodyText).toContain(`/u/${item.token}`);
+      expect(log?.subjectOrTemplate).toMatch(/, Dee\?$/);
+      const second = await post(`/api/survey-responses/items/${item.id}/resend`);
+      expect(second.json().data.notification_id).not.toBe(res.json().data.notification_id);
+      const [after] = await ctx.database.db.select().from(surveyProcessingItems).where(eq(surveyProcessingItems.id, item.id));
+      expect(after?.attempts).toBe(2);
+    });
+
+    it('refuses to resend an answered, expired or never sent invitation', async () => {
+      const [ann] = (await page(`?survey=${surveyId}&q=superb`)).data;
+      const answered = await post(`/api/survey-responses/items/${ann?.processing_item_id}/resend`);
+      expect(answered.statusCode).toBe(409);
+      expect(answered.body).toContain('already answered');
+      const expired = await newItem({ expiresAt: new Date(Date.now() - 1000) });
+      const late = await post(`/api/survey-responses/items/${expired.id}/resend`);
+      expect(late.statusCode).toBe(409);
+      expect(late.body).toContain('expired');
+      const queued = await newItem({ status: 'queued' });
+      expect((await post(`/api/survey-responses/items/${queued.id}/resend`)).statusCode).toBe(409);
+      expect((await post('/api/survey-responses/items/999999/resend')).statusCode).toBe(404);
     });
   });
 }

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { idText } from '../api/ids.ts';
+import { bodyId, idText } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
 import { type AnswerValue, answerValueSchema, NPS_CLASSES, type NpsClass, QUESTION_TYPES } from '../surveys/questions.ts';
 import { LOCATION_ID } from './locations.ts';
 
 /**
  * Survey Manager (docs/screens.md, Survey Manager): the responses respondents recorded on the public
- * survey page (`/s/{token}`), one per processing item. Read-mostly: the only change is Exclude /
- * Include in reporting, with a reason. Alerts, testimonials and review invites add their columns
- * when they exist.
+ * survey page (`/s/{token}`), one per processing item. Read-mostly: Exclude / Include in reporting
+ * with a reason, and Reassign personnel / location (within the response's client). Alerts,
+ * testimonials and review invites add their columns when they exist.
  */
 export const NPS_CLASS_LABELS: Record<NpsClass, string> = { promoter: 'Promoter', passive: 'Passive', detractor: 'Detractor' };
 
@@ -63,6 +63,27 @@ export const responseExclusionSchema = z.strictObject({
   reason: z.string().trim().min(1, 'The reason field is required').max(500, 'The reason field may not be greater than 500 characters'),
 });
 export type ResponseExclusion = z.infer<typeof responseExclusionSchema>;
+
+/** Reassign personnel: a person of the response's client (checked by the server, 422 on `personnel_id`). */
+export const responsePersonnelSchema = z.strictObject({
+  personnel_id: bodyId,
+});
+export type ResponsePersonnel = z.infer<typeof responsePersonnelSchema>;
+
+/** Reassign location: a location of the response's client (checked by the server, 422 on `location_id`). */
+export const responseLocationSchema = z.strictObject({
+  location_id: z.string().regex(LOCATION_ID, 'The Location field must be a location id'),
+});
+export type ResponseLocation = z.infer<typeof responseLocationSchema>;
+
+/** `POST /api/survey-responses/items/:id/resend`: the NotificationLog row the resend wrote and how it ended. */
+export const resendResultSchema = z.object({
+  item_id: z.number().int(),
+  notification_id: z.number().int(),
+  notification_status: z.string(),
+  error: z.string().nullable(),
+});
+export type ResendResult = z.infer<typeof resendResultSchema>;
 
 const SCORES = Array.from({ length: 11 }, (_, i) => ({ value: String(i), label: String(i) }));
 const idValue = idText.transform(String);

@@ -1,6 +1,9 @@
 import { cellValue, dataEnvelope, idParamSchema, listEnvelope, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
 import {
+  resendResultSchema,
   responseExclusionSchema,
+  responseLocationSchema,
+  responsePersonnelSchema,
   type SurveyResponse,
   surveyResponseDetailSchema,
   surveyResponseResource,
@@ -8,18 +11,40 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
-import { notFound } from '../../lib/http-error.ts';
-import { clientOptions, countResponses, findResponse, listPage, locationOptions, setExcluded, surveyOptions } from './repository.ts';
+import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import type { SendResult } from '../../messaging/send.ts';
+import { renderInvitationEmail, renderInvitationSms } from './render.ts';
+import {
+  clientOptions,
+  countResponses,
+  findItemForResend,
+  findResponse,
+  listPage,
+  locationOfClient,
+  locationOptions,
+  locationOptionsOf,
+  personnelOptionsOf,
+  personOfClient,
+  reassign,
+  recordResend,
+  setExcluded,
+  smsTemplateOf,
+  surveyOptions,
+} from './repository.ts';
 
 const def = surveyResponseResource;
 const EXPORT_BATCH = 2000;
 const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } };
+/** Statuses of an invitation that went out and may be sent again (not answered, not refused). */
+const RESENDABLE = new Set(['sent', 'delivered', 'opened', 'reminded']);
 
 /**
  * Survey Manager: read-mostly over the responses the public page recorded (apps/server/src/public).
  * The routes are this module's own, as Tracking Logs' are: the kit's `resourceRoutes` always adds
- * create, edit and status routes, and a response is never created or edited here. The one change is
- * Exclude / Include in reporting, with a reason, audited.
+ * create, edit and status routes, and a response is never created or edited here. The changes are
+ * Exclude / Include in reporting (with a reason) and Reassign personnel / location (within the
+ * response's client, written on the response and its processing item), each audited; and Resend
+ * of an unanswered invitation (`items/:id/resend`, for Survey Processing's screen).
  */
 export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -90,6 +115,137 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
         after: { excluded: after.excluded, excluded_reason: after.excluded_reason },
       });
       return { data: after };
+    },
+  );
+
+  const responseOf = async (id: number) => {
+    const found = await findResponse(app.db, id);
+    if (!found) throw notFound('Response');
+    return found;
+  };
+
+  // Option lists of the response's own client, paged on the server as the user types.
+  app.get(`${def.path}/:id/options/personnel`, { schema: { params: idParamSchema, ...options } }, async (request) =>
+    personnelOptionsOf(app.db, (await responseOf(request.params.id)).client_id, request.query),
+  );
+  app.get(`${def.path}/:id/options/location`, { schema: { params: idParamSchema, ...options } }, async (request) =>
+    locationOptionsOf(app.db, (await responseOf(request.params.id)).client_id, request.query),
+  );
+
+  app.post(
+    `${def.path}/:id/personnel`,
+    { schema: { params: idParamSchema, body: responsePersonnelSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } } },
+    async (request) => {
+      const before = await responseOf(request.params.id);
+      const personId = request.body.personnel_id;
+      if (!(await personOfClient(app.db, before.client_id, personId)))
+        throw new HttpError(422, 'Please correct: personnel_id.', {
+          personnel_id: [`The Personnel field must be a person of ${before.client_name ?? 'the response’s client'}`],
+        });
+      await reassign(app.db, { id: before.id, processingItemId: before.processing_item_id }, { personnelId: personId }, new Date());
+      const after = await responseOf(before.id);
+      await request.audit({
+        action: 'survey_responses.reassign_personnel',
+        message: `Reassigned response ${before.id} from ${before.personnel_name ?? 'no one'} to ${after.personnel_name ?? personId}`,
+        entityType: 'survey_response',
+        entityId: String(before.id),
+        clientId: before.client_id,
+        before: { personnel_id: before.personnel_id, personnel_name: before.personnel_name },
+        after: { personnel_id: after.personnel_id, personnel_name: after.personnel_name },
+      });
+      return { data: after };
+    },
+  );
+
+  app.post(
+    `${def.path}/:id/location`,
+    { schema: { params: idParamSchema, body: responseLocationSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } } },
+    async (request) => {
+      const before = await responseOf(request.params.id);
+      const locationId = request.body.location_id;
+      if (!(await locationOfClient(app.db, before.client_id, locationId)))
+        throw new HttpError(422, 'Please correct: location_id.', {
+          location_id: [`The Location field must be a location of ${before.client_name ?? 'the response’s client'}`],
+        });
+      await reassign(app.db, { id: before.id, processingItemId: before.processing_item_id }, { locationId }, new Date());
+      const after = await responseOf(before.id);
+      await request.audit({
+        action: 'survey_responses.reassign_location',
+        message: `Moved response ${before.id} from ${before.location_name ?? 'no location'} to ${after.location_name ?? locationId}`,
+        entityType: 'survey_response',
+        entityId: String(before.id),
+        clientId: before.client_id,
+        before: { location_id: before.location_id, location_name: before.location_name },
+        after: { location_id: after.location_id, location_name: after.location_name },
+      });
+      return { data: after };
+    },
+  );
+
+  // Resend the survey link: the same invitation (same token and expiry) again through the
+  // messenger, which writes a new NotificationLog row related to the item.
+  app.post(
+    `${def.path}/items/:id/resend`,
+    { schema: { params: idParamSchema, response: { 201: dataEnvelope(resendResultSchema) } } },
+    async (request, reply) => {
+      const found = await findItemForResend(app.db, request.params.id);
+      if (!found) throw notFound('Processing item');
+      const { item } = found;
+      if (found.answered || item.status === 'responded')
+        throw conflict('This invitation was already answered: there is nothing to resend.');
+      if (item.expiresAt.getTime() <= Date.now())
+        throw conflict(`This invitation’s link expired on ${item.expiresAt.toISOString().slice(0, 10)}: it cannot be resent.`);
+      if (!RESENDABLE.has(item.status))
+        throw conflict(`This invitation was never sent (status ${item.status}): there is nothing to resend.`);
+      const to = item.channel === 'email' ? item.email : item.phone;
+      if (!to) throw conflict(`This invitation has no ${item.channel === 'email' ? 'e-mail address' : 'phone'} to resend to.`);
+
+      const values = {
+        firstName: item.firstName,
+        locationName: found.locationName,
+        personnelName: found.personnelName,
+        businessName: found.clientName ?? found.senderName,
+        surveyLink: app.messenger.link(`/s/${item.token}`),
+        unsubscribeLink: app.messenger.link(`/u/${item.token}`),
+      };
+      const common = {
+        type: 'survey_invite' as const,
+        to,
+        clientId: item.clientId,
+        locationId: item.locationId,
+        related: { type: 'survey_processing_item', id: item.id },
+      };
+      let result: SendResult;
+      if (item.channel === 'sms') {
+        const template = found.smsTemplateId === null ? undefined : await smsTemplateOf(app.db, item.clientId, found.smsTemplateId);
+        if (!template) throw conflict('The survey has no SMS template any more: the invitation cannot be rendered again.');
+        result = await app.messenger.send({
+          ...common,
+          channel: 'sms',
+          template: template.name,
+          text: renderInvitationSms(template.body, values),
+        });
+      } else {
+        if (!found.emailSubject || !found.emailBody)
+          throw conflict('The survey has no e-mail subject or body any more: the invitation cannot be rendered again.');
+        result = await app.messenger.send({
+          ...common,
+          channel: 'email',
+          ...renderInvitationEmail({ subject: found.emailSubject, body: found.emailBody }, values),
+        });
+      }
+      await recordResend(app.db, item.id, result.status === 'sent' ? null : result.error, new Date());
+      await request.audit({
+        action: 'survey_processing_items.resend',
+        message: `Resent the invitation of ${found.surveyName} to ${to}: ${result.status}`,
+        entityType: 'survey_processing_item',
+        entityId: String(item.id),
+        clientId: item.clientId,
+        after: { notification_id: result.id, status: result.status, error: result.error },
+      });
+      return reply.code(201).send({
+        data: { item_id: item.id, notification_id: result.id, notification_status: result.status, error: result.error },
+      });
     },
   );
 };
