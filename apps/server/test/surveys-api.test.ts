@@ -176,6 +176,51 @@ for (const kind of testDatabaseKinds()) {
       expect(log?.bodyText).toMatch(/^Hi Alex, rate /);
     });
 
+    it('previews the e-mail (as sent, with its HTML), the SMS with its counter and the public page, recording nothing', async () => {
+      const template = (
+        await send('POST', '/api/sms-templates', {
+          name: 'Preview invite',
+          purpose: 'survey_invite',
+          language: 'en',
+          body: 'Hi {first_name}, rate {business_name}: {link} Reply STOP to opt out',
+        })
+      ).json().data;
+      const survey = (await create({ name: 'Preview <me>', channel: 'email_then_sms', sms_template_id: template.id })).json().data;
+      const db = ctx.database.db;
+      const before = await db.$count(surveyProcessingItems);
+      const logsBefore = await db.$count(notificationLogs);
+
+      const res = await get(`/api/surveys/${survey.id}/preview`);
+      expect(res.statusCode, res.body).toBe(200);
+      const p = res.json().data;
+      expect(p.sample.first_name).toBe('Alex');
+      expect(p.sample.link).toMatch(/\/s\/preview-sample-link$/);
+      expect(p.email.subject).toBe(`How was ${p.sample.location_name}?`);
+      expect(p.email.text).toContain(`Hi Alex, how was ${p.sample.location_name} with Jordan? ${p.sample.link}`);
+      expect(p.email.html).toContain(`<a href="${p.sample.link}">`);
+      expect(p.email_missing).toBeNull();
+      expect(p.sms).toMatchObject({ template_name: 'Preview invite', encoding: 'gsm7', segments: 1 });
+      expect(p.sms.text).toMatch(/^Hi Alex, rate .+: http.+\/s\/preview-sample-link Reply STOP to opt out$/);
+      expect(p.sms.characters).toBeGreaterThan(40);
+      // The public page's own markup, escaped: the survey's name cannot add tags.
+      expect(p.landing_html).toContain('<h1>Preview &lt;me&gt;</h1>');
+      expect(p.landing_html).toContain('Hi Alex, thank you for choosing');
+      expect(p.landing_html).toContain('How likely are you to recommend us?');
+      expect(await db.$count(surveyProcessingItems)).toBe(before);
+      expect(await db.$count(notificationLogs)).toBe(logsBefore);
+
+      const bare = (await create({ name: 'No SMS' })).json().data;
+      const q = (await get(`/api/surveys/${bare.id}/preview`)).json().data;
+      expect(q.sms).toBeNull();
+      expect(q.sms_missing).toContain('no SMS template');
+      expect((await get('/api/surveys/999999/preview')).statusCode).toBe(404);
+
+      // Send test sends the same HTML the preview shows.
+      const sent = (await send('POST', `/api/surveys/${survey.id}/send-test`, { to: 'pat@example.com' })).json().data;
+      const [log] = await db.select().from(notificationLogs).where(eq(notificationLogs.id, sent.notification_id));
+      expect(log?.bodyHtml).toContain(`<a href="${sent.link}">`);
+    });
+
     it('duplicates to the same client (active, same locations) and to another (paused, no locations)', async () => {
       const source = (await create({ name: 'Original', location_ids: locationIds.slice(0, 2) })).json().data;
       const same = await send('POST', `/api/surveys/${source.id}/duplicate`);

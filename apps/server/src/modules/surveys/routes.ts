@@ -5,7 +5,6 @@ import {
   idParamSchema,
   type ProcessingItemStatus,
   renderSmsSample,
-  renderSurveyEmail,
   SAMPLE_FIRST_NAME,
   surveyDuplicateSchema,
   surveyOptionsAnswerSchema,
@@ -14,13 +13,17 @@ import {
   surveyTestResultSchema,
   surveyTestSchema,
 } from '@admin/shared';
+import { countSms, type SurveyPreview, surveyPreviewSchema } from '@admin/shared/surveys/preview';
+import { SURVEY_TYPES, type SurveyType } from '@admin/shared/surveys/questions';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
+import { clientSurveySettings, locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import type { SendResult } from '../../messaging/send.ts';
+import { surveyPage } from '../../public/survey-page.ts';
+import { invitationEmail } from './message.ts';
 import { loadSurvey, setLocations, surveyStore } from './repository.ts';
 
 const NAME_MAX = 120;
@@ -31,12 +34,15 @@ const copyName = (name: string) => {
 /** The sample personnel name of a test invitation. */
 const SAMPLE_PERSONNEL = 'Jordan';
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The token of a preview's sample link: no invitation has it, so the link opens the not-found page. */
+const PREVIEW_TOKEN = 'preview-sample-link';
+const surveyTypeOf = (value: string): SurveyType => SURVEY_TYPES.find((t) => t === value) ?? 'custom';
 
 /** A link token: 256 random bits, URL-safe (docs/decisions/023-survey-questions-as-jsonb.md). */
 export const newSurveyToken = () => randomBytes(32).toString('base64url');
 
 /** An invitation's status from how its message ended. */
-function itemStatusOf(result: SendResult): ProcessingItemStatus {
+export function itemStatusOf(result: SendResult): ProcessingItemStatus {
   if (result.status === 'sent') return 'sent';
   if (result.status === 'suppressed') return result.error?.includes('suppression list') ? 'skipped_suppressed' : 'skipped_opt_out';
   return 'failed';
@@ -218,8 +224,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           to,
           clientId,
           locationId: location?.id ?? null,
-          subject: renderSurveyEmail(survey.emailSubject ?? '', values),
-          text: renderSurveyEmail(survey.emailBody ?? '', values),
+          ...invitationEmail(survey, values),
           related,
         });
       }
@@ -257,6 +262,103 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           error: result.error,
         },
       });
+    },
+  );
+
+  // Preview: the invitation e-mail and SMS as they would be sent, and the public survey page as
+  // `/s/{token}` renders it (the same function), all with sample values; nothing is recorded.
+  app.get(
+    `${surveyResource.path}/:id/preview`,
+    { schema: { params: idParamSchema, response: { 200: dataEnvelope(surveyPreviewSchema) } } },
+    async (request) => {
+      const clientId = requireCurrentClientId(request);
+      const survey = await ownSurvey(clientId, request.params.id);
+      const [location] = await app.db
+        .select({ id: locations.id, name: locations.locationname, reviewLinks: locations.reviewLinks })
+        .from(surveyLocations)
+        .innerJoin(locations, eq(locations.id, surveyLocations.locationId))
+        .where(eq(surveyLocations.surveyId, survey.id))
+        .orderBy(locations.locationname, locations.id)
+        .limit(1);
+      const [brand] = await app.db
+        .select({ logoUrl: clientSurveySettings.logoUrl, brandColor: clientSurveySettings.brandColor })
+        .from(clientSurveySettings)
+        .where(eq(clientSurveySettings.clientId, clientId))
+        .limit(1);
+      const client = await app.clients.find(clientId);
+      const clientName = client?.name ?? survey.senderName;
+      const locationName = location?.name ?? 'Your location';
+      const link = app.messenger.link(`/s/${PREVIEW_TOKEN}`);
+
+      let email: SurveyPreview['email'] = null;
+      let emailMissing: string | null = null;
+      if (survey.emailSubject && survey.emailBody) {
+        email = invitationEmail(survey, {
+          firstName: SAMPLE_FIRST_NAME,
+          locationName,
+          personnelName: SAMPLE_PERSONNEL,
+          surveyLink: link,
+          unsubscribeLink: app.messenger.link(`/u/${PREVIEW_TOKEN}`),
+        });
+      } else {
+        emailMissing = 'This survey has no email subject or body yet: fill them on Messaging.';
+      }
+
+      let sms: SurveyPreview['sms'] = null;
+      let smsMissing: string | null = 'This survey has no SMS template: choose one on Messaging.';
+      if (survey.smsTemplateId !== null) {
+        const [template] = await app.db
+          .select({ name: smsTemplates.name, body: smsTemplates.body })
+          .from(smsTemplates)
+          .where(and(eq(smsTemplates.id, survey.smsTemplateId), or(isNull(smsTemplates.clientId), eq(smsTemplates.clientId, clientId))))
+          .limit(1);
+        if (template) {
+          const text = renderSmsSample(template.body, { businessName: clientName, link });
+          const count = countSms(text);
+          sms = { template_name: template.name, text, characters: count.characters, encoding: count.encoding, segments: count.segments };
+          smsMissing = null;
+        } else {
+          smsMissing = 'The survey’s SMS template no longer exists: choose another on Messaging.';
+        }
+      }
+
+      const landing = surveyPage(
+        {
+          itemId: 0,
+          clientId,
+          clientName,
+          locationId: location?.id ?? null,
+          locationName: location?.name ?? null,
+          reviewLinks: location?.reviewLinks ?? {},
+          personnelId: null,
+          firstName: SAMPLE_FIRST_NAME,
+          email: null,
+          phone: null,
+          expiresAt: new Date(Date.now() + survey.linkExpiresDays * DAY_MS),
+          status: 'sent',
+          surveyId: survey.id,
+          surveyName: survey.name,
+          surveyType: surveyTypeOf(survey.type),
+          questions: survey.questions,
+          reviewSites: survey.reviewSites,
+          testimonialConsentText: survey.testimonialConsentText,
+          logoUrl: brand?.logoUrl ?? null,
+          brandColor: brand?.brandColor ?? null,
+          responseId: null,
+        },
+        `/s/${PREVIEW_TOKEN}`,
+        { answers: {}, problems: {}, consent: false },
+      );
+      return {
+        data: {
+          sample: { first_name: SAMPLE_FIRST_NAME, location_name: locationName, link },
+          email,
+          email_missing: emailMissing,
+          sms,
+          sms_missing: smsMissing,
+          landing_html: landing,
+        },
+      };
     },
   );
 };

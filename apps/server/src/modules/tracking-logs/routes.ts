@@ -5,15 +5,20 @@ import {
   listEnvelope,
   NOTIFICATION_CHANNELS,
   type NotificationLog,
+  type NotificationStatus,
+  type NotificationType,
   notificationLogDetailSchema,
   notificationLogResource,
   optionsAnswerSchema,
   optionsQuerySchema,
 } from '@admin/shared';
+import { resendRefusal } from '@admin/shared/surveys/preview';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notificationLogs, surveyProcessingItems } from '../../db/schema/index.ts';
 import { csvFileName, sendCsv } from '../../kit/csv.ts';
-import { notFound } from '../../lib/http-error.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
 import { clientOptions, countLogs, findLog, listPage } from './repository.ts';
 
 const def = notificationLogResource;
@@ -36,7 +41,7 @@ const testMessageSchema = z
  * definition (packages/shared resources/notification-logs.ts) gives the schemas, sorts, columns and
  * CSV headers; the routes are this module's own rather than the kit's `resourceRoutes`, which
  * always adds create, edit and status routes. Every client's messages, unless the Clients filter
- * narrows them. Resend is not here yet: it comes with the survey invitations it resends.
+ * narrows them. Resend is here for failed survey invitations and reminders.
  */
 export const trackingLogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -120,6 +125,63 @@ export const trackingLogRoutes: FastifyPluginAsyncZod = async (app) => {
         message: `Sent a test ${channel === 'email' ? 'e-mail' : 'SMS'}: ${result.status}`,
         entityType: 'notification_log',
         entityId: result.id,
+      });
+      const log = await findLog(app.db, result.id);
+      if (!log) throw notFound('Message');
+      return reply.code(201).send({ data: log });
+    },
+  );
+
+  /**
+   * Resend: a failed or undelivered survey invitation or reminder goes out again as it was
+   * rendered (subject, text, HTML), to the same recipient, through the messenger and so its checks:
+   * an opted-out or suppressed recipient is refused and that refusal is the new row. Anything else
+   * is a 409 naming why. The invitation's attempts and status follow the new message.
+   */
+  app.post(
+    `${def.path}/:id/resend`,
+    { schema: { params: z.object({ id: bigIdText }), response: { 201: dataEnvelope(notificationLogDetailSchema) } } },
+    async (request, reply) => {
+      const [row] = await app.db.select().from(notificationLogs).where(eq(notificationLogs.id, request.params.id)).limit(1);
+      if (!row) throw notFound('Message');
+      const refusal = resendRefusal({
+        type: row.type as NotificationType,
+        delivery_status: row.status as NotificationStatus,
+        related_type: row.relatedType,
+        related_id: row.relatedId,
+      });
+      if (refusal !== null) throw new HttpError(409, refusal);
+      const common = {
+        type: row.type as NotificationType,
+        to: row.recipient,
+        clientId: row.clientId,
+        locationId: row.locationId,
+        related: row.relatedType && row.relatedId ? { type: row.relatedType, id: row.relatedId } : null,
+      };
+      const result = await app.messenger.send(
+        row.channel === 'email'
+          ? { ...common, channel: 'email', subject: row.subjectOrTemplate, text: row.bodyText ?? '', html: row.bodyHtml }
+          : { ...common, channel: 'sms', template: row.subjectOrTemplate, text: row.bodyText ?? '' },
+      );
+      const itemId = Number(row.relatedId);
+      if (Number.isSafeInteger(itemId)) {
+        await app.db
+          .update(surveyProcessingItems)
+          .set({
+            attempts: sql`${surveyProcessingItems.attempts} + 1`,
+            lastError: result.error,
+            updatedAt: new Date(),
+            ...(result.status === 'sent' ? { status: 'sent' as const, sentAt: new Date() } : {}),
+          })
+          .where(eq(surveyProcessingItems.id, itemId));
+      }
+      await request.audit({
+        action: 'notification_logs.resend',
+        message: `Resent message ${row.id} (${row.type}): ${result.status}`,
+        clientId: row.clientId,
+        entityType: 'notification_log',
+        entityId: result.id,
+        after: { source_id: row.id, status: result.status, error: result.error },
       });
       const log = await findLog(app.db, result.id);
       if (!log) throw notFound('Message');
