@@ -7,9 +7,10 @@ import {
   notificationLogResource,
   relatedOf,
 } from '@admin/shared/resources/notification-logs';
-import { Badge, Code, Loader, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { resendRefusal } from '@admin/shared/surveys/preview';
+import { Alert, Badge, Button, Code, Loader, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -69,6 +70,44 @@ function RenderedHtml({ html }: { html: string }) {
   );
 }
 
+/**
+ * Resend (failed or undelivered survey invitations and reminders only): the same rendered message
+ * again, through the sender's checks; the answer is the new row, shown here with its outcome.
+ */
+function ResendButton({ row }: { row: NotificationLog }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  async function resend() {
+    setBusy(true);
+    try {
+      const { data } = await api.post<{ data: NotificationLogDetail }>(`${notificationLogResource.path}/${row.id}/resend`, {});
+      setOutcome(
+        data.delivery_status === 'sent'
+          ? { ok: true, message: `Resent as message ${data.id}.` }
+          : { ok: false, message: `Not sent (${data.delivery_status}): ${data.error ?? ''} — message ${data.id}.` },
+      );
+      await queryClient.invalidateQueries({ queryKey: [notificationLogResource.screen] });
+    } catch (e) {
+      setOutcome({ ok: false, message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Stack gap="xs" align="flex-start">
+      <Button size="xs" loading={busy} onClick={() => void resend()} disabled={outcome?.ok === true}>
+        Resend
+      </Button>
+      {outcome && (
+        <Alert role="status" variant="light" color={outcome.ok ? 'green' : 'orange'} p="xs">
+          {outcome.message}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
 /** One message: its fields, the rendered body and the status timeline from `GET /api/notifications-logs/{id}`. */
 function MessageDetail({ row }: { row: NotificationLog }) {
   const detail = useQuery({
@@ -109,6 +148,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
           </Text>
         </Labelled>
       )}
+      {resendRefusal(row) === null && <ResendButton row={row} />}
       <Labelled label={row.channel === 'email' ? 'Subject' : 'Template'}>
         <Text size="sm">{row.subject_or_template}</Text>
       </Labelled>
@@ -152,7 +192,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
 
 /**
  * Every outbound message, read-only (docs/screens.md, Tracking Logs): every client's, recipients
- * masked. Resend comes with the survey invitations it would resend.
+ * masked; Resend for a failed survey invitation or reminder.
  */
 export default function TrackingLogsPage() {
   return (

@@ -1,0 +1,153 @@
+import type { Survey } from '@admin/shared/resources/surveys';
+import { SMS_ENCODING_LABELS, type SurveyPreview } from '@admin/shared/surveys/preview';
+import { Alert, Badge, Button, Code, Drawer, Group, Loader, Stack, Tabs, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { api } from '../../lib/http.ts';
+
+/**
+ * The e-mail's frame document, with the policy Tracking Logs' detail uses
+ * (features/logging/message-document.ts; features do not import each other): inline styles and
+ * data: images only, first in the head, so nothing in the message loads from elsewhere.
+ */
+const EMAIL_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; form-action 'none'; base-uri 'none'";
+const emailDocument = (html: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${EMAIL_CSP}"><meta name="referrer" content="no-referrer"></head><body>${html}</body></html>`;
+
+/**
+ * The public page's own policy for the preview frame, put first in its head: styles inline, the
+ * logo from its web address as on `/s/{token}`, no script, and the form posts nowhere.
+ */
+const LANDING_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'none'; base-uri 'none'";
+const landingDocument = (html: string) =>
+  html.replace(
+    '<head>',
+    `<head><meta http-equiv="Content-Security-Policy" content="${LANDING_CSP}"><meta name="referrer" content="no-referrer">`,
+  );
+
+/** A frame that can do nothing: `sandbox=""` (no scripts, forms, popups or same-origin access). */
+function Frame({ title, doc, height }: { title: string; doc: string; height: number }) {
+  return (
+    <iframe
+      title={title}
+      sandbox=""
+      srcDoc={doc}
+      referrerPolicy="no-referrer"
+      style={{ width: '100%', height, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, background: 'white' }}
+    />
+  );
+}
+
+function Labelled({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </div>
+  );
+}
+
+function PreviewBody({ preview }: { preview: SurveyPreview }) {
+  const { email, sms } = preview;
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        Sample values: {preview.sample.first_name}, {preview.sample.location_name}, and a sample link. Nothing is sent or recorded.
+      </Text>
+      <Tabs defaultValue="email" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="email">E-mail</Tabs.Tab>
+          <Tabs.Tab value="sms">SMS</Tabs.Tab>
+          <Tabs.Tab value="landing">Landing page</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="email" pt="sm">
+          {email ? (
+            <Stack gap="sm">
+              <Labelled label="Subject">
+                <Text size="sm" fw={600}>
+                  {email.subject}
+                </Text>
+              </Labelled>
+              <Labelled label="Rendered e-mail">
+                <Frame title="Rendered e-mail" doc={emailDocument(email.html)} height={320} />
+              </Labelled>
+              <Labelled label="Text version">
+                <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {email.text}
+                </Code>
+              </Labelled>
+            </Stack>
+          ) : (
+            <Alert color="yellow" variant="light">
+              {preview.email_missing}
+            </Alert>
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="sms" pt="sm">
+          {sms ? (
+            <Stack gap="sm">
+              <Labelled label={`Template: ${sms.template_name}`}>
+                <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {sms.text}
+                </Code>
+              </Labelled>
+              <Group gap="xs" aria-label="SMS counter">
+                <Badge variant="light">{sms.characters} characters</Badge>
+                <Badge variant="light">{SMS_ENCODING_LABELS[sms.encoding]}</Badge>
+                <Badge variant="light" color={sms.segments > 2 ? 'orange' : 'blue'}>
+                  {sms.segments === 1 ? '1 segment' : `${sms.segments} segments`}
+                </Badge>
+              </Group>
+              <Text size="xs" c="dimmed">
+                Links count as 23 characters: they are sent as short links.
+              </Text>
+            </Stack>
+          ) : (
+            <Alert color="yellow" variant="light">
+              {preview.sms_missing}
+            </Alert>
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="landing" pt="sm">
+          <Frame title="Landing page" doc={landingDocument(preview.landing_html)} height={560} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/**
+ * Preview: the invitation e-mail and SMS as they would be sent, and the public survey page the
+ * link opens, with sample values (`GET /api/surveys/:id/preview`); the HTML in sandboxed frames.
+ */
+export function PreviewAction({ row }: { row: Survey }) {
+  const [opened, setOpened] = useState(false);
+  const phone = useMediaQuery('(max-width: 48em)');
+  const preview = useQuery({
+    queryKey: ['surveys', 'preview', row.id, row.updated_at],
+    queryFn: async () => (await api.get<{ data: SurveyPreview }>(`/api/surveys/${row.id}/preview`)).data,
+    enabled: opened,
+    meta: { what: 'the preview' },
+  });
+  return (
+    <>
+      <Button size="compact-xs" variant="subtle" aria-label={`Preview ${row.name}`} onClick={() => setOpened(true)}>
+        Preview
+      </Button>
+      <Drawer
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title={`Preview of ${row.name}`}
+        position="right"
+        size={phone ? '100%' : 'xl'}
+      >
+        {preview.isPending && <Loader size="sm" aria-label="Loading preview" />}
+        {preview.error && <Text c="red">{preview.error.message}</Text>}
+        {preview.data && <PreviewBody preview={preview.data} />}
+      </Drawer>
+    </>
+  );
+}
