@@ -13,6 +13,7 @@ import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
+import { ResponseReassign } from './response-reassign.tsx';
 
 const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } as const;
 
@@ -82,25 +83,27 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
   );
 }
 
-/** One response: its fields, every answer as asked, and Exclude / Include. */
+/** One response: its fields, every answer as asked, Reassign personnel / location and Exclude / Include. */
 function ResponseDetail({ row }: { row: SurveyResponse }) {
   const detail = useQuery({
-    queryKey: ['survey-responses', 'detail', row.id, row.excluded],
+    queryKey: ['survey-responses', 'detail', row.id, row.excluded, row.personnel_id, row.location_id],
     queryFn: async () => (await api.get<{ data: SurveyResponseDetail }>(`${surveyResponseResource.path}/${row.id}`)).data,
     meta: { what: 'the response' },
   });
   const d = detail.data;
+  // The detail once loaded: it is fresh after a reassign even before the list reloads.
+  const r: SurveyResponse = d ?? row;
   const fields: [string, string][] = [
-    ['Submitted at', formatDateTime(row.submitted_at)],
-    ['Customer', row.customer],
-    ['Client', row.client_name ?? '—'],
-    ['Location', row.location_name ?? '—'],
-    ['Survey', row.survey_name ?? '—'],
-    ['Personnel', row.personnel_name ?? '—'],
-    ['Key score', row.key_score === null ? '—' : String(row.key_score)],
-    ['Class', row.nps_class ? NPS_CLASS_LABELS[row.nps_class] : '—'],
-    ['Testimonial consent', row.testimonial_consent ? 'Yes' : 'No'],
-    ['Excluded from reports', row.excluded ? `Yes — ${row.excluded_reason ?? ''}` : 'No'],
+    ['Submitted at', formatDateTime(r.submitted_at)],
+    ['Customer', r.customer],
+    ['Client', r.client_name ?? '—'],
+    ['Location', r.location_name ?? '—'],
+    ['Survey', r.survey_name ?? '—'],
+    ['Personnel', r.personnel_name ?? '—'],
+    ['Key score', r.key_score === null ? '—' : String(r.key_score)],
+    ['Class', r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : '—'],
+    ['Testimonial consent', r.testimonial_consent ? 'Yes' : 'No'],
+    ['Excluded from reports', r.excluded ? `Yes — ${r.excluded_reason ?? ''}` : 'No'],
   ];
   return (
     <Stack gap="sm">
@@ -125,6 +128,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
               </Text>
             </Labelled>
           ))}
+          <ResponseReassign detail={d} />
           <ExclusionForm detail={d} />
         </>
       )}
@@ -132,7 +136,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
   );
 }
 
-/** Survey Manager (docs/screens.md): completed responses, read-mostly; Exclude / Include in the detail. */
+/** Survey Manager (docs/screens.md): completed responses, read-mostly; Reassign and Exclude / Include in the detail. */
 export default function SurveyManagerPage() {
   return (
     <ResourcePage

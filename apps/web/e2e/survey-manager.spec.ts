@@ -1,0 +1,102 @@
+import { expect, type Page, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+// Survey Manager: a response recorded in the setup through the public JSON API (after a test
+// invitation), excluded from reports with a reason and reassigned to another person of the client,
+// by role and label; pictures at 390 and 1440 px when SHOTS_DIR is set.
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  await page.waitForTimeout(500); // the side panel's slide-in
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+/** The API as the signed-in admin, for the setup. */
+async function apiOf(page: Page) {
+  const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    async get<T>(url: string): Promise<T> {
+      const res = await page.request.get(url, { headers });
+      expect(res.status(), await res.text()).toBe(200);
+      return (await res.json()) as T;
+    },
+    async post<T>(url: string, data: unknown): Promise<T> {
+      const res = await page.request.post(url, { headers, data });
+      expect(res.status(), await res.text()).toBe(201);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+/** A survey of the current client, a test invitation to it and its answer: the customer's name is the sample "Alex". */
+async function answeredResponse(page: Page, name: string, comment: string) {
+  const api = await apiOf(page);
+  const locations = await api.get<{ data: { _id: string }[] }>('/api/endpoints?perPage=1');
+  const survey = await api.post<{ data: { id: number } }>('/api/surveys', {
+    name,
+    type: 'nps',
+    channel: 'email',
+    location_ids: locations.data.map((l) => l._id),
+    questions: [
+      { id: 1, type: 'nps_0_10', text: 'How likely are you to recommend us?', required: true, is_key_metric: true },
+      { id: 2, type: 'text', text: 'Why?' },
+    ],
+    email_subject: 'How was {location_name}?',
+    email_body: 'Hi {first_name}: {survey_link}\nUnsubscribe: {unsubscribe_link}',
+    sender_name: 'Manager Test',
+  });
+  const sent = await api.post<{ data: { link: string } }>(`/api/surveys/${survey.data.id}/send-test`, { to: 'manager.e2e@example.com' });
+  const token = sent.data.link.split('/s/')[1];
+  const res = await page.request.post(`/api/public/responses/${token}`, { data: { answers: { '1': 3, '2': comment } } });
+  expect(res.status(), await res.text()).toBe(201);
+  const people = await api.get<{ data: { name: string }[] }>('/api/personnel?perPage=1');
+  return { person: people.data[0]?.name ?? '' };
+}
+
+test.describe('Survey Manager', () => {
+  for (const width of [1440, 390]) {
+    test(`a response is read, excluded with a reason and reassigned to another person (${width} px)`, async ({ page }) => {
+      const errors = collectConsoleErrors(page);
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const name = `Manager NPS ${width} ${Date.now()}`;
+      const comment = `Waited too long ${width}`;
+      const { person } = await answeredResponse(page, name, comment);
+      expect(person, 'a person of the current client in the demo data').not.toBe('');
+
+      await page.goto('/admin/survey-manager');
+      await expect(page.getByRole('heading', { level: 1, name: 'Survey Manager' })).toBeVisible();
+      const row = page.getByRole('table', { name: 'Responses' }).getByRole('row', { name: new RegExp(name) });
+      await expect(row).toContainText('Detractor');
+      await expect(row).toContainText(comment);
+      await shot(page, `survey-manager-list-${width}`);
+
+      await row.getByRole('button', { name: /^Details of response/ }).click();
+      const detail = page.getByRole('dialog', { name: /response of Alex/i });
+      await expect(detail.getByText(comment)).toBeVisible();
+      await expect(detail.getByText('How likely are you to recommend us?')).toBeVisible();
+
+      // Exclude: the reason is required.
+      await detail.getByRole('button', { name: 'Exclude' }).click();
+      await expect(detail.getByText('The reason field is required')).toBeVisible();
+      await detail.getByRole('textbox', { name: 'Reason to exclude from reports' }).fill('Staff test of the survey');
+      await detail.getByRole('button', { name: 'Exclude' }).click();
+      await expect(detail.getByText('Yes — Staff test of the survey')).toBeVisible();
+      await expect(detail.getByRole('button', { name: 'Include' })).toBeVisible();
+
+      // Reassign personnel: options of the client, found by typing.
+      const picker = detail.getByRole('combobox', { name: 'New personnel' });
+      await picker.fill(person.slice(0, 4));
+      await page.getByRole('option', { name: person }).first().click();
+      await detail.getByRole('button', { name: 'Reassign personnel' }).click();
+      await expect(detail.getByText(person, { exact: true })).toBeVisible();
+      await shot(page, `survey-manager-detail-${width}`);
+      await page.keyboard.press('Escape');
+      await expect(row).toContainText(person);
+      await expect(row).toContainText('Yes');
+      expect(errors).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,108 @@
+import { type SurveyResponseDetail, surveyResponseResource } from '@admin/shared/resources/survey-responses';
+import { Button, Group, Select } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useRemoteOptions } from '../../components/filters/remote-multi-filter.tsx';
+import { ApiError, api } from '../../lib/http.ts';
+
+type Target = {
+  /** The body field and the option route's last segment. */
+  field: 'personnel_id' | 'location_id';
+  option: 'personnel' | 'location';
+  label: string;
+  current: string | null;
+  currentLabel: string | null;
+  done: string;
+};
+
+/**
+ * Reassign one attribution of a response (personnel or location) to another of the response's
+ * client: the options page on the server as the user types (`/:id/options/<what>?q=`), and the
+ * server's 422 shows on the field.
+ */
+function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Target }) {
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const path = `${surveyResponseResource.path}/${detail.id}/options/${target.option}`;
+  const { options, more, loading } = useRemoteOptions(path, search, value ? [value] : []);
+  const submit = async () => {
+    if (!value) return setError(`The ${target.label} field is required`);
+    const id = target.field === 'personnel_id' ? Number(value) : value;
+    setBusy(true);
+    try {
+      await api.post(`${surveyResponseResource.path}/${detail.id}/${target.option}`, { [target.field]: id });
+      notifications.show({ color: 'green', message: target.done });
+      setValue(null);
+      setSearch('');
+      setError(null);
+      await queryClient.invalidateQueries();
+    } catch (e) {
+      setError(e instanceof ApiError ? (e.fieldErrors[target.field]?.[0] ?? e.message) : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Group align="flex-end" gap="xs" wrap="nowrap">
+      <Select
+        style={{ flex: 1, minWidth: 0 }}
+        label={`New ${target.label.toLowerCase()}`}
+        placeholder={target.currentLabel ? `Now: ${target.currentLabel}` : 'Type to search'}
+        data={options.filter((o) => o.value !== target.current)}
+        value={value}
+        onChange={(v) => {
+          setValue(v);
+          setError(null);
+        }}
+        searchable
+        searchValue={search}
+        onSearchChange={setSearch}
+        // The server already matched what was typed.
+        filter={({ options: found }) => found}
+        nothingFoundMessage={loading ? 'Loading…' : more ? 'Type to narrow the list' : 'No match'}
+        error={error}
+        clearable
+        comboboxProps={{ withinPortal: true }}
+      />
+      <Button variant="light" onClick={() => void submit()} loading={busy} mb={error ? 22 : 0}>
+        Reassign {target.label.toLowerCase()}
+      </Button>
+    </Group>
+  );
+}
+
+/** Reassign personnel and Reassign location, within the response's client. */
+export function ResponseReassign({ detail }: { detail: SurveyResponseDetail }) {
+  return (
+    <>
+      <Reassign
+        key={`p-${detail.personnel_id}`}
+        detail={detail}
+        target={{
+          field: 'personnel_id',
+          option: 'personnel',
+          label: 'Personnel',
+          current: detail.personnel_id === null ? null : String(detail.personnel_id),
+          currentLabel: detail.personnel_name,
+          done: 'Personnel reassigned',
+        }}
+      />
+      <Reassign
+        key={`l-${detail.location_id}`}
+        detail={detail}
+        target={{
+          field: 'location_id',
+          option: 'location',
+          label: 'Location',
+          current: detail.location_id,
+          currentLabel: detail.location_name,
+          done: 'Location reassigned',
+        }}
+      />
+    </>
+  );
+}
