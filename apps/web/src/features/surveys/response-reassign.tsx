@@ -1,5 +1,5 @@
 import { type SurveyResponseDetail, surveyResponseResource } from '@admin/shared/resources/survey-responses';
-import { Button, Group, Select } from '@mantine/core';
+import { Button, Group, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -47,9 +47,10 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
     }
   };
   return (
-    <Group align="flex-end" gap="xs" wrap="nowrap">
+    // At phone width the button wraps under the field, so the field keeps the drawer's width.
+    <Group align="flex-end" gap="xs">
       <Select
-        style={{ flex: 1, minWidth: 0 }}
+        style={{ flex: '1 1 240px', minWidth: 0 }}
         label={`New ${target.label.toLowerCase()}`}
         placeholder={target.currentLabel ? `Now: ${target.currentLabel}` : 'Type to search'}
         data={options.filter((o) => o.value !== target.current)}
@@ -68,7 +69,7 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
         clearable
         comboboxProps={{ withinPortal: true }}
       />
-      <Button variant="light" onClick={() => void submit()} loading={busy} mb={error ? 22 : 0}>
+      <Button variant="light" w={180} onClick={() => void submit()} loading={busy} mb={error ? 22 : 0}>
         Reassign {target.label.toLowerCase()}
       </Button>
     </Group>
@@ -79,6 +80,7 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
 export function ResponseReassign({ detail }: { detail: SurveyResponseDetail }) {
   return (
     <>
+      <Text fw={600}>Attribution</Text>
       <Reassign
         key={`p-${detail.personnel_id}`}
         detail={detail}

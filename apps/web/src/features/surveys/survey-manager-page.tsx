@@ -129,6 +129,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
             </Labelled>
           ))}
           <ResponseReassign detail={d} />
+          <Text fw={600}>Reporting</Text>
           <ExclusionForm detail={d} />
         </>
       )}
