@@ -7,6 +7,7 @@ import {
   SURVEY_TYPES,
   type SurveyQuestion,
   type SurveyType,
+  storedQuestionSchema,
   surveyQuestionSchema,
 } from '../surveys/questions.ts';
 
@@ -40,8 +41,8 @@ export type ReviewInviteMode = (typeof REVIEW_INVITE_MODES)[number];
 export const PROCESSING_ITEM_CHANNELS = ['email', 'sms'] as const;
 export type ProcessingItemChannel = (typeof PROCESSING_ITEM_CHANNELS)[number];
 
-/** Where an invitation came from; feeds and the API come later. */
-export const PROCESSING_ITEM_SOURCES = ['manual_test'] as const;
+/** Where an invitation came from (`demo`: the demo data's, apps/server/src/db/seed/surveys.ts); feeds and the API come later. */
+export const PROCESSING_ITEM_SOURCES = ['manual_test', 'demo'] as const;
 export type ProcessingItemSource = (typeof PROCESSING_ITEM_SOURCES)[number];
 
 /** An invitation's life (Survey Processing). */
@@ -107,7 +108,7 @@ export const surveySchema = z.object({
   language: z.enum(SURVEY_LANGUAGES),
   channel: z.enum(SURVEY_CHANNELS),
   location_ids: z.array(z.string()),
-  questions: z.array(surveyQuestionSchema),
+  questions: z.array(storedQuestionSchema),
   email_subject: z.string().nullable(),
   email_body: z.string().nullable(),
   sms_template_id: z.number().int().nullable(),

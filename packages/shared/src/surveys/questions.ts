@@ -40,6 +40,18 @@ export const surveyQuestionSchema = z.object({
   is_key_metric: z.boolean().default(false),
 });
 export type SurveyQuestion = z.infer<typeof surveyQuestionSchema>;
+/**
+ * A stored question as an answer carries it: no trimming or defaults, so what was stored is
+ * exactly what is sent (a response schema must not transform).
+ */
+export const storedQuestionSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(QUESTION_TYPES),
+  text: z.string(),
+  options: z.array(z.string()),
+  required: z.boolean(),
+  is_key_metric: z.boolean(),
+});
 
 /** What is wrong with a survey's list of questions as a whole, or an empty list. */
 export function questionListProblems(type: SurveyType, questions: readonly SurveyQuestion[]): string[] {
