@@ -14,6 +14,7 @@ import {
   users,
 } from '../schema/index.ts';
 import { seededRandom } from './random.ts';
+import { seedSurveys } from './surveys.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
 /** The demo clients: realistic names across the industries the platform serves. */
@@ -88,7 +89,10 @@ function slug(name: string): string {
  * Loads the demo data into an empty database, in one transaction (all or nothing).
  * Deterministic: the same rows on every machine. Later areas add their own demo data here.
  */
-export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'>): Promise<void> {
+export async function seedDemoData(
+  db: Db,
+  config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'> & Partial<Pick<Config, 'messaging'>>,
+): Promise<void> {
   const rnd = seededRandom(20261122);
   const passwordHash = await hashPassword(config.demoPassword);
   await db.transaction(async (tx) => {
@@ -282,6 +286,9 @@ export async function seedDemoData(db: Db, config: Pick<Config, 'demoPassword' |
         { clientId, name: 'Partner referral', code: 'PARTNER', type: 'professional_referral' },
       ]);
     }
+
+    // Surveys, a month of invitations and their answers, made by the product's own code paths.
+    await seedSurveys(tx, { publicBaseUrl: config.messaging?.publicBaseUrl ?? 'http://localhost:3000', anchor: new Date() });
 
     // A few months of application and audit log, so System Logs has pages to walk.
     const staff = await tx.select({ id: users.id }).from(users).where(eq(users.isSuperadmin, 1));

@@ -1,0 +1,295 @@
+import { checkSurvey, type SurveyBody, surveyResource } from '@admin/shared';
+import type { Answers, SurveyQuestion } from '@admin/shared/surveys/questions';
+import { answerProblems, commentOf, keyScoreOf } from '@admin/shared/surveys/questions';
+import { and, asc, eq } from 'drizzle-orm';
+import type { MessagingConfig } from '../../config.ts';
+import { validateFields } from '../../kit/validate-body.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { createMessenger } from '../../messaging/send.ts';
+import { invitationEmail } from '../../modules/surveys/message.ts';
+import { setLocations, surveyStore } from '../../modules/surveys/repository.ts';
+import { itemStatusOf, newSurveyToken } from '../../modules/surveys/routes.ts';
+import { findInvitation, recordResponse } from '../../public/repository.ts';
+import type { Db } from '../client.ts';
+import { clients, locations, personnel, surveyProcessingItems, surveys } from '../schema/index.ts';
+import { seededRandom } from './random.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+/** Share of invitations answered: a typical e-mail survey response rate. */
+const ANSWER_RATE = 0.35;
+
+/** Promoters, passives, detractors (shares summing to 1) of an industry's NPS answers. */
+const NPS_MIX: Record<string, [number, number, number]> = {
+  home_services: [0.62, 0.24, 0.14],
+  automotive: [0.55, 0.27, 0.18],
+  dental: [0.7, 0.2, 0.1],
+  senior_care: [0.58, 0.27, 0.15],
+  healthcare: [0.6, 0.25, 0.15],
+  legal: [0.57, 0.26, 0.17],
+  financial: [0.52, 0.3, 0.18],
+  retail: [0.5, 0.3, 0.2],
+  hospitality: [0.6, 0.25, 0.15],
+};
+const DEFAULT_MIX: [number, number, number] = [0.6, 0.25, 0.15];
+
+/** Industries that also run a satisfaction survey next to NPS, and its kind. */
+const SECOND_SURVEY: Record<string, 'csat' | 'star'> = {
+  healthcare: 'csat',
+  dental: 'csat',
+  senior_care: 'csat',
+  hospitality: 'star',
+  retail: 'star',
+};
+
+const COMMENTS = {
+  promoter: [
+    'Friendly staff and everything was done on time.',
+    'Very professional, explained every step. Highly recommend!',
+    'Quick, easy and fairly priced. Will be back.',
+    'Great experience from start to finish.',
+    'They went above and beyond for us.',
+  ],
+  passive: [
+    'Good overall, but I waited longer than expected.',
+    'Fine service, a bit pricey.',
+    'Did the job. Communication could be better.',
+    'Solid work, scheduling was a little hard.',
+  ],
+  detractor: [
+    'Nobody called me back about my question.',
+    'Had to come back twice to get it fixed.',
+    'The bill was higher than the estimate.',
+    'Long wait and the front desk seemed overwhelmed.',
+  ],
+} as const;
+
+const FIRST = ['Avery', 'Jordan', 'Riley', 'Morgan', 'Casey', 'Taylor', 'Jamie', 'Quinn', 'Parker', 'Reese', 'Drew', 'Skyler'];
+const LAST = ['Reyes', 'Chen', 'Okafor', 'Schmidt', 'Rossi', 'Silva', 'Novak', 'Haddad', 'Larsen', 'Murphy', 'Ito', 'Bauer'];
+
+const EMAIL_BODY = [
+  'Hi {first_name},',
+  '',
+  'Thank you for choosing {location_name}. {personnel_name} and the team would love to hear how it went.',
+  'It takes less than a minute: {survey_link}',
+  '',
+  'No longer want these e-mails? {unsubscribe_link}',
+].join('\n');
+
+function questionsOf(type: 'nps' | 'csat' | 'star', clientName: string): SurveyQuestion[] {
+  const key: SurveyQuestion =
+    type === 'nps'
+      ? {
+          id: 1,
+          type: 'nps_0_10',
+          text: `How likely are you to recommend ${clientName} to a friend or colleague?`,
+          options: [],
+          required: true,
+          is_key_metric: true,
+        }
+      : {
+          id: 1,
+          type: 'rating_1_5',
+          text: type === 'csat' ? 'How satisfied were you with your visit?' : 'How would you rate your stay overall?',
+          options: [],
+          required: true,
+          is_key_metric: true,
+        };
+  return [
+    key,
+    { id: 2, type: 'yes_no', text: 'Was everything done the way you expected?', options: [], required: false, is_key_metric: false },
+    { id: 3, type: 'text', text: 'Tell us more about your experience', options: [], required: false, is_key_metric: false },
+  ];
+}
+
+/**
+ * A survey made the way `POST /api/surveys` makes one: the body checked by the definition's rules
+ * and `checkSurvey`, turned into columns by the store's `values`, its locations by `setLocations`.
+ */
+async function createSurvey(db: Db, clientId: number, input: Partial<SurveyBody>): Promise<typeof surveys.$inferSelect> {
+  const body = { ...surveyResource.defaults, ...surveyResource.createSchema.parse(input) } as SurveyBody;
+  await validateFields(body, surveyResource.rules, { names: surveyResource.labels });
+  const errors = checkSurvey(body);
+  if (Object.keys(errors).length > 0) throw new HttpError(422, `Demo survey ${body.name}: ${JSON.stringify(errors)}`, errors);
+  const [row] = await db
+    .insert(surveys)
+    .values({ ...(surveyStore.values(body, { clientId }) as typeof surveys.$inferInsert), clientId })
+    .returning();
+  if (!row) throw new Error('insert returned nothing');
+  await setLocations(db, row.id, body.location_ids ?? []);
+  return row;
+}
+
+/**
+ * Demo surveys for every client, then a month of invitations and answers made by the code the
+ * product runs rather than inserted as outputs: surveys through the definition's rules, invitations as Send test makes them (a processing item
+ * with a fresh token, sent through the messenger to the outbox on a simulated clock spread over the
+ * last 30 days), and about a third answered through the public page's `findInvitation` →
+ * `answerProblems` → `recordResponse`. So Tracking Logs, Survey Manager and Surveys count the same.
+ * Tokens stay random (they are credentials); everything else follows the seeded random.
+ */
+export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anchor: Date }): Promise<void> {
+  const rnd = seededRandom(20261123);
+  let clock = options.anchor;
+  // The outbox whatever the configuration: demo invitations go to made-up addresses.
+  const outbox: MessagingConfig = {
+    publicBaseUrl: options.publicBaseUrl,
+    email: { transport: 'outbox' },
+    emailFrom: 'Demo <demo@example.com>',
+    sms: { transport: 'outbox' },
+    smsFrom: '',
+  };
+  const messenger = createMessenger(db, outbox, { now: () => clock });
+  const allClients = await db
+    .select({ id: clients.id, name: clients.name, industry: clients.industry })
+    .from(clients)
+    .orderBy(asc(clients.id));
+
+  for (const client of allClients) {
+    const own = await db
+      .select({ id: locations.id, name: locations.locationname })
+      .from(locations)
+      .where(and(eq(locations.clientId, client.id), eq(locations.status, 'active')))
+      .orderBy(asc(locations.locationname), asc(locations.id));
+    if (own.length === 0) continue;
+    const staff = await db
+      .select({ id: personnel.id, firstName: personnel.firstName })
+      .from(personnel)
+      .where(eq(personnel.clientId, client.id))
+      .orderBy(asc(personnel.id))
+      .limit(8);
+    const industry = client.industry ?? '';
+    const kinds: ('nps' | 'csat' | 'star')[] = ['nps'];
+    const second = SECOND_SURVEY[industry];
+    if (second) kinds.push(second);
+
+    const made: { survey: typeof surveys.$inferSelect; locations: typeof own }[] = [];
+    for (const kind of kinds) {
+      const survey = await createSurvey(db, client.id, {
+        name: kind === 'nps' ? 'Customer experience NPS' : kind === 'csat' ? 'Visit satisfaction (CSAT)' : 'Stay rating',
+        type: kind,
+        channel: 'email',
+        language: 'en',
+        // The NPS survey covers every location; the second one the first half of them.
+        location_ids: (kind === 'nps' ? own : own.slice(0, Math.max(1, Math.ceil(own.length / 2)))).map((l) => l.id),
+        questions: questionsOf(kind, client.name),
+        email_subject: kind === 'nps' ? 'How was your visit to {location_name}?' : 'A quick question about {location_name}',
+        email_body: EMAIL_BODY,
+        sender_name: client.name.slice(0, 60),
+        review_invite_mode: kind === 'nps' ? 'threshold' : 'all_respondents',
+        ...(kind === 'nps' ? { review_invite_threshold: 9 } : {}),
+        review_sites: ['google'],
+        testimonial_consent_text: 'You may quote my comment on your website.',
+      });
+      made.push({ survey, locations: kind === 'nps' ? own : own.slice(0, Math.max(1, Math.ceil(own.length / 2))) });
+    }
+
+    // A few dozen invitations over the last 30 days, oldest first, so ids follow time.
+    const count = rnd.int(18, 30);
+    const times = Array.from({ length: count }, () => options.anchor.getTime() - rnd.next() * 30 * DAY_MS).sort((a, b) => a - b);
+    const [promoterShare, passiveShare] = NPS_MIX[industry] ?? DEFAULT_MIX;
+    // The invitations as Send test makes them (queued, each with a fresh token), in one insert per
+    // client to keep start-up fast; each is then sent on its own, on its own simulated time.
+    const planned = times.map((time, i) => {
+      const target = made.length > 1 && rnd.next() < 0.35 ? made[1] : made[0];
+      if (!target) throw new Error('a client without a demo survey');
+      const first = rnd.pick(FIRST);
+      const last = rnd.pick(LAST);
+      return {
+        survey: target.survey,
+        location: rnd.pick(target.locations),
+        person: staff.length > 0 ? rnd.pick(staff) : undefined,
+        first,
+        last,
+        email: `${first}.${last}.${client.id}-${i}@example.com`.toLowerCase(),
+        sentAt: new Date(Math.floor(time)),
+        token: newSurveyToken(),
+      };
+    });
+    const items = await db
+      .insert(surveyProcessingItems)
+      .values(
+        planned.map((p) => ({
+          clientId: client.id,
+          locationId: p.location.id,
+          surveyId: p.survey.id,
+          firstName: p.first,
+          lastName: p.last,
+          email: p.email,
+          personnelId: p.person?.id ?? null,
+          channel: 'email' as const,
+          status: 'queued' as const,
+          token: p.token,
+          expiresAt: new Date(p.sentAt.getTime() + p.survey.linkExpiresDays * DAY_MS),
+          source: 'demo' as const,
+          createdAt: p.sentAt,
+          updatedAt: p.sentAt,
+        })),
+      )
+      .returning({ id: surveyProcessingItems.id });
+    for (const [i, p] of planned.entries()) {
+      const item = items[i];
+      if (!item) throw new Error('insert returned too few rows');
+      const { survey, location, person, token, sentAt } = p;
+      clock = sentAt;
+      const values = {
+        firstName: p.first,
+        locationName: location.name,
+        personnelName: person?.firstName ?? 'our team',
+        surveyLink: messenger.link(`/s/${token}`),
+        unsubscribeLink: messenger.link(`/u/${token}`),
+      };
+      const result = await messenger.send({
+        channel: 'email',
+        type: 'survey_invite',
+        to: p.email,
+        clientId: client.id,
+        locationId: location.id,
+        ...invitationEmail(survey, values),
+        related: { type: 'survey_processing_item', id: item.id },
+      });
+      const status = itemStatusOf(result);
+      await db
+        .update(surveyProcessingItems)
+        .set({ status, attempts: 1, sentAt: status === 'sent' ? sentAt : null, lastError: result.error, updatedAt: sentAt })
+        .where(eq(surveyProcessingItems.id, item.id));
+
+      // About a third answer within two days (never after the anchor), as the public page records it.
+      if (status !== 'sent' || rnd.next() >= ANSWER_RATE) continue;
+      const submittedAt = new Date(Math.min(options.anchor.getTime(), sentAt.getTime() + (0.5 + rnd.next() * 47.5) * HOUR_MS));
+      const invitation = await findInvitation(db, token);
+      if (!invitation) throw new Error('the invitation just sent was not found');
+      const roll = rnd.next();
+      const mood = roll < promoterShare ? 'promoter' : roll < promoterShare + passiveShare ? 'passive' : 'detractor';
+      const keyQuestion = invitation.questions.find((q) => q.is_key_metric);
+      const score =
+        keyQuestion?.type === 'nps_0_10'
+          ? mood === 'promoter'
+            ? rnd.int(9, 10)
+            : mood === 'passive'
+              ? rnd.int(7, 8)
+              : rnd.pick([2, 3, 4, 5, 5, 6, 6, 6])
+          : mood === 'promoter'
+            ? 5
+            : mood === 'passive'
+              ? rnd.pick([3, 4])
+              : rnd.pick([1, 2, 2]);
+      const answers: Answers = { '1': score };
+      if (rnd.next() < 0.6) answers['2'] = mood !== 'detractor';
+      if (rnd.next() < 0.45) answers['3'] = rnd.pick(COMMENTS[mood]);
+      const problems = answerProblems(invitation.questions, answers);
+      if (Object.keys(problems).length > 0) throw new Error(`demo answers refused: ${JSON.stringify(problems)}`);
+      const key = keyScoreOf(invitation.questions, answers);
+      const comment = commentOf(invitation.questions, answers);
+      await recordResponse(db, invitation, {
+        answers,
+        keyScore: key?.score ?? null,
+        npsClass: key?.npsClass ?? null,
+        comment,
+        testimonialConsent: comment !== null && mood === 'promoter' && rnd.next() < 0.5,
+        submittedAt,
+      });
+    }
+  }
+  messenger.close();
+}
