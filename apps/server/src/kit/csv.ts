@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ColumnDef } from '@admin/shared';
+import { type ColumnDef, cellValue } from '@admin/shared';
 import type { FastifyReply } from 'fastify';
 import { errorClass, logServerError } from '../plugins/errors.ts';
 
@@ -71,4 +71,26 @@ export async function sendCsv<Row extends Record<string, unknown>>(
     .header('content-disposition', `attachment; filename="${fileName}"`)
     .header('cache-control', 'no-store');
   return reply.send(body);
+}
+
+/** The columns an export writes: those chosen, in their order, else those shown by default. */
+export function exportColumns<C extends ColumnDef>(all: readonly C[], chosen: readonly string[] | undefined): C[] {
+  if (!chosen) return all.filter((c) => c.defaultVisible !== false);
+  return chosen.map((key) => all.find((c) => c.key === key)).filter((c): c is C => c !== undefined);
+}
+
+/**
+ * A keyset list read page after page to its end, for `sendCsv`: each page's rows as the columns'
+ * values (a column's `format`, the text the table shows).
+ */
+export async function* pagedRows<Row extends object>(
+  page: (cursor: string | undefined) => Promise<{ rows: Row[]; nextCursor: string | null }>,
+  columns: readonly (ColumnDef & { format?: (row: Row) => string | number | null })[],
+): AsyncGenerator<Record<string, unknown>[]> {
+  let cursor: string | undefined;
+  do {
+    const next = await page(cursor);
+    yield next.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue(c, row)])));
+    cursor = next.nextCursor ?? undefined;
+  } while (cursor);
 }

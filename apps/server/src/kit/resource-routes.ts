@@ -1,5 +1,4 @@
 import {
-  cellValue,
   csvImportSchema,
   dataEnvelope,
   type FilterSpec,
@@ -19,7 +18,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { conflict, notFound } from '../lib/http-error.ts';
-import { csvFileName, sendCsv } from './csv.ts';
+import { csvFileName, exportColumns, pagedRows, sendCsv } from './csv.ts';
 import { checkImport } from './csv-import.ts';
 import { requireCurrentClientId, requireWritableClient } from './current-client.ts';
 import { allOf, containsPattern } from './keyset.ts';
@@ -239,19 +238,9 @@ export function resourceRoutes<
       const q = validated<Query & { columns?: string[] }>(request.query);
       const chosen = q.columns;
       const clientId = listClient(request);
-      const columns = chosen
-        ? chosen.map((k) => def.columns.find((c) => c.key === k)).filter((c) => c !== undefined)
-        : def.columns.filter((c) => c.defaultVisible !== false);
-      const db = app.db;
-      async function* batches() {
-        let cursor: string | undefined;
-        do {
-          const page = await store.list(db, { ...q, cursor }, clientId, 2000);
-          yield page.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue<Rec>(c, row)])));
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-      }
-      return sendCsv(reply, csvFileName(def.screen), columns, batches());
+      const columns = exportColumns(def.columns, chosen);
+      const batches = pagedRows((cursor) => store.list(app.db, { ...q, cursor }, clientId, 2000), columns);
+      return sendCsv(reply, csvFileName(def.screen), columns, batches);
     });
 
     app.get(`${recordPath}/:id`, { schema: { params: idParams, response: { 200: one } } }, async (request) => {

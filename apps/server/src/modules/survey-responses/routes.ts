@@ -1,16 +1,15 @@
-import { cellValue, dataEnvelope, idParamSchema, listEnvelope, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
+import { dataEnvelope, idParamSchema, listEnvelope, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
 import {
   resendResultSchema,
   responseExclusionSchema,
   responseLocationSchema,
   responsePersonnelSchema,
-  type SurveyResponse,
   surveyResponseDetailSchema,
   surveyResponseResource,
 } from '@admin/shared/resources/survey-responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { renderInvitationEmail, renderInvitationSms } from './render.ts';
@@ -59,25 +58,15 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
     const { columns: chosen, cursor: _ignored, perPage: _perPage, ...q } = request.query;
-    const columns = chosen
-      ? chosen.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined)
-      : def.columns.filter((c) => c.defaultVisible);
-    const db = app.db;
-    async function* batches() {
-      let cursor: string | undefined;
-      do {
-        const page = await listPage(db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH);
-        yield page.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue<SurveyResponse>(c, row)])));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-    }
+    const columns = exportColumns(def.columns, chosen);
+    const batches = pagedRows((cursor) => listPage(app.db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH), columns);
     await request.audit({
       action: 'survey_responses.export',
       message: 'Exported survey responses as CSV',
       entityType: 'survey_response',
       after: q,
     });
-    return sendCsv(reply, csvFileName(def.screen), columns, batches());
+    return sendCsv(reply, csvFileName(def.screen), columns, batches);
   });
 
   app.get(`${def.path}/options/client`, { schema: options }, async (request) => clientOptions(app.db, request.query));

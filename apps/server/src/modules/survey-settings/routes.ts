@@ -1,5 +1,4 @@
 import {
-  cellValue,
   checkSurveySettings,
   dataEnvelope,
   domainCheckSchema,
@@ -17,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { clientSurveySettings } from '../../db/schema/index.ts';
-import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
 import { assertFresh } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
@@ -81,19 +80,9 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
 
   app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
     const { columns: chosen, cursor: _ignored, ...q } = request.query;
-    const columns = chosen
-      ? chosen.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined)
-      : def.columns.filter((c) => c.defaultVisible);
-    const db = app.db;
-    async function* batches() {
-      let cursor: string | undefined;
-      do {
-        const page = await listPage(db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH);
-        yield page.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue<SurveySettings>(c, row)])));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-    }
-    return sendCsv(reply, csvFileName(def.screen), columns, batches());
+    const columns = exportColumns(def.columns, chosen);
+    const batches = pagedRows((cursor) => listPage(app.db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH), columns);
+    return sendCsv(reply, csvFileName(def.screen), columns, batches);
   });
 
   app.get(`${def.path}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {

@@ -9,7 +9,7 @@ import {
 } from '@admin/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { csvFileName, exportColumns, sendCsv } from '../../kit/csv.ts';
 import { notFound } from '../../lib/http-error.ts';
 import { actorOptions, clientOptions, countLogs, exportBatch, findLog, listActors, listPage } from './repository.ts';
 
@@ -51,9 +51,7 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'superadmin' }, schema: { querystring: def.exportQuerySchema } },
     async (request, reply) => {
       const { columns: chosen, cursor: _ignored, perPage: _perPage, ...q } = request.query;
-      const columns = chosen
-        ? chosen.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined)
-        : def.columns.filter((c) => c.defaultVisible);
+      const columns = exportColumns(def.columns, chosen);
       const db = app.db;
       async function* batches(): AsyncGenerator<Record<string, string | null>[]> {
         let cursor: string | undefined;

@@ -1,10 +1,8 @@
 import {
   bigIdText,
-  cellValue,
   dataEnvelope,
   listEnvelope,
   NOTIFICATION_CHANNELS,
-  type NotificationLog,
   type NotificationStatus,
   type NotificationType,
   notificationLogDetailSchema,
@@ -17,7 +15,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notificationLogs, surveyProcessingItems } from '../../db/schema/index.ts';
-import { csvFileName, sendCsv } from '../../kit/csv.ts';
+import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { clientOptions, countLogs, findLog, listPage } from './repository.ts';
 
@@ -61,25 +59,15 @@ export const trackingLogRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
     const { columns: chosen, cursor: _ignored, perPage: _perPage, ...q } = request.query;
-    const columns = chosen
-      ? chosen.map((key) => def.columns.find((c) => c.key === key)).filter((c) => c !== undefined)
-      : def.columns.filter((c) => c.defaultVisible);
-    const db = app.db;
-    async function* batches() {
-      let cursor: string | undefined;
-      do {
-        const page = await listPage(db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH);
-        yield page.rows.map((row) => Object.fromEntries(columns.map((c) => [c.key, cellValue<NotificationLog>(c, row)])));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-    }
+    const columns = exportColumns(def.columns, chosen);
+    const batches = pagedRows((cursor) => listPage(app.db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH), columns);
     await request.audit({
       action: 'notification_logs.export',
       message: 'Exported tracking logs as CSV',
       entityType: 'notification_log',
       after: q,
     });
-    return sendCsv(reply, csvFileName(def.screen), columns, batches());
+    return sendCsv(reply, csvFileName(def.screen), columns, batches);
   });
 
   // The Clients filter pages on the server as the user types (`optionsQuerySchema`).
