@@ -15,11 +15,15 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
 }
 
-/** Fails the test on any error printed by the page (besides ones a test expects). */
+/**
+ * Fails the test on any error printed by the page (besides ones a test expects). The browser's
+ * refusal to run the test runner's own script inside a sandboxed frame (rendered messages) is the
+ * sandbox at work, not a fault, so it is left out.
+ */
 export function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    if (m.type() === 'error' && !m.text().startsWith("Blocked script execution in 'about:srcdoc'")) errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
