@@ -126,8 +126,3 @@ export const smsTemplateTestSchema = z.strictObject({
 });
 /** What a test send ended as: the NotificationLog row (Tracking Logs), its status and any refusal or error. */
 export const smsTemplateTestResultSchema = z.object({ id: z.number().int(), status: z.string(), error: z.string().nullable() });
-
-/** The sample values a test message is rendered with (a real send fills them from the customer and the client). */
-export function renderSmsSample(body: string, values: { businessName: string; link: string }): string {
-  return body.replaceAll('{first_name}', 'Alex').replaceAll('{business_name}', values.businessName).replaceAll('{link}', values.link);
-}

@@ -5,8 +5,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { MessagingConfig } from '../../config.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { invitationEmail } from '../../messaging/invitation.ts';
 import { createMessenger } from '../../messaging/send.ts';
-import { invitationEmail } from '../../modules/surveys/message.ts';
 import { setLocations, surveyStore } from '../../modules/surveys/repository.ts';
 import { itemStatusOf, newSurveyToken } from '../../modules/surveys/routes.ts';
 import { findInvitation, recordResponse } from '../../public/repository.ts';
@@ -235,7 +235,8 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
       const values = {
         firstName: p.first,
         locationName: location.name,
-        personnelName: person?.firstName ?? 'our team',
+        personnelName: person?.firstName ?? null,
+        businessName: client.name,
         surveyLink: messenger.link(`/s/${token}`),
         unsubscribeLink: messenger.link(`/u/${token}`),
       };

@@ -2,7 +2,7 @@ import {
   dataEnvelope,
   idParamSchema,
   type NotificationType,
-  renderSmsSample,
+  SAMPLE_FIRST_NAME,
   type SmsPurpose,
   smsTemplateDuplicateSchema,
   smsTemplateResource,
@@ -16,6 +16,7 @@ import { smsTemplates } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { notFound } from '../../lib/http-error.ts';
+import { invitationSms } from '../../messaging/invitation.ts';
 import { computedColumns, smsTemplateStore, toSmsTemplate } from './repository.ts';
 
 const NAME_MAX = 120;
@@ -109,7 +110,14 @@ export const smsTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
         to: request.body.phone,
         clientId: currentClientId,
         template: `${template.name} (test)`,
-        text: renderSmsSample(template.body, { businessName: client?.name ?? 'Your business', link: app.messenger.link('/s/test') }),
+        text: invitationSms(template.body, {
+          firstName: SAMPLE_FIRST_NAME,
+          locationName: null,
+          personnelName: null,
+          businessName: client?.name ?? 'Your business',
+          surveyLink: app.messenger.link('/s/test'),
+          unsubscribeLink: app.messenger.link('/u/test'),
+        }),
         related: { type: 'sms_template', id: template.id },
       });
       await request.audit({

@@ -11,8 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
-import { renderInvitationEmail, renderInvitationSms } from './render.ts';
 import {
   clientOptions,
   countResponses,
@@ -212,7 +212,7 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
           ...common,
           channel: 'sms',
           template: template.name,
-          text: renderInvitationSms(template.body, values),
+          text: invitationSms(template.body, values),
         });
       } else {
         if (!found.emailSubject || !found.emailBody)
@@ -220,7 +220,7 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
         result = await app.messenger.send({
           ...common,
           channel: 'email',
-          ...renderInvitationEmail({ subject: found.emailSubject, body: found.emailBody }, values),
+          ...invitationEmail(found, values),
         });
       }
       await recordResend(app.db, item.id, result.status === 'sent' ? null : result.error, new Date());

@@ -4,7 +4,6 @@ import {
   dataEnvelope,
   idParamSchema,
   type ProcessingItemStatus,
-  renderSmsSample,
   SAMPLE_FIRST_NAME,
   surveyDuplicateSchema,
   surveyOptionsAnswerSchema,
@@ -21,9 +20,9 @@ import { clientSurveySettings, locations, smsTemplates, surveyLocations, surveyP
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
+import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { surveyPage } from '../../public/survey-page.ts';
-import { invitationEmail } from './message.ts';
 import { loadSurvey, setLocations, surveyStore } from './repository.ts';
 
 const NAME_MAX = 120;
@@ -196,38 +195,30 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!item) throw new Error('insert returned nothing');
 
       const surveyLink = app.messenger.link(`/s/${token}`);
-      const related = { type: 'survey_processing_item', id: item.id };
-      let result: SendResult;
-      if (template) {
-        const client = await app.clients.find(clientId);
-        result = await app.messenger.send({
-          channel: 'sms',
-          type: 'survey_invite',
-          to,
-          clientId,
-          locationId: location?.id ?? null,
-          template: `${template.name} (test)`,
-          text: renderSmsSample(template.body, { businessName: client?.name ?? survey.senderName, link: surveyLink }),
-          related,
-        });
-      } else {
-        const values = {
-          firstName: SAMPLE_FIRST_NAME,
-          locationName: location?.name ?? 'Your location',
-          personnelName: SAMPLE_PERSONNEL,
-          surveyLink,
-          unsubscribeLink: app.messenger.link(`/u/${token}`),
-        };
-        result = await app.messenger.send({
-          channel: 'email',
-          type: 'survey_invite',
-          to,
-          clientId,
-          locationId: location?.id ?? null,
-          ...invitationEmail(survey, values),
-          related,
-        });
-      }
+      const client = await app.clients.find(clientId);
+      const values = {
+        firstName: SAMPLE_FIRST_NAME,
+        locationName: location?.name ?? null,
+        personnelName: SAMPLE_PERSONNEL,
+        businessName: client?.name ?? survey.senderName,
+        surveyLink,
+        unsubscribeLink: app.messenger.link(`/u/${token}`),
+      };
+      const common = {
+        type: 'survey_invite' as const,
+        to,
+        clientId,
+        locationId: location?.id ?? null,
+        related: { type: 'survey_processing_item', id: item.id },
+      };
+      const result: SendResult = template
+        ? await app.messenger.send({
+            ...common,
+            channel: 'sms',
+            template: `${template.name} (test)`,
+            text: invitationSms(template.body, values),
+          })
+        : await app.messenger.send({ ...common, channel: 'email', ...invitationEmail(survey, values) });
 
       const status = itemStatusOf(result);
       const [updated] = await app.db
@@ -287,19 +278,19 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         .limit(1);
       const client = await app.clients.find(clientId);
       const clientName = client?.name ?? survey.senderName;
-      const locationName = location?.name ?? 'Your location';
-      const link = app.messenger.link(`/s/${PREVIEW_TOKEN}`);
+      const values = {
+        firstName: SAMPLE_FIRST_NAME,
+        locationName: location?.name ?? null,
+        personnelName: SAMPLE_PERSONNEL,
+        businessName: clientName,
+        surveyLink: app.messenger.link(`/s/${PREVIEW_TOKEN}`),
+        unsubscribeLink: app.messenger.link(`/u/${PREVIEW_TOKEN}`),
+      };
 
       let email: SurveyPreview['email'] = null;
       let emailMissing: string | null = null;
       if (survey.emailSubject && survey.emailBody) {
-        email = invitationEmail(survey, {
-          firstName: SAMPLE_FIRST_NAME,
-          locationName,
-          personnelName: SAMPLE_PERSONNEL,
-          surveyLink: link,
-          unsubscribeLink: app.messenger.link(`/u/${PREVIEW_TOKEN}`),
-        });
+        email = invitationEmail(survey, values);
       } else {
         emailMissing = 'This survey has no email subject or body yet: fill them on Messaging.';
       }
@@ -313,7 +304,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(and(eq(smsTemplates.id, survey.smsTemplateId), or(isNull(smsTemplates.clientId), eq(smsTemplates.clientId, clientId))))
           .limit(1);
         if (template) {
-          const text = renderSmsSample(template.body, { businessName: clientName, link });
+          const text = invitationSms(template.body, values);
           const count = countSms(text);
           sms = { template_name: template.name, text, characters: count.characters, encoding: count.encoding, segments: count.segments };
           smsMissing = null;
@@ -351,7 +342,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       return {
         data: {
-          sample: { first_name: SAMPLE_FIRST_NAME, location_name: locationName, link },
+          sample: { first_name: SAMPLE_FIRST_NAME, location_name: values.locationName ?? 'Your location', link: values.surveyLink },
           email,
           email_missing: emailMissing,
           sms,
