@@ -210,6 +210,33 @@ for (const kind of testDatabaseKinds()) {
       expect(bad.body).toContain('to');
     });
 
+    it('takes one of the client’s surveys that is not archived as its default survey, the column naming it', async () => {
+      const mine = (await get('/api/surveys?perPage=100&status=active,paused,inactive')).json().data as { id: number; name: string }[];
+      const survey = mine.find((x) => x.name.length > 0);
+      expect(survey).toBeDefined();
+      const options = (await get(`/api/surveys-admin/${clientId}/survey-options?perPage=100`)).json();
+      expect(options.data).toContainEqual({ value: String(survey?.id), label: survey?.name });
+      const others = (await get('/api/surveys?perPage=100&client=all')).json().data as { id: number; client_id: number }[];
+      const foreign = others.find((x) => x.client_id !== clientId);
+      if (foreign) {
+        expect(options.data.map((o: { value: string }) => o.value)).not.toContain(String(foreign.id));
+        const refused = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: foreign.id });
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json().errors.default_survey_id[0]).toContain('Default survey');
+      }
+      const missing = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: 999_999 });
+      expect(missing.statusCode).toBe(422);
+      expect(missing.json().errors.default_survey_id[0]).toMatch(/^The Default survey must be one of .+'s surveys that is not archived$/);
+      const saved = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: survey?.id });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().data).toMatchObject({ default_survey_id: survey?.id, default_survey_name: survey?.name });
+      const row = (await get(`/api/surveys-admin?client=${clientId}`)).json().data[0];
+      expect(row.default_survey_name).toBe(survey?.name);
+      const cleared = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: null });
+      expect(cleared.json().data).toMatchObject({ default_survey_id: null, default_survey_name: null });
+      expect((await get('/api/surveys-admin/999999/survey-options')).statusCode).toBe(404);
+    });
+
     it('resets to the platform defaults', async () => {
       const before = (await get(`/api/surveys-admin/${clientId}`)).json().data;
       const stale = await send('POST', `/api/surveys-admin/${clientId}/reset`, { updated_at: '' });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailOptOuts, notificationLogs, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
@@ -48,7 +48,9 @@ for (const kind of testDatabaseKinds()) {
         send_delay_hours: 24,
         reminder_count: 1,
         link_expires_days: 30,
-        over_survey_days: 90,
+        // Blank: the client's Survey Admin value (effectiveSurveySettings).
+        over_survey_days: null,
+        reply_to: null,
         review_invite_mode: 'all_respondents',
         review_sites: ['google'],
         question_count: 2,
@@ -237,8 +239,61 @@ for (const kind of testDatabaseKinds()) {
       const moved = await send('POST', `/api/surveys/${source.id}/duplicate`, { client_id: other?.id });
       expect(moved.statusCode).toBe(201);
       expect(moved.json().data).toMatchObject({ client_id: other?.id, status: 'paused', location_ids: [] });
-      // The copy is the other client's: not this client's to see through its own send-test.
-      expect((await send('POST', `/api/surveys/${moved.json().data.id}/send-test`, { to: 'a@example.com' })).statusCode).toBe(404);
+      // The copy is the other client's: listed when the Clients filter chooses it, and its test is sent as that client's.
+      const copyId = moved.json().data.id;
+      expect((await get('/api/surveys?q=Original')).json().data.map((r: { id: number }) => r.id)).not.toContain(copyId);
+      const listed = (await get(`/api/surveys?q=Original&client=${other?.id}`)).json().data;
+      expect(listed.map((r: { id: number }) => r.id)).toEqual([copyId]);
+      expect(listed[0].client_name).toEqual(expect.any(String));
+      const every = (await get('/api/surveys?q=Original&client=all')).json();
+      expect(every.data.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([source.id, copyId]));
+      expect((await get('/api/admin/surveys')).json().data.map((o: { value: number }) => o.value)).not.toContain(copyId);
+      expect((await get('/api/surveys?client=all,2')).statusCode).toBe(400);
+      const edited = await send('PATCH', `/api/surveys/${copyId}`, { name: 'Original for them' });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json().data).toMatchObject({ client_id: other?.id, name: 'Original for them' });
+      const test = await send('POST', `/api/surveys/${copyId}/send-test`, { to: 'a@example.com' });
+      expect(test.statusCode, test.body).toBe(201);
+      const [log] = await ctx.database.db.select().from(notificationLogs).where(eq(notificationLogs.id, test.json().data.notification_id));
+      expect(log?.clientId).toBe(other?.id);
+      // Its copy "for this client" is its own client's again.
+      expect((await send('POST', `/api/surveys/${copyId}/duplicate`)).json().data).toMatchObject({
+        client_id: other?.id,
+        status: 'active',
+      });
+    });
+
+    it('stores blank reply-to and over-survey days as null and sends with the client’s Survey Admin reply-to unless the survey sets its own', async () => {
+      const saved = await send('PATCH', `/api/surveys-admin/${currentClient}`, {
+        from_name: 'Front desk',
+        from_email: 'surveys@example.com',
+        reply_to: 'desk@example.com',
+        over_survey_days: 45,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const spy = vi.spyOn(ctx.app.messenger, 'send');
+      try {
+        const inheriting = (await create({ name: 'Inherits', reply_to: '' })).json().data;
+        const own = (await create({ name: 'Own reply-to', reply_to: 'own@example.com', over_survey_days: 10 })).json().data;
+        expect(inheriting).toMatchObject({ reply_to: null, over_survey_days: null });
+        expect(own).toMatchObject({ reply_to: 'own@example.com', over_survey_days: 10 });
+        for (const [survey, replyTo] of [
+          [inheriting, 'desk@example.com'],
+          [own, 'own@example.com'],
+        ] as const) {
+          spy.mockClear();
+          expect((await send('POST', `/api/surveys/${survey.id}/send-test`, { to: 'pat@example.com' })).statusCode).toBe(201);
+          expect(spy.mock.calls[0]?.[0]).toMatchObject({ channel: 'email', replyTo, sender: { name: 'Acme', address: null } });
+          expect((await get(`/api/surveys/${survey.id}/preview`)).json().data.email).toMatchObject({
+            from_name: 'Acme',
+            from_address: null,
+            reply_to: replyTo,
+          });
+        }
+      } finally {
+        spy.mockRestore();
+        await send('POST', `/api/surveys-admin/${currentClient}/reset`, {});
+      }
     });
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 
@@ -61,8 +62,9 @@ export const surveySettingsSchema = z.object({
   send_days: z.array(z.enum(SEND_DAYS)),
   daily_cap_per_location: z.number().int(),
   over_survey_days: z.number().int(),
-  /** Surveys do not exist yet: kept, never edited here. */
+  /** One of the client's surveys that is not archived, or null. */
   default_survey_id: z.number().int().nullable(),
+  default_survey_name: z.string().nullable(),
   logo_url: z.string().nullable(),
   brand_color: z.string().nullable(),
   sms_sender: z.string().nullable(),
@@ -106,6 +108,7 @@ export const surveySettingsResource = defineResource({
     },
     daily_cap_per_location: { label: 'Daily cap per location', rules: 'required|integer|between:0,200', schema: whole },
     over_survey_days: { label: 'Over-survey days', rules: 'required|integer|between:0,365', schema: whole },
+    default_survey_id: { label: 'Default survey', input: 'select', schema: bodyId.nullable().optional() },
     logo_url: { label: 'Logo URL', rules: 'url|max:2000', placeholder: 'https://…' },
     brand_color: { label: 'Brand color', rules: { regex: /^#[0-9A-Fa-f]{6}$/ }, placeholder: '#1A73E8' },
     sms_sender: { label: 'SMS sender', rules: { regex: /^(\+[1-9]\d{6,14}|\d{5}|\d{6})$/ }, placeholder: '+15555550142 or 12345' },
@@ -125,7 +128,7 @@ export const surveySettingsResource = defineResource({
     send_days: { label: 'Send days', defaultVisible: false, format: (r) => r.send_days.join(', ') },
     daily_cap_per_location: { label: 'Daily cap per location', sortable: true },
     over_survey_days: { label: 'Over-survey days', sortable: true },
-    default_survey_id: { label: 'Default survey', format: (r) => (r.default_survey_id === null ? '' : `#${r.default_survey_id}`) },
+    default_survey_id: { label: 'Default survey', format: (r) => r.default_survey_name ?? '' },
     branding: { label: 'Branding set', format: (r) => yesNo(r.logo_url !== null || r.brand_color !== null) },
     sms_sender: { label: 'SMS number', format: (r) => (r.sms_sender === null ? '' : `${r.sms_sender}${r.sms_enabled ? '' : ' (off)'}`) },
     status: { label: 'Status', sortable: true, format: (r) => statusLabel(r.status) },
@@ -196,6 +199,9 @@ export const domainCheckSchema = z.object({
   settings: surveySettingsSchema,
 });
 export type DomainCheck = z.infer<typeof domainCheckSchema>;
+
+/** `GET /api/surveys-admin/:id/survey-options`: the client's surveys that are not archived, for the Default survey select. */
+export const SURVEY_SETTINGS_SURVEY_OPTIONS_PATH = (clientId: number) => `/api/surveys-admin/${clientId}/survey-options`;
 
 /** `POST /api/surveys-admin/:id/test-email`. */
 export const surveyTestEmailSchema = z.strictObject({ to: z.email().max(254) });

@@ -10,6 +10,7 @@ import {
   storedQuestionSchema,
   surveyQuestionSchema,
 } from '../surveys/questions.ts';
+import { ALL_CLIENTS } from './locations.ts';
 
 /**
  * Surveys (docs/screens.md, Surveys): the survey definition, and the records and enums of the
@@ -141,7 +142,9 @@ export const surveyResource = defineResource({
   name: 'survey',
   path: '/api/surveys',
   screen: 'surveys',
-  scope: 'current-client',
+  // The current client's by default, or the clients chosen in the filter (as Locations); a write
+  // acts on the survey's own client.
+  scope: 'filterable-clients',
   record: surveySchema,
   fields: {
     // General
@@ -179,13 +182,14 @@ export const surveyResource = defineResource({
     email_body: { label: 'Email body', input: 'textarea', rules: 'max:20000' },
     sms_template_id: { label: 'SMS template', input: 'select', schema: whole },
     sender_name: { label: 'Sender name', rules: 'required|max:60', placeholder: 'e.g. Acme Dental' },
+    // Blank (null) = the client's Survey Admin value (docs/decisions/027-surveys-inherit-survey-admin.md).
     reply_to: { label: 'Reply-to', rules: 'email|max:254' },
     // Rules
     send_delay_hours: { label: 'Send delay (hours)', rules: 'required|integer|between:0,720', schema: whole, default: '24' },
     reminder_count: { label: 'Reminders', rules: 'required|integer|between:0,3', schema: whole, default: '1' },
     reminder_interval_days: { label: 'Days between reminders', rules: 'required|integer|between:1,30', schema: whole, default: '3' },
     link_expires_days: { label: 'Link expires after (days)', rules: 'required|integer|between:1,90', schema: whole, default: '30' },
-    over_survey_days: { label: 'Over-survey protection (days)', rules: 'integer|between:0,365', schema: whole, default: '90' },
+    over_survey_days: { label: 'Over-survey protection (days)', rules: 'integer|between:0,365', schema: whole },
     review_invite_mode: {
       label: 'Review invitations',
       input: 'select',
@@ -205,7 +209,7 @@ export const surveyResource = defineResource({
   },
   columns: {
     name: { label: 'Name', sortable: true },
-    client_name: { label: 'Client', defaultVisible: false },
+    client_name: { label: 'Client' },
     type: { label: 'Type', sortable: true, format: (r) => SURVEY_TYPE_LABELS[r.type] },
     channel: { label: 'Channel', sortable: true, format: (r) => SURVEY_CHANNEL_LABELS[r.channel] },
     question_count: { label: '# Questions', sortable: true },
@@ -221,6 +225,15 @@ export const surveyResource = defineResource({
     updated_at: { label: 'Updated', sortable: true },
   },
   filters: {
+    /** Client ids, or `all` for every client; absent = the current client (docs/decisions/018-locations-every-client.md). */
+    client: {
+      kind: 'multi',
+      label: 'Clients',
+      item: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits'),
+      all: ALL_CLIENTS,
+      optionsPath: '/api/endpoints/client-options',
+      emptyLabel: 'Current client',
+    },
     type: { kind: 'multi', label: 'Type', options: SURVEY_TYPE_OPTIONS },
     channel: { kind: 'multi', label: 'Channel', options: SURVEY_CHANNEL_OPTIONS },
     status: statusFilter,

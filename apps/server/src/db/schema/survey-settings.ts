@@ -2,6 +2,7 @@ import { SURVEY_SETTINGS_DEFAULTS as D } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
+import { surveys } from './surveys.ts';
 
 /**
  * A client's survey programme settings (docs/screens.md, Survey Admin), 1:1 with the client. A
@@ -29,8 +30,8 @@ export const clientSurveySettings = pgTable(
       .default(sql.raw(`'{${D.send_days.join(',')}}'::text[]`)),
     dailyCapPerLocation: integer('daily_cap_per_location').notNull().default(D.daily_cap_per_location),
     overSurveyDays: integer('over_survey_days').notNull().default(D.over_survey_days),
-    /** Surveys do not exist yet; no foreign key until they do. */
-    defaultSurveyId: integer('default_survey_id'),
+    /** One of the client's surveys, not archived (checked by the Survey Admin routes). */
+    defaultSurveyId: integer('default_survey_id').references(() => surveys.id),
     logoUrl: text('logo_url'),
     brandColor: text('brand_color'),
     smsSender: text('sms_sender'),

@@ -33,7 +33,8 @@ export const surveys = pgTable(
     reminderCount: integer('reminder_count').notNull().default(1),
     reminderIntervalDays: integer('reminder_interval_days').notNull().default(3),
     linkExpiresDays: integer('link_expires_days').notNull().default(30),
-    overSurveyDays: integer('over_survey_days').default(90),
+    /** Null = the client's Survey Admin value (docs/decisions/027-surveys-inherit-survey-admin.md); so is a null `reply_to`. */
+    overSurveyDays: integer('over_survey_days'),
     reviewInviteMode: text('review_invite_mode').notNull().default('all_respondents'),
     reviewInviteThreshold: integer('review_invite_threshold'),
     reviewSites: text('review_sites').array().notNull().default(sql`'{}'::text[]`),

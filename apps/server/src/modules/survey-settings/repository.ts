@@ -1,5 +1,7 @@
 import {
   SURVEY_SETTINGS_DEFAULTS as D,
+  type OptionsAnswer,
+  type OptionsQuery,
   SEND_DAYS,
   type SendDay,
   STATUSES,
@@ -11,7 +13,7 @@ import {
 } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { clientSurveySettings, clients } from '../../db/schema/index.ts';
+import { clientSurveySettings, clients, surveys } from '../../db/schema/index.ts';
 import {
   afterCursor,
   allOf,
@@ -43,8 +45,12 @@ const byId: KeyColumn = { expr: sql`${clients.id}`, cast: 'integer' };
 const isStatus = (v: string): v is Status => STATUSES.some((x) => x === v);
 const isDay = (v: string): v is SendDay => SEND_DAYS.some((x) => x === v);
 
-/** The record of one client: its saved settings, or the platform defaults when it has none. */
-export function toRecord(client: { id: number; name: string; status: string }, row: Row | null): SurveySettings {
+/** The record of one client: its saved settings (with its default survey's name), or the platform defaults when it has none. */
+export function toRecord(
+  client: { id: number; name: string; status: string },
+  row: Row | null,
+  defaultSurveyName: string | null = null,
+): SurveySettings {
   const status = isStatus(client.status) ? client.status : 'active';
   if (!row) {
     return {
@@ -52,6 +58,7 @@ export function toRecord(client: { id: number; name: string; status: string }, r
       client_name: client.name,
       status,
       ...D,
+      default_survey_name: null,
       from_name: client.name,
       send_days: [...D.send_days],
       domain_verified: false,
@@ -76,6 +83,7 @@ export function toRecord(client: { id: number; name: string; status: string }, r
     daily_cap_per_location: row.dailyCapPerLocation,
     over_survey_days: row.overSurveyDays,
     default_survey_id: row.defaultSurveyId,
+    default_survey_name: row.defaultSurveyId === null ? null : defaultSurveyName,
     logo_url: row.logoUrl,
     brand_color: row.brandColor,
     sms_sender: row.smsSender,
@@ -105,14 +113,15 @@ export async function listPage(db: Db, q: SurveySettingsListQuery, limit: number
   const keys = [SORTS[q.sort ?? 'client_name'], byId];
   const order = q.order ?? (q.sort ? 'asc' : surveySettingsResource.defaultSort.order);
   const rows = await db
-    .select({ client: { id: clients.id, name: clients.name, status: clients.status }, row: s, ...cursorFields(keys) })
+    .select({ client: { id: clients.id, name: clients.name, status: clients.status }, row: s, survey: surveys.name, ...cursorFields(keys) })
     .from(clients)
     .leftJoin(s, eq(s.clientId, clients.id))
+    .leftJoin(surveys, eq(surveys.id, s.defaultSurveyId))
     .where(allOf([where(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
     .orderBy(...orderBy(keys, order))
     .limit(limit + 1);
   const { page, nextCursor } = pageOf(rows, limit, keys);
-  return { rows: page.map((r) => toRecord(r.client, r.row)), nextCursor };
+  return { rows: page.map((r) => toRecord(r.client, r.row, r.survey)), nextCursor };
 }
 
 export function countPage(db: Db, q: SurveySettingsListQuery) {
@@ -123,15 +132,56 @@ export function countPage(db: Db, q: SurveySettingsListQuery) {
   );
 }
 
-/** One client and its saved settings row (null when it has none); undefined when the client does not exist. */
+/**
+ * One client, its saved settings row (null when it has none) and its default survey's name;
+ * undefined when the client does not exist.
+ */
 export async function findOne(db: Db, clientId: number, lock = false) {
   const query = db
-    .select({ client: { id: clients.id, name: clients.name, status: clients.status }, row: s })
+    .select({ client: { id: clients.id, name: clients.name, status: clients.status }, row: s, survey: surveys.name })
     .from(clients)
     .leftJoin(s, eq(s.clientId, clients.id))
+    .leftJoin(surveys, eq(surveys.id, s.defaultSurveyId))
     .where(eq(clients.id, clientId));
   const [found] = lock ? await query.for('update', { of: clients }) : await query;
   return found;
+}
+
+/** The record of what `findOne` found. */
+export const recordOf = (found: NonNullable<Awaited<ReturnType<typeof findOne>>>) => toRecord(found.client, found.row, found.survey);
+
+/**
+ * The client's surveys that are not archived as options of the Default survey select
+ * (`GET /api/surveys-admin/:id/survey-options`): by name, at most `perPage` matching `q`, then the
+ * chosen ones whatever their status, so their labels show.
+ */
+export async function surveyOptions(db: Db, clientId: number, q: OptionsQuery): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const select = (where: SQL | undefined) =>
+    db
+      .select({ value: sql<string>`${surveys.id}::text`, label: surveys.name })
+      .from(surveys)
+      .where(allOf([sql`${surveys.clientId} = ${clientId}`, where]))
+      .orderBy(sql`lower(${surveys.name})`, surveys.id);
+  const rows = await select(allOf([sql`${surveys.status} <> 'inactive'`, like ? sql`${surveys.name} ilike ${like}` : undefined])).limit(
+    q.perPage + 1,
+  );
+  const found = rows.slice(0, q.perPage);
+  const missing = (q.value ?? []).filter((v) => /^[1-9]\d{0,8}$/.test(v) && !found.some((r) => r.value === v)).map(Number);
+  return {
+    data: [...found, ...(missing.length > 0 ? await select(inList(sql`${surveys.id}`, missing)) : [])],
+    more: rows.length > q.perPage,
+  };
+}
+
+/** Whether a survey is the client's and not archived (what a default survey must be). */
+export async function isActiveSurveyOf(db: Db, clientId: number, surveyId: number): Promise<boolean> {
+  const [found] = await db
+    .select({ id: surveys.id })
+    .from(surveys)
+    .where(allOf([sql`${surveys.id} = ${surveyId}`, sql`${surveys.clientId} = ${clientId}`, sql`${surveys.status} <> 'inactive'`]))
+    .limit(1);
+  return found !== undefined;
 }
 
 /** A domain as DNS compares it: lower case, no final dot. */
@@ -150,6 +200,7 @@ export function valuesOf(body: Partial<SurveySettingsBody>): Partial<typeof s.$i
     sendDays: body.send_days ? SEND_DAYS.filter((d) => body.send_days?.includes(d)) : undefined,
     dailyCapPerLocation: body.daily_cap_per_location ?? undefined,
     overSurveyDays: body.over_survey_days ?? undefined,
+    defaultSurveyId: body.default_survey_id,
     logoUrl: text(body.logo_url),
     brandColor: text(body.brand_color),
     smsSender: text(body.sms_sender),

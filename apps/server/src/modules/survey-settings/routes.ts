@@ -5,12 +5,15 @@ import {
   idParamSchema,
   listEnvelope,
   NOTIFICATION_STATUSES,
+  optionsAnswerSchema,
+  optionsQuerySchema,
   type SurveySettings,
   type SurveySettingsBody,
   surveySettingsResetSchema,
   surveySettingsResource,
   surveyTestEmailSchema,
 } from '@admin/shared';
+import { ownSenderAddress } from '@admin/shared/surveys/effective-settings';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +24,7 @@ import { assertFresh } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { checkDomain, type DnsResolver, recordsFor, systemResolver } from './domain-check.ts';
-import { countPage, findOne, listPage, toRecord, valuesOf } from './repository.ts';
+import { countPage, findOne, isActiveSurveyOf, listPage, recordOf, surveyOptions, toRecord, valuesOf } from './repository.ts';
 
 const def = surveySettingsResource;
 const EXPORT_BATCH = 2000;
@@ -87,7 +90,7 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
 
   app.get(`${def.path}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
     const found = await load(app.db, request.params.id);
-    return { data: toRecord(found.client, found.row) };
+    return { data: recordOf(found) };
   });
 
   app.patch(`${def.path}/:id`, { schema: { params: idParamSchema, body: def.updateSchema, response: { 200: one } } }, async (request) => {
@@ -95,11 +98,21 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     const saved = await app.db.transaction(async (tx) => {
       const found = await load(tx, request.params.id, true);
       assertSameVersion(found.row?.updatedAt ?? null, seen);
-      const before = toRecord(found.client, found.row);
+      const before = recordOf(found);
       // The record as the save leaves it is checked whole: a first save writes every field.
       const merged = { ...bodyOf(before), ...changes };
       await validateFields(merged, def.rules, { names: def.labels });
       const problems = checkSurveySettings(merged);
+      const surveyId = changes.default_survey_id;
+      if (
+        typeof surveyId === 'number' &&
+        surveyId !== before.default_survey_id &&
+        !(await isActiveSurveyOf(tx, found.client.id, surveyId))
+      ) {
+        problems.default_survey_id = [
+          `The ${def.labels.default_survey_id} must be one of ${found.client.name}'s surveys that is not archived`,
+        ];
+      }
       if (Object.keys(problems).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(problems).join(', ')}.`, problems);
       const values = valuesOf(found.row ? changes : merged);
       const domainChanged = values.sendingDomain !== undefined && values.sendingDomain !== (found.row?.sendingDomain ?? null);
@@ -115,7 +128,7 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
         await tx.insert(s).values({ clientId: found.client.id, fromName, fromEmail, ...rest });
       }
       const after = await load(tx, found.client.id);
-      const record = toRecord(after.client, after.row);
+      const record = recordOf(after);
       await request.audit(
         {
           action: 'survey_settings.update',
@@ -140,7 +153,7 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
       const reset = await app.db.transaction(async (tx) => {
         const found = await load(tx, request.params.id, true);
         assertSameVersion(found.row?.updatedAt ?? null, request.body.updated_at);
-        const before = toRecord(found.client, found.row);
+        const before = recordOf(found);
         await tx.delete(s).where(eq(s.clientId, found.client.id));
         const record = toRecord(found.client, null);
         await request.audit(
@@ -159,6 +172,13 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
       });
       return { data: reset };
     },
+  );
+
+  // The Default survey select's options: the client's surveys, paged on the server.
+  app.get(
+    `${def.path}/:id/survey-options`,
+    { schema: { params: idParamSchema, querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+    async (request) => surveyOptions(app.db, (await load(app.db, request.params.id)).client.id, request.query),
   );
 
   /** The DNS records to add for the saved sending domain, each with whether DNS holds it now; the result is kept. */
@@ -185,7 +205,7 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
         after: { domain, verified },
       });
       const after = await load(app.db, found.client.id);
-      return { data: { domain, verified, checked_at: checkedAt.toISOString(), records, settings: toRecord(after.client, after.row) } };
+      return { data: { domain, verified, checked_at: checkedAt.toISOString(), records, settings: recordOf(after) } };
     },
   );
 
@@ -217,15 +237,8 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     { schema: { params: idParamSchema, body: surveyTestEmailSchema, response: { 201: dataEnvelope(testEmailAnswer) } } },
     async (request, reply) => {
       const found = await load(app.db, request.params.id);
-      const settings = toRecord(found.client, found.row);
-      // The client's own address only from its verified sending domain; the provider refuses others.
-      const ownAddress =
-        settings.domain_verified &&
-        settings.from_email &&
-        settings.sending_domain &&
-        sameDomain(settings.from_email, settings.sending_domain)
-          ? settings.from_email
-          : null;
+      const settings = recordOf(found);
+      const ownAddress = ownSenderAddress(settings);
       const from = `${settings.from_name} <${ownAddress ?? 'the platform address'}>`;
       const lines = [
         `This is a test e-mail of ${found.client.name}'s survey settings.`,
@@ -256,10 +269,3 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     },
   );
 };
-
-/** Whether an address is at the verified domain or one of its subdomains (`a@mail.acme.com` for `acme.com`). */
-function sameDomain(address: string, domain: string): boolean {
-  const at = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-  const d = domain.toLowerCase();
-  return at === d || at.endsWith(`.${d}`);
-}

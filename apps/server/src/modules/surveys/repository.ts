@@ -1,9 +1,21 @@
-import { checkSurvey, type Survey, type SurveyBody, type SurveyListQuery, surveyResource } from '@admin/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { ALL_CLIENTS, checkSurvey, type Survey, type SurveyBody, type SurveyListQuery, surveyResource } from '@admin/shared';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
+import { NO_CURRENT_CLIENT } from '../../kit/current-client.ts';
+import {
+  afterCursor,
+  allOf,
+  containsPattern,
+  cursorFields,
+  decodeCursor,
+  inList,
+  type KeyColumn,
+  orderBy,
+  pageOf,
+} from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
-import { tableStore } from '../../kit/table-store.ts';
+import { countMatching } from '../../kit/totals.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 
 export type SurveyRow = typeof surveys.$inferSelect;
@@ -100,59 +112,106 @@ export async function setLocations(tx: Db, surveyId: number, locationIds: readon
   if (unique.length > 0) await tx.insert(surveyLocations).values(unique.map((locationId) => ({ surveyId, locationId })));
 }
 
-const base = tableStore<Survey, SurveyRow, SurveyBody, SurveyListQuery>({
-  table: surveys,
-  def: surveyResource,
-  toRecord: toSurvey,
-  sorts: {
-    name: { expr: sql`lower(${surveys.name})`, cast: 'text' },
-    type: { expr: sql`${surveys.type}`, cast: 'text' },
-    channel: { expr: sql`${surveys.channel}`, cast: 'text' },
-    question_count: { expr: sql`jsonb_array_length(${surveys.questions})`, cast: 'integer' },
-    status: { expr: sql`${surveys.status}`, cast: 'text' },
-    updated_at: { expr: sql`${surveys.updatedAt}`, cast: 'timestamptz' },
-  },
-  search: [surveys.name],
-  filterColumns: { status: surveys.status, type: surveys.type, channel: surveys.channel },
-});
+const SORTS: Record<NonNullable<SurveyListQuery['sort']>, KeyColumn> = {
+  name: { expr: sql`lower(${surveys.name})`, cast: 'text' },
+  type: { expr: sql`${surveys.type}`, cast: 'text' },
+  channel: { expr: sql`${surveys.channel}`, cast: 'text' },
+  question_count: { expr: sql`jsonb_array_length(${surveys.questions})`, cast: 'integer' },
+  status: { expr: sql`${surveys.status}`, cast: 'text' },
+  updated_at: { expr: sql`${surveys.updatedAt}`, cast: 'timestamptz' },
+};
+const byId: KeyColumn = { expr: sql`${surveys.id}`, cast: 'integer' };
 
-const nullIfBlank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+type Filters = Omit<SurveyListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
+/** The clients whose surveys are listed: the filter's ids (or the current client's), or `all`. */
+type ClientScope = number[] | typeof ALL_CLIENTS;
 
 /**
- * Surveys of the current client: the table store, plus the rules that read several fields or the
- * questions (`checkSurvey`, run on the survey as it will be saved), locations and SMS templates that
- * must be the client's, and the locations written beside the row.
+ * The Clients filter when given (`all` = every client), else the current client: 409 without one
+ * (as Locations, docs/decisions/018-locations-every-client.md).
  */
-export const surveyStore: ResourceStore<Survey, SurveyRow, SurveyBody, SurveyListQuery> = {
-  ...base,
-  async list(db, q, clientId, limit) {
-    const page = await base.list(db, q, clientId, limit);
-    const extras = await extrasOf(
-      db,
-      page.rows.map((r) => r.id),
-    );
-    return {
-      ...page,
-      rows: page.rows.map((r) => {
-        const e = extras.get(r.id) ?? NO_EXTRAS;
-        return {
-          ...r,
-          location_ids: e.locationIds,
-          location_count: e.locationIds.length,
-          sent_30d: e.sent30d,
-          responded_30d: e.responded30d,
-        };
-      }),
-    };
-  },
-  values(body, at) {
-    const values = base.values(body, at);
-    // Optional numbers and the SMS template may be cleared with an empty value.
-    for (const key of ['overSurveyDays', 'reviewInviteThreshold', 'smsTemplateId'] as const) {
-      if (key in values) values[key] = nullIfBlank(values[key]);
-    }
-    return values;
-  },
+function scopeOf(q: Filters, clientId: number | null): ClientScope {
+  if (q.client === ALL_CLIENTS) return ALL_CLIENTS;
+  if (q.client && q.client.length > 0) return q.client.map(Number);
+  if (clientId === null) throw new HttpError(409, NO_CURRENT_CLIENT, { client: ['No client is chosen'] });
+  return [clientId];
+}
+
+function where(q: Filters, clientId: number | null): SQL | undefined {
+  const scope = scopeOf(q, clientId);
+  const like = containsPattern(q.q);
+  return allOf([
+    scope === ALL_CLIENTS ? undefined : inList(sql`${surveys.clientId}`, scope),
+    inList(sql`${surveys.status}`, q.status),
+    inList(sql`${surveys.type}`, q.type),
+    inList(sql`${surveys.channel}`, q.channel),
+    like ? sql`${surveys.name} ilike ${like}` : undefined,
+  ]);
+}
+
+/** A page of surveys of the chosen clients, each with its client's name, locations and counts. */
+async function listSurveys(db: Db, q: SurveyListQuery, clientId: number | null, limit: number) {
+  const keys = [SORTS[q.sort ?? 'name'], byId];
+  const order = q.order ?? (q.sort ? 'asc' : surveyResource.defaultSort.order);
+  const rows = await db
+    .select({ row: surveys, clientName: clients.name, ...cursorFields(keys) })
+    .from(surveys)
+    .leftJoin(clients, eq(clients.id, surveys.clientId))
+    .where(allOf([where(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
+    .orderBy(...orderBy(keys, order))
+    .limit(limit + 1);
+  const { page, nextCursor } = pageOf(rows, limit, keys);
+  const extras = await extrasOf(
+    db,
+    page.map((r) => r.row.id),
+  );
+  return { rows: page.map((r) => toSurvey(r.row, r.clientName, extras.get(r.row.id))), nextCursor };
+}
+
+function countSurveys(db: Db, q: SurveyListQuery, clientId: number | null) {
+  const condition = where(q, clientId);
+  return countMatching(db, sql`from ${surveys}${condition ? sql` where ${condition}` : sql``}`);
+}
+
+/** Column values from a (partial) body: text trimmed, blank optional text and numbers null. */
+function surveyValues(body: Partial<SurveyBody>): Partial<typeof surveys.$inferInsert> {
+  const text = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+  const values: Partial<typeof surveys.$inferInsert> = {
+    name: body.name?.trim(),
+    type: body.type ?? undefined,
+    language: body.language ?? undefined,
+    channel: body.channel ?? undefined,
+    questions: body.questions,
+    emailSubject: text(body.email_subject),
+    emailBody: text(body.email_body),
+    smsTemplateId: body.sms_template_id,
+    senderName: body.sender_name?.trim(),
+    replyTo: text(body.reply_to),
+    sendDelayHours: body.send_delay_hours ?? undefined,
+    reminderCount: body.reminder_count ?? undefined,
+    reminderIntervalDays: body.reminder_interval_days ?? undefined,
+    linkExpiresDays: body.link_expires_days ?? undefined,
+    overSurveyDays: body.over_survey_days,
+    reviewInviteMode: body.review_invite_mode ?? undefined,
+    reviewInviteThreshold: body.review_invite_threshold,
+    reviewSites: body.review_sites,
+    testimonialConsentText: text(body.testimonial_consent_text),
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Surveys of the current client or of the clients chosen in the filter, with the rules that read
+ * several fields or the questions (`checkSurvey`, run on the survey as it will be saved),
+ * locations and SMS templates that must be the survey's client's, and the locations written
+ * beside the row. An edit acts on the survey's own client, whichever is current.
+ */
+export const surveyStore: ResourceStore<Survey, SurveyRow, SurveyBody, SurveyListQuery, number | null> = {
+  table: surveys,
+  toRecord: toSurvey,
+  list: listSurveys,
+  count: countSurveys,
+  values: surveyValues,
   async check(db, body, before, request) {
     const clientId = before?.clientId ?? request.auth?.user.currentClientId ?? null;
     const merged = {

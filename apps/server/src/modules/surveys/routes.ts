@@ -5,6 +5,8 @@ import {
   idParamSchema,
   type ProcessingItemStatus,
   SAMPLE_FIRST_NAME,
+  SEND_DAYS,
+  SURVEY_SETTINGS_DEFAULTS,
   surveyDuplicateSchema,
   surveyOptionsAnswerSchema,
   surveyResource,
@@ -12,18 +14,27 @@ import {
   surveyTestResultSchema,
   surveyTestSchema,
 } from '@admin/shared';
+import { type EffectiveSurveySettings, effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
 import { countSms, type SurveyPreview, surveyPreviewSchema } from '@admin/shared/surveys/preview';
 import { SURVEY_TYPES, type SurveyType } from '@admin/shared/surveys/questions';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientSurveySettings, locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
+import {
+  clientSurveySettings,
+  clients,
+  locations,
+  smsTemplates,
+  surveyLocations,
+  surveyProcessingItems,
+  surveys,
+} from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { surveyPage } from '../../public/survey-page.ts';
-import { loadSurvey, setLocations, surveyStore } from './repository.ts';
+import { loadSurvey, type SurveyRow, setLocations, surveyStore, toSurvey } from './repository.ts';
 
 const NAME_MAX = 120;
 const copyName = (name: string) => {
@@ -40,6 +51,12 @@ const surveyTypeOf = (value: string): SurveyType => SURVEY_TYPES.find((t) => t =
 /** A link token: 256 random bits, URL-safe (docs/decisions/023-survey-questions-as-jsonb.md). */
 export const newSurveyToken = () => randomBytes(32).toString('base64url');
 
+/** The messenger's sender and reply-to of an invitation e-mail. */
+const senderOf = (sending: EffectiveSurveySettings) => ({
+  sender: { name: sending.senderName, address: sending.senderAddress },
+  replyTo: sending.replyTo,
+});
+
 /** An invitation's status from how its message ended. */
 export function itemStatusOf(result: SendResult): ProcessingItemStatus {
   if (result.status === 'sent') return 'sent';
@@ -55,15 +72,45 @@ export function itemStatusOf(result: SendResult): ProcessingItemStatus {
 export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(resourceRoutes(surveyResource, surveyStore));
 
-  /** The current client's survey, or 404: another client's is not this screen's to see. */
-  async function ownSurvey(clientId: number, id: number) {
-    const [survey] = await app.db
-      .select()
-      .from(surveys)
-      .where(and(eq(surveys.id, id), eq(surveys.clientId, clientId)))
-      .limit(1);
+  /** A survey of any client (the list shows the clients chosen in its filter), or 404; what it does acts on its own client. */
+  async function findSurvey(id: number) {
+    const [survey] = await app.db.select().from(surveys).where(eq(surveys.id, id)).limit(1);
     if (!survey) throw notFound('Survey');
     return survey;
+  }
+
+  /**
+   * What the survey is sent with: its own values, else its client's Survey Admin settings (the
+   * platform defaults, sent under the client's name, when the client saved none).
+   */
+  async function sendingOf(survey: SurveyRow) {
+    const [found] = await app.db
+      .select({ clientName: clients.name, row: clientSurveySettings })
+      .from(clients)
+      .leftJoin(clientSurveySettings, eq(clientSurveySettings.clientId, clients.id))
+      .where(eq(clients.id, survey.clientId))
+      .limit(1);
+    const row = found?.row;
+    const settings = row
+      ? {
+          from_name: row.fromName,
+          from_email: row.fromEmail,
+          sending_domain: row.sendingDomain,
+          domain_verified: row.domainVerified,
+          reply_to: row.replyTo,
+          over_survey_days: row.overSurveyDays,
+          quiet_hours_start: row.quietHoursStart,
+          quiet_hours_end: row.quietHoursEnd,
+          send_days: SEND_DAYS.filter((d) => row.sendDays.includes(d)),
+          daily_cap_per_location: row.dailyCapPerLocation,
+        }
+      : {
+          ...SURVEY_SETTINGS_DEFAULTS,
+          from_name: found?.clientName ?? survey.senderName,
+          domain_verified: false,
+          send_days: [...SURVEY_SETTINGS_DEFAULTS.send_days],
+        };
+    return effectiveSurveySettings(toSurvey(survey), settings);
   }
 
   app.get('/api/admin/surveys', { schema: { response: { 200: surveyOptionsAnswerSchema } } }, async (request) => {
@@ -89,9 +136,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const currentClientId = requireCurrentClientId(request);
-      const source = await ownSurvey(currentClientId, request.params.id);
-      const target = await requireWritableClient(request, request.body?.client_id);
+      const source = await findSurvey(request.params.id);
+      const target = await requireWritableClient(request, request.body?.client_id ?? source.clientId);
       const sameClient = target.id === source.clientId;
       let smsTemplateId = source.smsTemplateId;
       if (!sameClient && smsTemplateId !== null) {
@@ -144,8 +190,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
     `${surveyResource.path}/:id/send-test`,
     { schema: { params: idParamSchema, body: surveyTestSchema, response: { 201: dataEnvelope(surveyTestResultSchema) } } },
     async (request, reply) => {
-      const clientId = requireCurrentClientId(request);
-      const survey = await ownSurvey(clientId, request.params.id);
+      const survey = await findSurvey(request.params.id);
+      const clientId = (await requireWritableClient(request, survey.clientId)).id;
       const to = request.body.to;
       const channel = to.startsWith('+') ? 'sms' : 'email';
       const refuse = (message: string) => new HttpError(422, `Please correct: to.`, { to: [message] });
@@ -218,7 +264,12 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
             template: `${template.name} (test)`,
             text: invitationSms(template.body, values),
           })
-        : await app.messenger.send({ ...common, channel: 'email', ...invitationEmail(survey, values) });
+        : await app.messenger.send({
+            ...common,
+            channel: 'email',
+            ...invitationEmail(survey, values),
+            ...senderOf(await sendingOf(survey)),
+          });
 
       const status = itemStatusOf(result);
       const [updated] = await app.db
@@ -262,8 +313,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
     `${surveyResource.path}/:id/preview`,
     { schema: { params: idParamSchema, response: { 200: dataEnvelope(surveyPreviewSchema) } } },
     async (request) => {
-      const clientId = requireCurrentClientId(request);
-      const survey = await ownSurvey(clientId, request.params.id);
+      const survey = await findSurvey(request.params.id);
+      const clientId = survey.clientId;
       const [location] = await app.db
         .select({ id: locations.id, name: locations.locationname, reviewLinks: locations.reviewLinks })
         .from(surveyLocations)
@@ -290,7 +341,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       let email: SurveyPreview['email'] = null;
       let emailMissing: string | null = null;
       if (survey.emailSubject && survey.emailBody) {
-        email = invitationEmail(survey, values);
+        const { sender, replyTo } = senderOf(await sendingOf(survey));
+        email = { ...invitationEmail(survey, values), from_name: sender.name, from_address: sender.address, reply_to: replyTo };
       } else {
         emailMissing = 'This survey has no email subject or body yet: fill them on Messaging.';
       }

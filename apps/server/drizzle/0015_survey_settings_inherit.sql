@@ -1,0 +1,3 @@
+ALTER TABLE "surveys" ALTER COLUMN "over_survey_days" DROP DEFAULT;--> statement-breakpoint
+UPDATE "client_survey_settings" SET "default_survey_id" = NULL WHERE "default_survey_id" NOT IN (SELECT "id" FROM "surveys");--> statement-breakpoint
+ALTER TABLE "client_survey_settings" ADD CONSTRAINT "client_survey_settings_default_survey_id_surveys_id_fk" FOREIGN KEY ("default_survey_id") REFERENCES "public"."surveys"("id") ON DELETE no action ON UPDATE no action;
