@@ -1,23 +1,61 @@
-import { checkSurvey, type SurveyBody, surveyResource } from '@admin/shared';
+import { checkSmsTemplateBody, checkSurvey, type SurveyBody, smsTemplateResource, surveyResource } from '@admin/shared';
 import type { Answers, SurveyQuestion } from '@admin/shared/surveys/questions';
 import { answerProblems, commentOf, keyScoreOf } from '@admin/shared/surveys/questions';
 import { and, asc, eq } from 'drizzle-orm';
 import type { MessagingConfig } from '../../config.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { invitationEmail } from '../../messaging/invitation.ts';
-import { createMessenger } from '../../messaging/send.ts';
+import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
+import { createMessenger, type SendResult } from '../../messaging/send.ts';
+import { smsTemplateStore } from '../../modules/sms-templates/repository.ts';
 import { setLocations, surveyStore } from '../../modules/surveys/repository.ts';
 import { itemStatusOf, newSurveyToken } from '../../modules/surveys/routes.ts';
-import { findInvitation, recordResponse } from '../../public/repository.ts';
+import { findInvitation, type Invitation, optOut, recordResponse } from '../../public/repository.ts';
 import type { Db } from '../client.ts';
-import { clients, locations, personnel, surveyProcessingItems, surveys } from '../schema/index.ts';
+import {
+  clients,
+  emailSuppressions,
+  locations,
+  notificationEvents,
+  notificationLogs,
+  personnel,
+  smsTemplates,
+  surveyProcessingItems,
+  surveys,
+} from '../schema/index.ts';
 import { seededRandom } from './random.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 /** Share of invitations answered: a typical e-mail survey response rate. */
 const ANSWER_RATE = 0.35;
+/**
+ * Invitations to returning customers who unsubscribed from an earlier one (refused: opted out), to
+ * addresses that hard-bounced before (refused: suppressed), and e-mails mistyped in the business's
+ * records (refused: not an address). Small shares, as real sending has them.
+ */
+const OPTED_OUT_RATE = 0.025;
+const BOUNCED_RATE = 0.02;
+const MISTYPED_RATE = 0.015;
+/** The earlier visit of a returning customer: further back than over-survey protection (90 days by default). */
+const EARLIER_VISIT_DAYS: [number, number] = [95, 140];
+/** Customers of an e-mail → SMS survey who gave only a phone, so the text is their invitation. */
+const PHONE_ONLY_RATE = 0.3;
+
+/** The demo clients that text their customers: an SMS survey, or e-mail with SMS for those without an address. */
+const TEXTING_CLIENTS: Record<string, 'sms' | 'email_then_sms'> = {
+  'Pioneer Plumbing Co.': 'sms',
+  'Clearwater Pest Control': 'sms',
+  'Northstar Toyota': 'email_then_sms',
+};
+
+/** The texting clients' own survey invitation (SMS Text), written to pass the compliance rules. */
+const SMS_INVITE = {
+  name: 'Survey invite (text)',
+  purpose: 'survey_invite',
+  language: 'en',
+  body: 'Hi {first_name}, thanks for choosing {business_name}! How did we do? It takes 30 seconds: {link} Reply STOP to opt out',
+} as const;
 
 /** Promoters, passives, detractors (shares summing to 1) of an industry's NPS answers. */
 const NPS_MIX: Record<string, [number, number, number]> = {
@@ -102,6 +140,33 @@ function questionsOf(type: 'nps' | 'csat' | 'star', clientName: string): SurveyQ
   ];
 }
 
+/** A client's SMS template made the way `POST /api/sms-templates` makes one: the definition's rules, the compliance check, the store's values. */
+async function createSmsTemplate(db: Db, clientId: number): Promise<typeof smsTemplates.$inferSelect> {
+  const body = smsTemplateResource.createSchema.parse(SMS_INVITE);
+  await validateFields(body, smsTemplateResource.rules, { names: smsTemplateResource.labels });
+  const { errors } = checkSmsTemplateBody(body.purpose, body.body ?? '');
+  if (errors.length > 0) throw new HttpError(422, `Demo SMS template: ${errors.join('; ')}`, { body: errors });
+  const [row] = await db
+    .insert(smsTemplates)
+    .values({ ...(smsTemplateStore.values(body, { clientId }) as typeof smsTemplates.$inferInsert), clientId })
+    .returning();
+  if (!row) throw new Error('insert returned nothing');
+  return row;
+}
+
+/**
+ * A hard bounce as Amazon SES reports it (Permanent, a few minutes after the send) and as the SES
+ * event path is to record it (no such route yet): the message `bounced` in Tracking Logs with the
+ * provider's words, and the address on the suppression list, which the messenger checks before
+ * every send.
+ */
+async function hardBounce(db: Db, notificationId: number, address: string, at: Date): Promise<void> {
+  const detail = 'Bounce (Permanent, General): smtp; 550 5.1.1 user unknown';
+  await db.update(notificationLogs).set({ status: 'bounced', error: detail, updatedAt: at }).where(eq(notificationLogs.id, notificationId));
+  await db.insert(notificationEvents).values({ notificationId, status: 'bounced', at, detail });
+  await db.insert(emailSuppressions).values({ email: address.toLowerCase(), reason: 'BOUNCE', createdAt: at });
+}
+
 /**
  * A survey made the way `POST /api/surveys` makes one: the body checked by the definition's rules
  * and `checkSurvey`, turned into columns by the store's `values`, its locations by `setLocations`.
@@ -120,13 +185,40 @@ async function createSurvey(db: Db, clientId: number, input: Partial<SurveyBody>
   return row;
 }
 
+/** The invitation just sent, as the public pages find it by its link. */
+async function invitationOf(db: Db, token: string): Promise<Invitation> {
+  const invitation = await findInvitation(db, token);
+  if (!invitation) throw new Error('the invitation just sent was not found');
+  return invitation;
+}
+
+/** One invitation to send: to whom, by which channel, and what the customer does afterwards. */
+type Planned = {
+  survey: typeof surveys.$inferSelect;
+  location: { id: string; name: string };
+  person: { id: number; firstName: string } | undefined;
+  first: string;
+  last: string;
+  channel: 'email' | 'sms';
+  /** The e-mail address or the E.164 phone. */
+  to: string;
+  sentAt: Date;
+  token: string;
+  /** `answer` (about a third do), or the earlier visit of a customer who then unsubscribes or whose address bounces. */
+  afterwards: 'answer' | 'unsubscribe' | 'bounce';
+};
+
 /**
  * Demo surveys for every client, then a month of invitations and answers made by the code the
- * product runs rather than inserted as outputs: surveys through the definition's rules, invitations as Send test makes them (a processing item
- * with a fresh token, sent through the messenger to the outbox on a simulated clock spread over the
- * last 30 days), and about a third answered through the public page's `findInvitation` →
- * `answerProblems` → `recordResponse`. So Tracking Logs, Survey Manager and Surveys count the same.
- * Tokens stay random (they are credentials); everything else follows the seeded random.
+ * product runs rather than inserted as outputs: surveys (and the texting clients' SMS template)
+ * through the definitions' rules; invitations as Send test makes them (a processing item with a
+ * fresh token, sent through the messenger to the outbox on a simulated clock spread over the last
+ * 30 days), by e-mail or SMS as the survey's channel says; about a third answered through the
+ * public page's `findInvitation` → `answerProblems` → `recordResponse`. A few percent are refused
+ * by the messenger's own checks: returning customers who unsubscribed on `/u/` after an earlier
+ * visit (`optOut`), addresses that hard-bounced on an earlier visit, and mistyped addresses. So
+ * Tracking Logs, Survey Manager and Surveys count the same. Tokens stay random (they are
+ * credentials); everything else follows the seeded random.
  */
 export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anchor: Date }): Promise<void> {
   const rnd = seededRandom(20261123);
@@ -141,7 +233,7 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
   };
   const messenger = createMessenger(db, outbox, { now: () => clock });
   const allClients = await db
-    .select({ id: clients.id, name: clients.name, industry: clients.industry })
+    .select({ id: clients.id, name: clients.name, industry: clients.industry, phone: clients.phone })
     .from(clients)
     .orderBy(asc(clients.id));
 
@@ -162,16 +254,21 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
     const kinds: ('nps' | 'csat' | 'star')[] = ['nps'];
     const second = SECOND_SURVEY[industry];
     if (second) kinds.push(second);
+    const texting = TEXTING_CLIENTS[client.name];
+    const template = texting ? await createSmsTemplate(db, client.id) : undefined;
 
     const made: { survey: typeof surveys.$inferSelect; locations: typeof own }[] = [];
     for (const kind of kinds) {
+      const covered = kind === 'nps' ? own : own.slice(0, Math.max(1, Math.ceil(own.length / 2)));
       const survey = await createSurvey(db, client.id, {
         name: kind === 'nps' ? 'Customer experience NPS' : kind === 'csat' ? 'Visit satisfaction (CSAT)' : 'Stay rating',
         type: kind,
-        channel: 'email',
+        // A texting client's NPS survey goes by its channel; the e-mail stays for the fallback's customers.
+        channel: kind === 'nps' && texting ? texting : 'email',
+        ...(kind === 'nps' && template ? { sms_template_id: template.id } : {}),
         language: 'en',
         // The NPS survey covers every location; the second one the first half of them.
-        location_ids: (kind === 'nps' ? own : own.slice(0, Math.max(1, Math.ceil(own.length / 2)))).map((l) => l.id),
+        location_ids: covered.map((l) => l.id),
         questions: questionsOf(kind, client.name),
         email_subject: kind === 'nps' ? 'How was your visit to {location_name}?' : 'A quick question about {location_name}',
         email_body: EMAIL_BODY,
@@ -181,31 +278,48 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
         review_sites: ['google'],
         testimonial_consent_text: 'You may quote my comment on your website.',
       });
-      made.push({ survey, locations: kind === 'nps' ? own : own.slice(0, Math.max(1, Math.ceil(own.length / 2))) });
+      made.push({ survey, locations: covered });
     }
 
-    // A few dozen invitations over the last 30 days, oldest first, so ids follow time.
+    // A few dozen invitations over the last 30 days; demo phones are the client's area code and
+    // the 555-01xx numbers kept for fiction.
     const count = rnd.int(18, 30);
-    const times = Array.from({ length: count }, () => options.anchor.getTime() - rnd.next() * 30 * DAY_MS).sort((a, b) => a - b);
+    const times = Array.from({ length: count }, () => options.anchor.getTime() - rnd.next() * 30 * DAY_MS);
+    const areaCode = client.phone?.slice(2, 5) ?? '303';
     const [promoterShare, passiveShare] = NPS_MIX[industry] ?? DEFAULT_MIX;
-    // The invitations as Send test makes them (queued, each with a fresh token), in one insert per
-    // client to keep start-up fast; each is then sent on its own, on its own simulated time.
-    const planned = times.map((time, i) => {
+    const planned: Planned[] = [];
+    for (const [i, time] of times.entries()) {
       const target = made.length > 1 && rnd.next() < 0.35 ? made[1] : made[0];
       if (!target) throw new Error('a client without a demo survey');
+      const { survey } = target;
+      const byText = survey.channel === 'sms' || (survey.channel === 'email_then_sms' && rnd.next() < PHONE_ONLY_RATE);
       const first = rnd.pick(FIRST);
       const last = rnd.pick(LAST);
-      return {
-        survey: target.survey,
+      const visit = {
+        survey,
         location: rnd.pick(target.locations),
         person: staff.length > 0 ? rnd.pick(staff) : undefined,
         first,
         last,
-        email: `${first}.${last}.${client.id}-${i}@example.com`.toLowerCase(),
-        sentAt: new Date(Math.floor(time)),
-        token: newSurveyToken(),
+        channel: byText ? ('sms' as const) : ('email' as const),
+        to: byText ? `+1${areaCode}55501${String(i).padStart(2, '0')}` : `${first}.${last}.${client.id}-${i}@example.com`.toLowerCase(),
       };
-    });
+      const roll = rnd.next();
+      const earlier = roll < OPTED_OUT_RATE ? 'unsubscribe' : roll < OPTED_OUT_RATE + BOUNCED_RATE && !byText ? 'bounce' : null;
+      if (earlier) {
+        // A returning customer: the invitation of an earlier visit, then the unsubscribe or the bounce.
+        const daysBefore = rnd.int(...EARLIER_VISIT_DAYS) + rnd.next();
+        planned.push({ ...visit, sentAt: new Date(Math.floor(time - daysBefore * DAY_MS)), token: newSurveyToken(), afterwards: earlier });
+      } else if (!byText && roll < OPTED_OUT_RATE + BOUNCED_RATE + MISTYPED_RATE) {
+        visit.to = visit.to.replace('@example.com', '@example,com');
+      }
+      planned.push({ ...visit, sentAt: new Date(Math.floor(time)), token: newSurveyToken(), afterwards: 'answer' });
+    }
+    // Oldest first, so ids follow time.
+    planned.sort((a, b) => a.sentAt.getTime() - b.sentAt.getTime());
+
+    // The invitations as Send test makes them (queued, each with a fresh token), in one insert per
+    // client to keep start-up fast; each is then sent on its own, on its own simulated time.
     const items = await db
       .insert(surveyProcessingItems)
       .values(
@@ -215,9 +329,9 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
           surveyId: p.survey.id,
           firstName: p.first,
           lastName: p.last,
-          email: p.email,
+          ...(p.channel === 'email' ? { email: p.to } : { phone: p.to }),
           personnelId: p.person?.id ?? null,
-          channel: 'email' as const,
+          channel: p.channel,
           status: 'queued' as const,
           token: p.token,
           expiresAt: new Date(p.sentAt.getTime() + p.survey.linkExpiresDays * DAY_MS),
@@ -240,26 +354,46 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
         surveyLink: messenger.link(`/s/${token}`),
         unsubscribeLink: messenger.link(`/u/${token}`),
       };
-      const result = await messenger.send({
-        channel: 'email',
-        type: 'survey_invite',
-        to: p.email,
+      const common = {
+        type: 'survey_invite' as const,
+        to: p.to,
         clientId: client.id,
         locationId: location.id,
-        ...invitationEmail(survey, values),
         related: { type: 'survey_processing_item', id: item.id },
-      });
+      };
+      let result: SendResult;
+      if (p.channel === 'email') result = await messenger.send({ ...common, channel: 'email', ...invitationEmail(survey, values) });
+      else if (template)
+        result = await messenger.send({ ...common, channel: 'sms', template: template.name, text: invitationSms(template.body, values) });
+      else throw new Error('an SMS invitation of a client without an SMS template');
       const status = itemStatusOf(result);
       await db
         .update(surveyProcessingItems)
-        .set({ status, attempts: 1, sentAt: status === 'sent' ? sentAt : null, lastError: result.error, updatedAt: sentAt })
+        .set({
+          status,
+          attempts: 1,
+          sentAt: status === 'sent' ? sentAt : null,
+          lastError: result.error,
+          ...(status.startsWith('skipped_') ? { skipReason: result.error } : {}),
+          updatedAt: sentAt,
+        })
         .where(eq(surveyProcessingItems.id, item.id));
+      if (status !== 'sent') continue;
+
+      if (p.afterwards === 'bounce') {
+        await hardBounce(db, result.id, p.to, new Date(sentAt.getTime() + rnd.int(1, 20) * 60_000));
+        continue;
+      }
+      if (p.afterwards === 'unsubscribe') {
+        // One click on the invitation's unsubscribe link within a day, as the public page records it.
+        await optOut(db, await invitationOf(db, token), new Date(sentAt.getTime() + (0.2 + rnd.next() * 23.8) * HOUR_MS));
+        continue;
+      }
 
       // About a third answer within two days (never after the anchor), as the public page records it.
-      if (status !== 'sent' || rnd.next() >= ANSWER_RATE) continue;
+      if (rnd.next() >= ANSWER_RATE) continue;
+      const invitation = await invitationOf(db, token);
       const submittedAt = new Date(Math.min(options.anchor.getTime(), sentAt.getTime() + (0.5 + rnd.next() * 47.5) * HOUR_MS));
-      const invitation = await findInvitation(db, token);
-      if (!invitation) throw new Error('the invitation just sent was not found');
       const roll = rnd.next();
       const mood = roll < promoterShare ? 'promoter' : roll < promoterShare + passiveShare ? 'passive' : 'detractor';
       const keyQuestion = invitation.questions.find((q) => q.is_key_metric);
