@@ -1,14 +1,21 @@
 import { type Survey, type SurveyTestResult, surveyResource, surveyTestSchema } from '@admin/shared/resources/surveys';
-import { Alert, Anchor, Button, Group, Menu, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
+import { SendTestDialog } from '../../components/send-test-dialog.tsx';
 import { compactPhone } from '../../lib/format.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { api } from '../../lib/http.ts';
 
 const CLIENT_OPTIONS_PATH = '/api/endpoints/client-options';
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A survey's Send test takes an e-mail address, or a phone (typed grouped as the hint shows; sent compact). */
+const recipientOf = (typed: string) => {
+  const to = typed.trim();
+  return to.startsWith('+') || /^[\d\s().-]+$/.test(to) ? String(compactPhone(to)) : to;
+};
 
 /**
  * Send test: a real invitation (its own link, valid for the survey's link expiry) to one e-mail
@@ -16,104 +23,45 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * The link is shown, so it can be opened right away.
  */
 export function SendTestAction({ row }: { row: Survey }) {
-  const [opened, setOpened] = useState(false);
-  const [to, setTo] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<SurveyTestResult | null>(null);
-
-  async function send() {
-    const typed = to.trim().startsWith('+') || /^[\d\s().-]+$/.test(to.trim()) ? String(compactPhone(to)) : to.trim();
-    const checked = surveyTestSchema.safeParse({ to: typed });
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? 'The To field is not valid');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await api.post<{ data: SurveyTestResult }>(`${surveyResource.path}/${row.id}/send-test`, checked.data);
-      setResult(data);
-      notifications.show({
-        color: data.status === 'sent' ? 'green' : 'orange',
-        message:
-          data.status === 'sent'
-            ? `Test of ${row.name} sent; it is in Tracking Logs.`
-            : `Test of ${row.name} not sent (${data.status}): ${data.error ?? ''}`,
-      });
-    } catch (e) {
-      setError(e instanceof ApiError ? (e.fieldErrors.to?.[0] ?? e.message) : message(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-  const close = () => {
-    setOpened(false);
-    setResult(null);
-  };
-
   return (
-    <>
-      <Button size="compact-xs" variant="subtle" aria-label={`Send test of ${row.name}`} onClick={() => setOpened(true)}>
-        Send test
-      </Button>
-      <Modal opened={opened} onClose={close} title={`Send test of ${row.name}`}>
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send();
-          }}
+    <SendTestDialog<{ to: string }, SurveyTestResult>
+      name={row.name}
+      path={`${surveyResource.path}/${row.id}/send-test`}
+      field={{
+        key: 'to',
+        label: 'Send to',
+        description: 'An email address or a phone in international format',
+        placeholder: 'e.g. pat@example.com or +1 303 555 0142',
+      }}
+      schema={surveyTestSchema}
+      normalize={recipientOf}
+      intro="The invitation goes out with sample values (Alex, the survey’s first location) and a real link."
+      result={(result) => (
+        <Alert
+          color={result.status === 'sent' ? 'green' : 'orange'}
+          variant="light"
+          role="status"
+          title={result.status === 'sent' ? 'Test sent' : `Not sent (${result.status})`}
         >
-          <Stack gap="sm">
-            <Text size="sm">The invitation goes out with sample values (Alex, the survey’s first location) and a real link.</Text>
-            <TextInput
-              label="Send to"
-              description="An email address or a phone in international format"
-              required
-              placeholder="e.g. pat@example.com or +1 303 555 0142"
-              value={to}
-              onChange={(e) => setTo(e.currentTarget.value)}
-              error={error}
-              data-autofocus
-            />
-            {result && (
-              <Alert
-                color={result.status === 'sent' ? 'green' : 'orange'}
-                variant="light"
-                role="status"
-                title={result.status === 'sent' ? 'Test sent' : `Not sent (${result.status})`}
-              >
-                <Stack gap={4}>
-                  {result.error && <Text size="sm">{result.error}</Text>}
-                  <Text size="sm">
-                    Survey link:{' '}
-                    <Anchor href={result.link} target="_blank" rel="noreferrer" style={{ wordBreak: 'break-all' }}>
-                      {result.link}
-                    </Anchor>
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    Valid until {new Date(result.expires_at).toLocaleDateString()}
-                  </Text>
-                </Stack>
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {result ? 'Close' : 'Cancel'}
-              </Button>
-              <Button type="submit" loading={busy}>
-                Send test
-              </Button>
-            </Group>
+          <Stack gap={4}>
+            {result.error && <Text size="sm">{result.error}</Text>}
+            <Text size="sm">
+              Survey link:{' '}
+              <Anchor href={result.link} target="_blank" rel="noreferrer" style={{ wordBreak: 'break-all' }}>
+                {result.link}
+              </Anchor>
+            </Text>
+            <Text size="xs" c="dimmed">
+              Valid until {new Date(result.expires_at).toLocaleDateString()}
+            </Text>
           </Stack>
-        </form>
-      </Modal>
-    </>
+        </Alert>
+      )}
+    />
   );
 }
 
-/** Duplicate: for the current client (same locations), or for another client (paused, locations to choose there). */
+/** Duplicate: for the survey's own client (same locations), or for another client (paused, locations to choose there). */
 export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList<Survey> }) {
   const [picking, setPicking] = useState(false);
   const [clientId, setClientId] = useState<string | null>(null);
@@ -151,7 +99,7 @@ export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Item onClick={() => void duplicate()}>Copy for {list.currentClient?.name ?? 'this client'}</Menu.Item>
+          <Menu.Item onClick={() => void duplicate()}>Copy for {row.client_name ?? 'its client'}</Menu.Item>
           <Menu.Item onClick={() => setPicking(true)}>Copy to another client…</Menu.Item>
         </Menu.Dropdown>
       </Menu>

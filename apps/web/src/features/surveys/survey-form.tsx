@@ -1,13 +1,15 @@
+import { type SurveySettings, surveySettingsResource } from '@admin/shared/resources/survey-settings';
 import { checkSurvey, EMAIL_TOKENS, SURVEY_REVIEW_SITE_OPTIONS, type Survey, surveyResource } from '@admin/shared/resources/surveys';
 import { SURVEY_TYPES, type SurveyQuestion, type SurveyType } from '@admin/shared/surveys/questions';
-import { Badge, Button, Group, MultiSelect, Select, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type BaseSyntheticEvent, useState } from 'react';
+import { type BaseSyntheticEvent, useEffect, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { RemoteMultiSelect } from '../../components/filters/remote-multi-select.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
+import { useSession } from '../../lib/session-store.ts';
 import { QuestionsEditor, starterQuestions } from './survey-questions.tsx';
 
 const LOCATIONS_PATH = '/api/endpoints/options';
@@ -58,6 +60,23 @@ function toBody(values: Partial<FormValues>, questions: SurveyQuestion[]): Recor
 type SmsTemplateOption = { id: number; name: string; status: string; client_id: number | null };
 
 /**
+ * The Survey Admin settings of a survey's client, which a blank Reply-to and Over-survey
+ * protection inherit (docs/decisions/027-surveys-inherit-survey-admin.md).
+ */
+function useClientSettings(clientId: number | undefined) {
+  const settings = useQuery({
+    queryKey: ['surveys', 'client-settings', clientId],
+    queryFn: () => api.get<{ data: SurveySettings }>(`${surveySettingsResource.path}/${clientId}`),
+    enabled: clientId !== undefined,
+  });
+  return settings.data?.data;
+}
+
+/** What a blank inheriting field means, as its description. */
+const inherited = (value: string | number | null | undefined, unit = '') =>
+  value === undefined ? undefined : value === null ? 'Blank: none (Survey Admin sets none)' : `Blank: Survey Admin's ${value}${unit}`;
+
+/**
  * The survey builder (docs/screens.md, Surveys): General, Questions, Messaging and Rules in tabs,
  * with the definition's rules per field and `checkSurvey` (channel-dependent fields, the e-mail's
  * links, the threshold, the question list) run before a save as the server runs it; a tab with a
@@ -65,6 +84,11 @@ type SmsTemplateOption = { id: number; name: string; status: string; client_id: 
  */
 export function SurveyForm(props: ResourceFormProps<Survey>) {
   const record = props.record;
+  const currentClient = useSession((s) => s.currentClient);
+  const clientId = record?.client_id ?? currentClient?.id;
+  // Another client's survey (the Clients filter shows it): its locations and templates are that client's.
+  const otherClient = record !== null && record !== undefined && currentClient !== null && record.client_id !== currentClient.id;
+  const settings = useClientSettings(clientId);
   const [questions, setQuestions] = useState<SurveyQuestion[]>(record?.questions ?? starterQuestions('nps'));
   const [questionErrors, setQuestionErrors] = useState<string[]>([]);
   const [tab, setTab] = useState<Tab>('general');
@@ -72,7 +96,12 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
     ...(record ? {} : { initial: { location_ids: [] } }),
     toBody: (values) => toBody(values, questions),
   });
-  const { control } = form.form;
+  const { control, getFieldState, setValue } = form.form;
+  // A new survey's sender name starts as its client's from name.
+  const fromName = settings?.from_name;
+  useEffect(() => {
+    if (!record && fromName && !getFieldState('sender_name').isDirty) setValue('sender_name', fromName);
+  }, [record, fromName, getFieldState, setValue]);
   const [type, channel, mode] = useWatch({ control, name: ['type', 'channel', 'review_invite_mode'] });
   const templates = useQuery({
     queryKey: ['surveys', 'sms-template-options'],
@@ -142,21 +171,28 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
             <Field form={form} name="name" />
             <FieldRow form={form} names={['type', 'language']} />
             <Field form={form} name="channel" />
-            <Controller
-              control={control}
-              name="location_ids"
-              render={({ field }) => (
-                <RemoteMultiSelect
-                  label={surveyResource.labels.location_ids ?? 'Locations'}
-                  required
-                  path={LOCATIONS_PATH}
-                  value={list(field.value)}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  error={form.error('location_ids')}
-                />
-              )}
-            />
+            {otherClient ? (
+              <Alert color="blue" variant="light" role="note">
+                This survey is {record?.client_name ?? 'another client'}'s ({record?.location_count ?? 0} locations): switch to that client
+                to change its locations or SMS template.
+              </Alert>
+            ) : (
+              <Controller
+                control={control}
+                name="location_ids"
+                render={({ field }) => (
+                  <RemoteMultiSelect
+                    label={surveyResource.labels.location_ids ?? 'Locations'}
+                    required
+                    path={LOCATIONS_PATH}
+                    value={list(field.value)}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    error={form.error('location_ids')}
+                  />
+                )}
+              />
+            )}
           </Stack>
         </Tabs.Panel>
 
@@ -180,6 +216,7 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
                   label={surveyResource.labels.sms_template_id}
                   description={channel === 'email' ? 'Only used when the channel sends SMS' : undefined}
                   data={templateOptions}
+                  disabled={otherClient}
                   value={text(field.value) || null}
                   onChange={(v) => field.onChange(v ?? '')}
                   onBlur={field.onBlur}
@@ -191,7 +228,10 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
                 />
               )}
             />
-            <FieldRow form={form} names={['sender_name', 'reply_to']} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Field form={form} name="sender_name" />
+              <Field form={form} name="reply_to" description={inherited(settings?.reply_to)} />
+            </SimpleGrid>
           </Stack>
         </Tabs.Panel>
 
@@ -199,7 +239,7 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
           <Stack gap="sm">
             <FieldRow form={form} names={['send_delay_hours', 'link_expires_days']} />
             <FieldRow form={form} names={['reminder_count', 'reminder_interval_days']} />
-            <Field form={form} name="over_survey_days" />
+            <Field form={form} name="over_survey_days" description={inherited(settings?.over_survey_days, ' days')} />
             <FieldRow
               form={form}
               names={mode === 'threshold' ? ['review_invite_mode', 'review_invite_threshold'] : ['review_invite_mode']}

@@ -66,6 +66,12 @@ function PreviewBody({ preview }: { preview: SurveyPreview }) {
         <Tabs.Panel value="email" pt="sm">
           {email ? (
             <Stack gap="sm">
+              <Labelled label="From">
+                <Text size="sm">
+                  {email.from_name} &lt;{email.from_address ?? 'the platform address'}&gt;
+                  {email.reply_to && ` · Reply-to ${email.reply_to}`}
+                </Text>
+              </Labelled>
               <Labelled label="Subject">
                 <Text size="sm" fw={600}>
                   {email.subject}

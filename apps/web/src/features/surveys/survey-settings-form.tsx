@@ -1,32 +1,64 @@
 import {
   checkSurveySettings,
   SEND_DAY_OPTIONS,
+  SURVEY_SETTINGS_SURVEY_OPTIONS_PATH,
   type SurveySettings,
   surveySettingsResource,
 } from '@admin/shared/resources/survey-settings';
-import { Alert, Checkbox, Group, Input, Text } from '@mantine/core';
-import type { BaseSyntheticEvent } from 'react';
-import { Controller } from 'react-hook-form';
+import { Alert, Checkbox, Group, Input, Select } from '@mantine/core';
+import { type BaseSyntheticEvent, useState } from 'react';
+import { Controller, useController } from 'react-hook-form';
+import { useRemoteOptions } from '../../components/filters/remote-multi-filter.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
-import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
+import {
+  bodyOf,
+  type FormValues,
+  type ResourceForm,
+  type ResourceFormProps,
+  useResourceForm,
+} from '../../components/resource/use-resource-form.ts';
 
 const def = surveySettingsResource;
-const NUMBERS = ['daily_cap_per_location', 'over_survey_days'];
+const NUMBERS = ['daily_cap_per_location', 'over_survey_days', 'default_survey_id'];
 
-/** Whole numbers go as numbers (the rules have checked them); the rest as the kit sends text. */
+/** Whole numbers go as numbers (the rules have checked them; an empty default survey is none); the rest as the kit sends text. */
 function toBody(values: Partial<FormValues>): Record<string, unknown> {
   const body = bodyOf(values);
   for (const name of NUMBERS) {
     const value = body[name];
-    if (typeof value === 'string') body[name] = Number(value);
+    if (typeof value === 'string') body[name] = value === '' ? null : Number(value);
   }
   return body;
+}
+
+/** The Default survey: one of the client's surveys that is not archived, searched on the server. */
+function DefaultSurveySelect({ form, clientId }: { form: ResourceForm; clientId: number }) {
+  const { field } = useController({ control: form.form.control, name: 'default_survey_id' });
+  const value = typeof field.value === 'string' && field.value !== '' ? field.value : null;
+  const [search, setSearch] = useState('');
+  const { options } = useRemoteOptions(SURVEY_SETTINGS_SURVEY_OPTIONS_PATH(clientId), search, value ? [value] : []);
+  return (
+    <Select
+      label={def.labels.default_survey_id}
+      description="One of this client's surveys that is not archived; blank for none"
+      data={options}
+      value={value}
+      onChange={(v) => field.onChange(v ?? '')}
+      onBlur={field.onBlur}
+      searchable
+      onSearchChange={setSearch}
+      clearable
+      nothingFoundMessage="No surveys of this client match"
+      error={form.error('default_survey_id')}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
 }
 
 /**
  * Edit settings: §8's fields in groups (sender, schedule, branding, SMS, footer). The rules of
  * several fields (`checkSurveySettings`) run at save as the server runs them, the message on the
- * field. The default survey is not here: surveys do not exist yet (the column is kept, empty).
+ * field. The Default survey is one of the client's surveys, searched on the server.
  */
 export function SurveySettingsForm(props: ResourceFormProps<SurveySettings>) {
   const form = useResourceForm(def, props, { toBody });
@@ -71,9 +103,7 @@ export function SurveySettingsForm(props: ResourceFormProps<SurveySettings>) {
       <Field form={form} name="sms_enabled" />
       <Field form={form} name="tcpa_consent_source" description="Where recipients agreed to receive texts; needed when SMS is enabled" />
       <Field form={form} name="unsubscribe_footer" />
-      <Text size="xs" c="dimmed">
-        Default survey: chosen here once surveys exist.
-      </Text>
+      {record && <DefaultSurveySelect form={form} clientId={record.id} />}
     </ResourceFormShell>
   );
 }

@@ -1,0 +1,118 @@
+import { Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import type { z } from 'zod';
+import { ApiError, api } from '../lib/http.ts';
+
+/** Where every message sent lands (the Tracking Logs screen). */
+export const TRACKING_LOGS_PATH = '/admin/notifications/logs';
+
+/** What every test send answers: how its message ended, and why when it did not go. */
+type Sent = { status: string; error: string | null };
+
+export type SendTestDialogProps<Body extends Record<string, string>, Result extends Sent> = {
+  /** The record tested: its name labels the button and the dialog ("Send test of …"). */
+  name: string;
+  /** `POST` route of the test. */
+  path: string;
+  /** The one field: its body key, label and hints. */
+  field: { key: keyof Body & string; label: string; description?: string; placeholder: string };
+  /** The server's own rule for the body, checked first so a typo is named without a round trip. */
+  schema: z.ZodType<Body>;
+  /** The typed value as the body takes it (e.g. a phone written compact). */
+  normalize: (typed: string) => string;
+  /** What goes out, above the field. */
+  intro: ReactNode;
+  /** The result shown in the dialog (e.g. the survey link); without it the dialog closes once sent. */
+  result?: (answer: Result) => ReactNode;
+};
+
+/**
+ * Send test (SMS Text's templates, Surveys): one recipient typed, checked by the server's rule,
+ * sent through the same checks and transport as every message; a toast says how it ended, and
+ * the result (when the screen shows one) links to Tracking Logs, where the message is.
+ */
+export function SendTestDialog<Body extends Record<string, string>, Result extends Sent>(props: SendTestDialogProps<Body, Result>) {
+  const { name, field } = props;
+  const [opened, setOpened] = useState(false);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<Result | null>(null);
+
+  async function send() {
+    const checked = props.schema.safeParse({ [field.key]: props.normalize(value) });
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message ?? `The ${field.label} field is not valid`);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.post<{ data: Result }>(props.path, checked.data);
+      notifications.show({
+        color: data.status === 'sent' ? 'green' : 'orange',
+        message:
+          data.status === 'sent'
+            ? `Test of ${name} sent; it is in Tracking Logs.`
+            : `Test of ${name} not sent (${data.status}): ${data.error ?? ''}`,
+      });
+      if (props.result) setAnswer(data);
+      else setOpened(false);
+    } catch (e) {
+      setError(e instanceof ApiError ? (e.fieldErrors[field.key]?.[0] ?? e.message) : e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  const close = () => {
+    setOpened(false);
+    setAnswer(null);
+  };
+
+  return (
+    <>
+      <Button size="compact-xs" variant="subtle" aria-label={`Send test of ${name}`} onClick={() => setOpened(true)}>
+        Send test
+      </Button>
+      <Modal opened={opened} onClose={close} title={`Send test of ${name}`}>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <Stack gap="sm">
+            <Text size="sm">{props.intro}</Text>
+            <TextInput
+              label={field.label}
+              description={field.description}
+              required
+              placeholder={field.placeholder}
+              value={value}
+              onChange={(e) => setValue(e.currentTarget.value)}
+              error={error}
+              data-autofocus
+            />
+            {answer && props.result?.(answer)}
+            {answer && (
+              <Anchor component={Link} to={TRACKING_LOGS_PATH} size="sm">
+                Open Tracking Logs
+              </Anchor>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {answer ? 'Close' : 'Cancel'}
+              </Button>
+              <Button type="submit" loading={busy}>
+                Send test
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
