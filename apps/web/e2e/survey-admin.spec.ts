@@ -40,11 +40,17 @@ test("Survey Admin: a client's settings are edited with §8's rules, its sender 
   await drawer.getByRole('button', { name: 'Save changes' }).click();
   await expect(drawer.getByText('The TCPA consent source field is required when SMS enabled is ticked')).toBeVisible();
   await drawer.getByRole('textbox', { name: 'TCPA consent source' }).fill('Checkbox on the booking form');
+  // The Default survey is one of the client's surveys, searched on the server.
+  await drawer.getByRole('combobox', { name: 'Default survey' }).click();
+  await expect(page.getByRole('option').first()).toBeVisible();
+  const survey = (await page.getByRole('option').first().innerText()).trim();
+  await page.getByRole('option').first().click();
   await shot(page, 'survey-admin-form-1440');
   await drawer.getByRole('button', { name: 'Save changes' }).click();
   await expect(drawer).toHaveCount(0);
   await expect(row).toContainText('surveys@summit.test · mail.summit.test');
   await expect(row).toContainText('60');
+  await expect(row).toContainText(survey);
 
   // Verify sender domain: the records to add, each copyable, with what DNS holds (nothing, for a test domain).
   await row.getByRole('button', { name: `More actions for ${CLIENT}` }).click();

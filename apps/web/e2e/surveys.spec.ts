@@ -41,6 +41,9 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await drawer.getByRole('tab', { name: 'Messaging' }).click();
   await drawer.getByRole('textbox', { name: 'Email subject' }).fill('How was {location_name}?');
   await drawer.getByRole('textbox', { name: 'Email body' }).fill('Hi {first_name}, tell us: {survey_link}');
+  // The sender name starts as the client's from name; a blank Reply-to inherits Survey Admin's.
+  await expect(drawer.getByRole('textbox', { name: 'Sender name' })).not.toHaveValue('');
+  await expect(drawer.getByText(/^Blank: (none \(Survey Admin sets none\)|Survey Admin's .+@.+)$/)).toBeVisible();
   await drawer.getByRole('textbox', { name: 'Sender name' }).fill('Acme Dental');
   await drawer.getByRole('button', { name: 'Create survey' }).click();
   await expect(drawer.getByText('The Email body must contain {unsubscribe_link}')).toBeVisible();
@@ -56,6 +59,8 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await drawer.getByRole('tab', { name: 'Rules' }).click();
   await expect(drawer.getByRole('textbox', { name: 'Send delay (hours)' })).toHaveValue('24');
   await expect(drawer.getByRole('textbox', { name: 'Link expires after (days)' })).toHaveValue('30');
+  await expect(drawer.getByRole('textbox', { name: 'Over-survey protection (days)' })).toHaveValue('');
+  await expect(drawer.getByText(/^Blank: Survey Admin's \d+ days$/)).toBeVisible();
   await shot(page, 'surveys-form-1440');
   await drawer.getByRole('button', { name: 'Create survey' }).click();
   await expect(drawer).toHaveCount(0);
@@ -108,7 +113,17 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
 
   await row.getByRole('button', { name: 'Duplicate After-visit NPS' }).click();
   await page.getByRole('menuitem', { name: /^Copy for / }).click();
-  await expect(table.getByRole('row', { name: /After-visit NPS \(copy\)/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /After-visit NPS \(copy\)/ }).first()).toBeVisible();
+
+  // The Clients filter: Selected All lists every client's surveys, each naming its client.
+  const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+  await expect(page.getByText(`Client: ${current}`)).toBeVisible();
+  await page.getByRole('combobox', { name: 'Clients' }).click();
+  await page.getByRole('option', { name: 'Selected All' }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByText('Clients: all clients')).toBeVisible();
+  await expect(page).toHaveURL(/client=selected/);
+  await expect(table.getByRole('columnheader', { name: 'Client' })).toBeVisible();
   expect(errors).toEqual([]);
 });
 

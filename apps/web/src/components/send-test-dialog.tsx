@@ -11,9 +11,9 @@ export const TRACKING_LOGS_PATH = '/admin/notifications/logs';
 /** What every test send answers: how its message ended, and why when it did not go. */
 type Sent = { status: string; error: string | null };
 
-export type SendTestDialogProps<Body extends Record<string, string>, Result extends Sent> = {
-  /** The record tested: its name labels the button and the dialog ("Send test of …"). */
-  name: string;
+export type SendTestFormProps<Body extends Record<string, string>, Result extends Sent> = {
+  /** How the toast names the test, e.g. "Test of Invite after visit". */
+  what: string;
   /** `POST` route of the test. */
   path: string;
   /** The one field: its body key, label and hints. */
@@ -24,18 +24,19 @@ export type SendTestDialogProps<Body extends Record<string, string>, Result exte
   normalize: (typed: string) => string;
   /** What goes out, above the field. */
   intro: ReactNode;
-  /** The result shown in the dialog (e.g. the survey link); without it the dialog closes once sent. */
+  /** The result shown in the form (e.g. the survey link); without it the form closes once sent. */
   result?: (answer: Result) => ReactNode;
+  submitLabel?: string;
+  onClose(): void;
 };
 
 /**
- * Send test (SMS Text's templates, Surveys): one recipient typed, checked by the server's rule,
- * sent through the same checks and transport as every message; a toast says how it ended, and
- * the result (when the screen shows one) links to Tracking Logs, where the message is.
+ * A test send (SMS Text's templates, Surveys, Survey Admin's test e-mail): one recipient typed,
+ * checked by the server's rule, sent through the same checks and transport as every message; a
+ * toast says how it ended, and a result shown in the form links to Tracking Logs, where the message is.
  */
-export function SendTestDialog<Body extends Record<string, string>, Result extends Sent>(props: SendTestDialogProps<Body, Result>) {
-  const { name, field } = props;
-  const [opened, setOpened] = useState(false);
+export function SendTestForm<Body extends Record<string, string>, Result extends Sent>(props: SendTestFormProps<Body, Result>) {
+  const { field, submitLabel = 'Send test' } = props;
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,63 +56,70 @@ export function SendTestDialog<Body extends Record<string, string>, Result exten
         color: data.status === 'sent' ? 'green' : 'orange',
         message:
           data.status === 'sent'
-            ? `Test of ${name} sent; it is in Tracking Logs.`
-            : `Test of ${name} not sent (${data.status}): ${data.error ?? ''}`,
+            ? `${props.what} sent; it is in Tracking Logs.`
+            : `${props.what} not sent (${data.status}): ${data.error ?? ''}`,
       });
       if (props.result) setAnswer(data);
-      else setOpened(false);
+      else props.onClose();
     } catch (e) {
       setError(e instanceof ApiError ? (e.fieldErrors[field.key]?.[0] ?? e.message) : e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
   }
-  const close = () => {
-    setOpened(false);
-    setAnswer(null);
-  };
 
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <Stack gap="sm">
+        <Text size="sm">{props.intro}</Text>
+        <TextInput
+          label={field.label}
+          description={field.description}
+          required
+          placeholder={field.placeholder}
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          error={error}
+          data-autofocus
+        />
+        {answer && props.result?.(answer)}
+        {answer && (
+          <Anchor component={Link} to={TRACKING_LOGS_PATH} size="sm">
+            Open Tracking Logs
+          </Anchor>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            {answer ? 'Close' : 'Cancel'}
+          </Button>
+          <Button type="submit" loading={busy}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** A row's Send test button and its dialog ("Send test of …"), holding `SendTestForm`. */
+export function SendTestDialog<Body extends Record<string, string>, Result extends Sent>({
+  name,
+  ...form
+}: { name: string } & Omit<SendTestFormProps<Body, Result>, 'what' | 'onClose'>) {
+  const [opened, setOpened] = useState(false);
   return (
     <>
       <Button size="compact-xs" variant="subtle" aria-label={`Send test of ${name}`} onClick={() => setOpened(true)}>
         Send test
       </Button>
-      <Modal opened={opened} onClose={close} title={`Send test of ${name}`}>
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send();
-          }}
-        >
-          <Stack gap="sm">
-            <Text size="sm">{props.intro}</Text>
-            <TextInput
-              label={field.label}
-              description={field.description}
-              required
-              placeholder={field.placeholder}
-              value={value}
-              onChange={(e) => setValue(e.currentTarget.value)}
-              error={error}
-              data-autofocus
-            />
-            {answer && props.result?.(answer)}
-            {answer && (
-              <Anchor component={Link} to={TRACKING_LOGS_PATH} size="sm">
-                Open Tracking Logs
-              </Anchor>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {answer ? 'Close' : 'Cancel'}
-              </Button>
-              <Button type="submit" loading={busy}>
-                Send test
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={`Send test of ${name}`}>
+        <SendTestForm<Body, Result> {...form} what={`Test of ${name}`} onClose={() => setOpened(false)} />
       </Modal>
     </>
   );

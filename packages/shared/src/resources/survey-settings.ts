@@ -204,6 +204,6 @@ export type DomainCheck = z.infer<typeof domainCheckSchema>;
 export const SURVEY_SETTINGS_SURVEY_OPTIONS_PATH = (clientId: number) => `/api/surveys-admin/${clientId}/survey-options`;
 
 /** `POST /api/surveys-admin/:id/test-email`. */
-export const surveyTestEmailSchema = z.strictObject({ to: z.email().max(254) });
+export const surveyTestEmailSchema = z.strictObject({ to: z.email('The To field must be a valid email').max(254) });
 /** `POST /api/surveys-admin/:id/reset`: the version stamp as loaded ('' = never saved). */
 export const surveySettingsResetSchema = z.strictObject({ updated_at: z.string().max(40).optional() });

@@ -10,7 +10,7 @@ import {
   storedQuestionSchema,
   surveyQuestionSchema,
 } from '../surveys/questions.ts';
-import { ALL_CLIENTS } from './locations.ts';
+import { locationResource } from './locations.ts';
 
 /**
  * Surveys (docs/screens.md, Surveys): the survey definition, and the records and enums of the
@@ -225,15 +225,8 @@ export const surveyResource = defineResource({
     updated_at: { label: 'Updated', sortable: true },
   },
   filters: {
-    /** Client ids, or `all` for every client; absent = the current client (docs/decisions/018-locations-every-client.md). */
-    client: {
-      kind: 'multi',
-      label: 'Clients',
-      item: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits'),
-      all: ALL_CLIENTS,
-      optionsPath: '/api/endpoints/client-options',
-      emptyLabel: 'Current client',
-    },
+    /** Client ids, or `all` for every client; absent = the current client: Locations' own filter (docs/decisions/018-locations-every-client.md). */
+    client: locationResource.filters.client,
     type: { kind: 'multi', label: 'Type', options: SURVEY_TYPE_OPTIONS },
     channel: { kind: 'multi', label: 'Channel', options: SURVEY_CHANNEL_OPTIONS },
     status: statusFilter,

@@ -6,9 +6,10 @@ import {
   surveySettingsResource,
   surveyTestEmailSchema,
 } from '@admin/shared/resources/survey-settings';
-import { Alert, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { SendTestForm } from '../../components/send-test-dialog.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 
 const path = surveySettingsResource.path;
@@ -134,65 +135,21 @@ function VerifyDomainPanel({ row, onClose, onChecked }: { row: SurveySettings; o
 
 /** Send test email: asks for the address; the result is a row in Tracking Logs. */
 function TestEmailForm({ row, onClose }: { row: SurveySettings; onClose(): void }) {
-  const [to, setTo] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const send = async () => {
-    if (!surveyTestEmailSchema.safeParse({ to: to.trim() }).success) {
-      setError('The To field must be a valid email');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await api.post<{ data: { status: string; error: string | null } }>(`${path}/${row.id}/test-email`, {
-        to: to.trim(),
-      });
-      onClose();
-      notifications.show({
-        color: data.status === 'sent' ? 'green' : 'orange',
-        message:
-          data.status === 'sent'
-            ? `Test e-mail of ${row.client_name} sent; it is in Tracking Logs.`
-            : `Test e-mail not sent (${data.status}): ${data.error ?? ''}`,
-      });
-    } catch (e) {
-      setError(message(e, 'to'));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void send();
-      }}
-    >
-      <Stack gap="sm">
-        <Text size="sm">
+    <SendTestForm<{ to: string }, { status: string; error: string | null }>
+      what={`Test e-mail of ${row.client_name}`}
+      path={`${path}/${row.id}/test-email`}
+      field={{ key: 'to', label: 'To', placeholder: 'e.g. owner@example.com' }}
+      schema={surveyTestEmailSchema}
+      normalize={(typed) => typed.trim()}
+      intro={
+        <>
           From {row.from_name} &lt;{row.from_email ?? 'the platform sender'}&gt;, with the unsubscribe footer.
-        </Text>
-        <TextInput
-          label="To"
-          required
-          placeholder="e.g. owner@example.com"
-          value={to}
-          onChange={(e) => setTo(e.currentTarget.value)}
-          error={error}
-          data-autofocus
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy}>
-            Send test email
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+        </>
+      }
+      submitLabel="Send test email"
+      onClose={onClose}
+    />
   );
 }
 
