@@ -140,7 +140,10 @@ function questionsOf(type: 'nps' | 'csat' | 'star', clientName: string): SurveyQ
   ];
 }
 
-/** A client's SMS template made the way `POST /api/sms-templates` makes one: the definition's rules, the compliance check, the store's values. */
+/**
+ * A client's SMS template made the way `POST /api/sms-templates` makes one: the definition's rules,
+ * the compliance check and the store's values (the computed encoding, segments and opt-out flag).
+ */
 async function createSmsTemplate(db: Db, clientId: number): Promise<typeof smsTemplates.$inferSelect> {
   const body = smsTemplateResource.createSchema.parse(SMS_INVITE);
   await validateFields(body, smsTemplateResource.rules, { names: smsTemplateResource.labels });
