@@ -36,12 +36,13 @@ export function SendTestAction({ row }: { row: Survey }) {
       schema={surveyTestSchema}
       normalize={recipientOf}
       intro="The invitation goes out with sample values (Alex, the survey’s first location) and a real link."
+      // A refusal is named by the message's status, as its row in Tracking Logs names it.
       result={(result) => (
         <Alert
           color={result.status === 'sent' ? 'green' : 'orange'}
           variant="light"
           role="status"
-          title={result.status === 'sent' ? 'Test sent' : `Not sent (${result.status})`}
+          title={result.status === 'sent' ? 'Test sent' : `Not sent (${result.notification_status})`}
         >
           <Stack gap={4}>
             {result.error && <Text size="sm">{result.error}</Text>}
