@@ -178,6 +178,21 @@ for (const kind of testDatabaseKinds()) {
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json().data).toMatchObject({ personnel_id: mine?.id, personnel_name: 'Zelda Reassigned' });
       expect((await page(`?survey=${surveyId}&q=bob`)).data[0]?.personnel_name).toBe('Zelda Reassigned');
+
+      // The Personnel filter: Zelda's responses only; every client's people are its options, a chosen one named.
+      expect((await page(`?survey=${surveyId}&personnel=${mine?.id}`)).data.map((r) => r.customer)).toEqual(['Bob Tester']);
+      expect((await page(`?survey=${surveyId}&personnel=${theirs?.id}`)).total).toBe(0);
+      const filterOptions = await ctx.app.inject({ method: 'GET', url: '/api/survey-responses/options/personnel?q=yuri%20else', headers });
+      expect(filterOptions.json().data).toEqual([{ value: String(theirs?.id), label: 'Yuri Elsewhere' }]);
+      const chosen = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/survey-responses/options/personnel?q=yuri&value=${mine?.id}`,
+        headers,
+      });
+      expect(chosen.json().data).toContainEqual({ value: String(mine?.id), label: 'Zelda Reassigned' });
+      const badFilter = await ctx.app.inject({ method: 'GET', url: '/api/survey-responses?personnel=x', headers });
+      expect(badFilter.statusCode).toBe(400);
+      expect(badFilter.body).toContain('personnel');
       const [item] = await db
         .select()
         .from(surveyProcessingItems)

@@ -2,8 +2,9 @@ import { expect, type Page, test } from '@playwright/test';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // Survey Manager: a response recorded in the setup through the public JSON API (after a test
-// invitation), excluded from reports with a reason and reassigned to another person of the client,
-// by role and label; pictures at 390 and 1440 px when SHOTS_DIR is set.
+// invitation), excluded from reports with a reason, reassigned to another person of the client and
+// found again with the Personnel filter, by role and label; pictures at 390 and 1440 px when
+// SHOTS_DIR is set.
 
 async function shot(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
@@ -30,8 +31,11 @@ async function apiOf(page: Page) {
   };
 }
 
-/** A survey of the current client, a test invitation to it and its answer: the customer's name is the sample "Alex". */
-async function answeredResponse(page: Page, name: string, comment: string) {
+/**
+ * A survey of the current client, a test invitation to it and its answer (the customer's name is
+ * the sample "Alex"), and a person of the client named `person` (unique per attempt) to reassign it to.
+ */
+async function answeredResponse(page: Page, name: string, comment: string, person: { first: string; last: string }) {
   const api = await apiOf(page);
   const locations = await api.get<{ data: { _id: string }[] }>('/api/endpoints?perPage=1');
   const survey = await api.post<{ data: { id: number } }>('/api/surveys', {
@@ -51,20 +55,22 @@ async function answeredResponse(page: Page, name: string, comment: string) {
   const token = sent.data.link.split('/s/')[1];
   const res = await page.request.post(`/api/public/responses/${token}`, { data: { answers: { '1': 3, '2': comment } } });
   expect(res.status(), await res.text()).toBe(201);
-  const people = await api.get<{ data: { name: string }[] }>('/api/personnel?perPage=1');
-  return { person: people.data[0]?.name ?? '' };
+  await api.post('/api/personnel', { first_name: person.first, last_name: person.last, location_ids: locations.data.map((l) => l._id) });
 }
 
 test.describe('Survey Manager', () => {
   for (const width of [1440, 390]) {
-    test(`a response is read, excluded with a reason and reassigned to another person (${width} px)`, async ({ page }) => {
+    test(`a response is read, excluded with a reason, reassigned to another person and found by the Personnel filter (${width} px)`, async ({
+      page,
+    }) => {
       const errors = collectConsoleErrors(page);
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       const name = `Manager NPS ${width} ${Date.now()}`;
       const comment = `Waited too long ${width}`;
-      const { person } = await answeredResponse(page, name, comment);
-      expect(person, 'a person of the current client in the demo data').not.toBe('');
+      const last = `Filter${width}x${Date.now()}`;
+      const person = `Quinn ${last}`;
+      await answeredResponse(page, name, comment, { first: 'Quinn', last });
 
       await page.goto('/admin/survey-manager');
       await expect(page.getByRole('heading', { level: 1, name: 'Survey Manager' })).toBeVisible();
@@ -88,14 +94,26 @@ test.describe('Survey Manager', () => {
 
       // Reassign personnel: options of the client, found by typing.
       const picker = detail.getByRole('combobox', { name: 'New personnel' });
-      await picker.fill(person.slice(0, 4));
-      await page.getByRole('option', { name: person }).first().click();
+      await picker.fill(last);
+      await page.getByRole('option', { name: person, exact: true }).click();
       await detail.getByRole('button', { name: 'Reassign personnel' }).click();
       await expect(detail.getByText(person, { exact: true })).toBeVisible();
       await shot(page, `survey-manager-detail-${width}`);
       await page.keyboard.press('Escape');
       await expect(row).toContainText(person);
       await expect(row).toContainText('Yes');
+
+      // The Personnel filter finds the person on the server as typed; the list is then theirs only.
+      await page.getByRole('combobox', { name: 'Personnel' }).click();
+      await page.keyboard.type(last);
+      const filtered = page.waitForResponse((r) => r.url().includes('/api/survey-responses?') && /personnel=\d+/.test(r.url()));
+      await page.getByRole('option', { name: person, exact: true }).click();
+      await page.keyboard.press('Escape');
+      await filtered;
+      await expect(page).toHaveURL(/personnel=\d+/);
+      const rows = page.getByRole('table', { name: 'Responses' }).getByRole('row');
+      await expect(rows).toHaveCount(2); // the header and the one response
+      await expect(rows.nth(1)).toContainText(name);
       expect(errors).toEqual([]);
     });
   }

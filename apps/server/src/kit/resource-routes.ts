@@ -14,7 +14,7 @@ import {
 } from '@admin/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { conflict, notFound } from '../lib/http-error.ts';
@@ -29,7 +29,10 @@ import { validateFields } from './validate-body.ts';
 type Client = number | null;
 
 /** The paging part every list query has (`ResourceListQuery` in packages/shared). */
-type ListPaging = { perPage: number; cursor?: string | undefined };
+export type ListPaging = { perPage: number; cursor?: string | undefined };
+
+/** A keyset page: its rows and the cursor of the next one (null at the end). */
+export type Page<Row> = { rows: Row[]; nextCursor: string | null };
 
 /**
  * What the factory needs of a table: an id, a status, a version stamp and a name; an owning client
@@ -63,6 +66,56 @@ type Definition<Rec, Body, Query> = {
   importExtraColumns?: readonly string[];
   unique?: string;
 };
+
+/** What the list and export routes read of a definition (`listRoutes`). */
+export type ListDefinition<Rec, Query> = {
+  path: string;
+  screen: string;
+  record: z.ZodType<Rec>;
+  columns: Definition<Rec, never, Query>['columns'];
+  listQuerySchema: z.ZodType<Query>;
+  exportQuerySchema: z.ZodType<Query & { columns?: string[] }>;
+};
+
+/** How one request's list is read: a page and how many records match. */
+type ListReads<Rec, Query> = {
+  page(request: FastifyRequest, q: Query, limit: number): Promise<Page<Rec>>;
+  count(request: FastifyRequest, q: Query): Promise<{ total: number; totalIsEstimate: boolean }>;
+  /** The export's batches, rows keyed by column, when not the list's pages through the columns' formats. */
+  exportRows?(request: FastifyRequest, q: Query): AsyncIterable<Record<string, unknown>[]>;
+  /** Before the CSV is sent, with the export's filters (the query less columns and paging): e.g. an audit. */
+  onExport?(request: FastifyRequest, filters: object): Promise<void>;
+};
+
+/** Rows per query of an export unless the store says otherwise. */
+export const EXPORT_BATCH = 2000;
+
+/**
+ * `GET <path>` (a page, its total, `totalIsEstimate`) and `GET <path>/export` (every matching row
+ * as CSV, the chosen columns under their on-screen headers): the same two routes for an editable
+ * resource (`resourceRoutes`) and a read-only one (kit/read-only-routes.ts).
+ */
+export function listRoutes<Rec extends object, Query extends ListPaging>(
+  app: FastifyInstance,
+  def: ListDefinition<Rec, Query>,
+  reads: ListReads<Rec, Query>,
+): void {
+  const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
+  app.get(def.path, { schema: { querystring: def.listQuerySchema, response: { 200: listAnswer } } }, async (request) => {
+    const q = validated<Query>(request.query);
+    const [{ rows, nextCursor }, totals] = await Promise.all([reads.page(request, q, q.perPage), reads.count(request, q)]);
+    return { data: rows, nextCursor, ...totals };
+  });
+
+  app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
+    const q = validated<Query & { columns?: string[] }>(request.query);
+    const { columns: chosen, cursor: _cursor, perPage: _perPage, ...filters } = q;
+    const columns = exportColumns(def.columns, chosen);
+    const batches = reads.exportRows?.(request, q) ?? pagedRows((cursor) => reads.page(request, { ...q, cursor }, EXPORT_BATCH), columns);
+    await reads.onExport?.(request, filters);
+    return sendCsv(reply, csvFileName(def.screen), columns, batches);
+  });
+}
 
 /** How an import reads its columns that are not fields (`importExtraColumns`), prepared once per file. */
 export type Importer<Body> = {
@@ -133,7 +186,6 @@ export function resourceRoutes<
 >(def: Definition<Rec, Body, Query>, store: ResourceStore<Rec, Row, Body, Query, C>): FastifyPluginAsync {
   const noun = def.noun ?? def.name.replace(/_/g, ' ');
   const What = noun.charAt(0).toUpperCase() + noun.slice(1);
-  const listAnswer = listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() });
   const one = dataEnvelope(def.record);
   const table = store.table;
   const idParams = store.idParams ?? idParamSchema;
@@ -227,20 +279,9 @@ export function resourceRoutes<
   }
 
   return async (app) => {
-    app.get(def.path, { schema: { querystring: def.listQuerySchema, response: { 200: listAnswer } } }, async (request) => {
-      const q = validated<Query>(request.query);
-      const clientId = listClient(request);
-      const { rows, nextCursor } = await store.list(app.db, q, clientId, q.perPage);
-      return { data: rows, nextCursor, ...(await store.count(app.db, q, clientId)) };
-    });
-
-    app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
-      const q = validated<Query & { columns?: string[] }>(request.query);
-      const chosen = q.columns;
-      const clientId = listClient(request);
-      const columns = exportColumns(def.columns, chosen);
-      const batches = pagedRows((cursor) => store.list(app.db, { ...q, cursor }, clientId, 2000), columns);
-      return sendCsv(reply, csvFileName(def.screen), columns, batches);
+    listRoutes(app, def, {
+      page: (request, q, limit) => store.list(app.db, q, listClient(request), limit),
+      count: (request, q) => store.count(app.db, q, listClient(request)),
     });
 
     app.get(`${recordPath}/:id`, { schema: { params: idParams, response: { 200: one } } }, async (request) => {
@@ -410,8 +451,8 @@ export function resourceRoutes<
 
 /**
  * A request part as its route's schema parsed it. The zod type provider cannot carry the types
- * through this factory's type parameters, so they are stated here; the schema makes them true.
+ * through the kit's type parameters, so they are stated here; the schema makes them true.
  */
-function validated<T>(value: unknown): T {
+export function validated<T>(value: unknown): T {
   return value as T;
 }

@@ -113,14 +113,11 @@ export const surveyResponseResource = defineResource({
     excluded_reason: { label: 'Exclusion reason', defaultVisible: false },
   },
   filters: {
-    client: { kind: 'multi', label: 'Clients', item: idValue, optionsPath: '/api/survey-responses/options/client' },
-    location: {
-      kind: 'multi',
-      label: 'Locations',
-      item: z.string().regex(LOCATION_ID),
-      optionsPath: '/api/survey-responses/options/location',
-    },
-    survey: { kind: 'multi', label: 'Surveys', item: idValue, optionsPath: '/api/survey-responses/options/survey' },
+    // Their options are paged on the server: `GET /api/survey-responses/options/<filter>`.
+    client: { kind: 'multi', label: 'Clients', item: idValue },
+    location: { kind: 'multi', label: 'Locations', item: z.string().regex(LOCATION_ID) },
+    survey: { kind: 'multi', label: 'Surveys', item: idValue },
+    personnel: { kind: 'multi', label: 'Personnel', item: idValue },
     score_min: { kind: 'choice', label: 'Score from', options: SCORES },
     score_max: { kind: 'choice', label: 'Score to', options: SCORES },
     class: { kind: 'multi', label: 'Class', options: NPS_CLASSES.map((c) => ({ value: c, label: NPS_CLASS_LABELS[c] })) },

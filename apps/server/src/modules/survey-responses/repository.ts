@@ -40,6 +40,7 @@ function filtersWhere(q: Filters): SQL | undefined {
     inList(sql`${surveyResponses.clientId}`, q.client?.map(Number)),
     inList(sql`${surveyResponses.locationId}`, q.location),
     inList(sql`${surveyResponses.surveyId}`, q.survey?.map(Number)),
+    inList(sql`${surveyResponses.personnelId}`, q.personnel?.map(Number)),
     inList(sql`${surveyResponses.npsClass}`, q.class),
     q.score_min !== undefined ? sql`${surveyResponses.keyScore} >= ${Number(q.score_min)}` : undefined,
     q.score_max !== undefined ? sql`${surveyResponses.keyScore} <= ${Number(q.score_max)}` : undefined,
@@ -226,6 +227,10 @@ export const locationOptions = (db: Db, q: OptionsQuery) =>
   );
 
 const personLabel = sql<string | null>`coalesce(${personnel.displayName}, ${personnel.firstName} || ' ' || ${personnel.lastName})`;
+
+/** The Personnel filter's people: everyone, merged ones too (their responses stay theirs until a merge moves them). */
+export const personnelOptions = (db: Db, q: OptionsQuery) =>
+  options(db, q, { value: sql`${personnel.id}`, label: personLabel, from: sql`${personnel}` }, isId);
 
 /** People a response of `clientId` can be reassigned to: the client's own, not merged into another. */
 export const personnelOptionsOf = (db: Db, clientId: number, q: OptionsQuery) =>

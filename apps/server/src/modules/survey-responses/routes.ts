@@ -1,4 +1,4 @@
-import { dataEnvelope, idParamSchema, listEnvelope, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
+import { dataEnvelope, idParamSchema, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
 import {
   resendResultSchema,
   responseExclusionSchema,
@@ -8,8 +8,7 @@ import {
   surveyResponseResource,
 } from '@admin/shared/resources/survey-responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
+import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
@@ -22,6 +21,7 @@ import {
   locationOfClient,
   locationOptions,
   locationOptionsOf,
+  personnelOptions,
   personnelOptionsOf,
   personOfClient,
   reassign,
@@ -32,55 +32,27 @@ import {
 } from './repository.ts';
 
 const def = surveyResponseResource;
-const EXPORT_BATCH = 2000;
 const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } };
 /** Statuses of an invitation that went out and may be sent again (not answered, not refused). */
 const RESENDABLE = new Set(['sent', 'delivered', 'opened', 'reminded']);
 
 /**
  * Survey Manager: read-mostly over the responses the public page recorded (apps/server/src/public).
- * The routes are this module's own, as Tracking Logs' are: the kit's `resourceRoutes` always adds
- * create, edit and status routes, and a response is never created or edited here. The changes are
- * Exclude / Include in reporting (with a reason) and Reassign personnel / location (within the
- * response's client, written on the response and its processing item), each audited; and Resend
- * of an unanswered invitation (`items/:id/resend`, for Survey Processing's screen).
+ * The list, export, filter options and detail are the kit's read-only routes (kit/read-only-routes.ts);
+ * a response is never created or edited here. The changes are Exclude / Include in reporting (with
+ * a reason) and Reassign personnel / location (within the response's client, written on the
+ * response and its processing item), each audited; and Resend of an unanswered invitation
+ * (`items/:id/resend`, for Survey Processing's screen).
  */
 export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    def.path,
-    { schema: { querystring: def.listQuerySchema, response: { 200: listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() }) } } },
-    async (request) => {
-      const q = request.query;
-      const [{ rows, nextCursor }, totals] = await Promise.all([listPage(app.db, q, q.perPage), countResponses(app.db, q)]);
-      return { data: rows, nextCursor, ...totals };
-    },
-  );
-
-  app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
-    const { columns: chosen, cursor: _ignored, perPage: _perPage, ...q } = request.query;
-    const columns = exportColumns(def.columns, chosen);
-    const batches = pagedRows((cursor) => listPage(app.db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH), columns);
-    await request.audit({
-      action: 'survey_responses.export',
-      message: 'Exported survey responses as CSV',
-      entityType: 'survey_response',
-      after: q,
-    });
-    return sendCsv(reply, csvFileName(def.screen), columns, batches);
-  });
-
-  app.get(`${def.path}/options/client`, { schema: options }, async (request) => clientOptions(app.db, request.query));
-  app.get(`${def.path}/options/location`, { schema: options }, async (request) => locationOptions(app.db, request.query));
-  app.get(`${def.path}/options/survey`, { schema: options }, async (request) => surveyOptions(app.db, request.query));
-
-  app.get(
-    `${def.path}/:id`,
-    { schema: { params: idParamSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } } },
-    async (request) => {
-      const response = await findResponse(app.db, request.params.id);
-      if (!response) throw notFound('Response');
-      return { data: response };
-    },
+  await app.register(
+    readOnlyRoutes(def, {
+      list: listPage,
+      count: countResponses,
+      exportAudit: { action: 'survey_responses.export', message: 'Exported survey responses as CSV' },
+      options: { client: clientOptions, location: locationOptions, survey: surveyOptions, personnel: personnelOptions },
+      detail: { schema: surveyResponseDetailSchema, find: findResponse, what: 'Response' },
+    }),
   );
 
   app.post(

@@ -1,26 +1,22 @@
 import {
   bigIdText,
   dataEnvelope,
-  listEnvelope,
   NOTIFICATION_CHANNELS,
   type NotificationStatus,
   type NotificationType,
   notificationLogDetailSchema,
   notificationLogResource,
-  optionsAnswerSchema,
-  optionsQuerySchema,
 } from '@admin/shared';
 import { resendRefusal } from '@admin/shared/surveys/preview';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notificationLogs, surveyProcessingItems } from '../../db/schema/index.ts';
-import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
+import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { clientOptions, countLogs, findLog, listPage } from './repository.ts';
 
 const def = notificationLogResource;
-const EXPORT_BATCH = 2000;
 
 /** A test message's recipient: an address for e-mail, an E.164 phone for SMS (what the sender takes). */
 const testMessageSchema = z
@@ -37,54 +33,19 @@ const testMessageSchema = z
 /**
  * Tracking Logs: read-only over the messages the sender wrote (apps/server/src/messaging). The
  * definition (packages/shared resources/notification-logs.ts) gives the schemas, sorts, columns and
- * CSV headers; the routes are this module's own rather than the kit's `resourceRoutes`, which
- * always adds create, edit and status routes. Every client's messages, unless the Clients filter
- * narrows them. Resend is here for failed survey invitations and reminders.
+ * CSV headers; the list, export, Clients filter options and detail are the kit's read-only routes
+ * (kit/read-only-routes.ts). Every client's messages, unless the Clients filter narrows them. A
+ * test message and Resend (of failed survey invitations and reminders) are this module's own.
  */
 export const trackingLogRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    def.path,
-    {
-      schema: {
-        querystring: def.listQuerySchema,
-        response: { 200: listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() }) },
-      },
-    },
-    async (request) => {
-      const q = request.query;
-      const [{ rows, nextCursor }, totals] = await Promise.all([listPage(app.db, q, q.perPage), countLogs(app.db, q)]);
-      return { data: rows, nextCursor, ...totals };
-    },
-  );
-
-  app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
-    const { columns: chosen, cursor: _ignored, perPage: _perPage, ...q } = request.query;
-    const columns = exportColumns(def.columns, chosen);
-    const batches = pagedRows((cursor) => listPage(app.db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH), columns);
-    await request.audit({
-      action: 'notification_logs.export',
-      message: 'Exported tracking logs as CSV',
-      entityType: 'notification_log',
-      after: q,
-    });
-    return sendCsv(reply, csvFileName(def.screen), columns, batches);
-  });
-
-  // The Clients filter pages on the server as the user types (`optionsQuerySchema`).
-  app.get(
-    `${def.path}/options/client`,
-    { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
-    async (request) => clientOptions(app.db, request.query),
-  );
-
-  app.get(
-    `${def.path}/:id`,
-    { schema: { params: z.object({ id: bigIdText }), response: { 200: dataEnvelope(notificationLogDetailSchema) } } },
-    async (request) => {
-      const log = await findLog(app.db, request.params.id);
-      if (!log) throw notFound('Message');
-      return { data: log };
-    },
+  await app.register(
+    readOnlyRoutes(def, {
+      list: listPage,
+      count: countLogs,
+      exportAudit: { action: 'notification_logs.export', message: 'Exported tracking logs as CSV' },
+      options: { client: clientOptions },
+      detail: { schema: notificationLogDetailSchema, params: z.object({ id: bigIdText }), find: findLog, what: 'Message' },
+    }),
   );
 
   /**

@@ -1,0 +1,104 @@
+import {
+  dataEnvelope,
+  type FilterSpec,
+  idParamSchema,
+  type OptionsAnswer,
+  type OptionsQuery,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+} from '@admin/shared';
+import type { FastifyPluginAsync } from 'fastify';
+import type { z } from 'zod';
+import type { Database, Db } from '../db/client.ts';
+import { notFound } from '../lib/http-error.ts';
+import { EXPORT_BATCH, type ListDefinition, type ListPaging, listRoutes, type Page, validated } from './resource-routes.ts';
+
+/**
+ * What a read-only screen's module gives the kit (System Logs, Tracking Logs, Survey Manager):
+ * how a page is read and counted, its filters' options and its detail. Records are never
+ * created, edited or given a status here; a module adds its own few actions beside these routes.
+ */
+export type ReadOnlyStore<Rec, Query, Detail> = {
+  /** A page of the list: `limit` rows after `q.cursor`, every client's unless a filter narrows them. */
+  list(db: Db, q: Query, limit: number): Promise<Page<Rec>>;
+  count(db: Db, q: Query): Promise<{ total: number; totalIsEstimate: boolean }>;
+  /** The export's audit entry (its entity type is the definition's name); `after` holds the filters. */
+  exportAudit: { action: string; message: string };
+  /**
+   * Export pages whose rows already are the CSV's cells, keyed by column (System Logs writes them
+   * in SQL, its export's hot path); the list's pages through the columns' formats when absent.
+   */
+  exportPage?(db: Db, q: Query, limit: number): Promise<Page<Record<string, unknown>>>;
+  /** Rows per `exportPage` query on each database (PGlite's one connection serves others between them). */
+  exportBatch?: Record<Database['kind'], number>;
+  /** The filters whose options are served here, `GET <path>/options/<filter>`, paged as the user types. */
+  options?: Record<string, (db: Db, q: OptionsQuery) => Promise<OptionsAnswer>>;
+  /** `GET <path>/:id`: one record as the detail panel shows it, or a 404 that says `what` was not found. */
+  detail?: {
+    schema: z.ZodType<Detail>;
+    /** The `:id` parameter; a positive int4 (`idParamSchema`) when absent. */
+    params?: z.ZodType<{ id: number }>;
+    find(db: Db, id: number): Promise<Detail | undefined>;
+    what: string;
+  };
+};
+
+/**
+ * List, export, options and (when the store has a detail) get-one routes of a read-only resource,
+ * under its collection path: the same list and export routes as `resourceRoutes`, with the export
+ * audited, and none of its create, edit, status or import routes.
+ */
+export function readOnlyRoutes<Rec extends object, Query extends ListPaging, Detail>(
+  def: ListDefinition<Rec, Query> & { name: string; filters: Readonly<Record<string, FilterSpec>> },
+  // The types come from the definition; the store's functions are checked against them.
+  store: ReadOnlyStore<NoInfer<Rec>, NoInfer<Query>, Detail>,
+): FastifyPluginAsync {
+  // Every filter whose options the screen asks this collection for has them here.
+  for (const [key, filter] of Object.entries(def.filters)) {
+    if ('item' in filter && !filter.optionsPath && !store.options?.[key]) {
+      throw new Error(`${def.name}: the store gives no options for the ${key} filter`);
+    }
+  }
+  return async (app) => {
+    const exportPage = store.exportPage;
+    const batch = store.exportBatch?.[app.database.kind] ?? EXPORT_BATCH;
+    listRoutes(app, def, {
+      page: (_request, q, limit) => store.list(app.db, q, limit),
+      count: (_request, q) => store.count(app.db, q),
+      ...(exportPage
+        ? {
+            async *exportRows(_request, q) {
+              let cursor: string | undefined;
+              do {
+                const page = await exportPage(app.db, { ...q, cursor }, batch);
+                yield page.rows;
+                cursor = page.nextCursor ?? undefined;
+              } while (cursor);
+            },
+          }
+        : {}),
+      onExport: (request, filters) => request.audit({ ...store.exportAudit, entityType: def.name, after: filters }),
+    });
+
+    for (const [filter, find] of Object.entries(store.options ?? {})) {
+      app.get(
+        `${def.path}/options/${filter}`,
+        { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+        async (request) => find(app.db, validated<OptionsQuery>(request.query)),
+      );
+    }
+
+    const detail = store.detail;
+    if (detail) {
+      app.get(
+        `${def.path}/:id`,
+        { schema: { params: detail.params ?? idParamSchema, response: { 200: dataEnvelope(detail.schema) } } },
+        async (request) => {
+          const found = await detail.find(app.db, validated<{ id: number }>(request.params).id);
+          if (!found) throw notFound(detail.what);
+          return { data: found };
+        },
+      );
+    }
+  };
+}
