@@ -157,9 +157,30 @@ for (const kind of testDatabaseKinds()) {
       expect(logs.data[0]?.action).toBe('personnel.merge');
     });
 
+    it("moves the duplicate's survey responses and their invitations to the survivor", async () => {
+      const survivor = await createPerson({ first_name: 'Rosa', last_name: 'Keeper' });
+      const dup = await createPerson({ first_name: 'Rosie', last_name: 'Keeper' });
+      const clientId = ((await get('/api/personnel?perPage=1')).json().data as { client_id: number }[])[0]?.client_id;
+      const [response] = (await get(`/api/survey-responses?perPage=1&client=${clientId}`)).json().data as { id: number }[];
+      expect(response).toBeDefined();
+      const reassign = await post(`/api/survey-responses/${response?.id}/personnel`, { personnel_id: dup.id });
+      expect(reassign.statusCode, reassign.body).toBe(200);
+
+      const selection = { survivor_id: survivor.id, duplicate_ids: [dup.id] };
+      const preview = (await post('/api/get-merge-personnel/preview', selection)).json().data;
+      expect(preview.moved_counts).toMatchObject({ survey_responses: 1, survey_processing_items: 1 });
+      const done = await post('/api/get-merge-personnel', { ...selection, confirm_name: 'Rosa Keeper' });
+      expect(done.statusCode, done.body).toBe(201);
+      const after = (await get(`/api/survey-responses/${response?.id}`)).json().data;
+      expect(after).toMatchObject({ personnel_id: survivor.id, personnel_name: 'Rosa Keeper' });
+      const history = (await get('/api/get-merge-personnel/history/export')).body;
+      expect(history).toContain('Survey responses: 1, Survey invitations: 1');
+    });
+
     it('when two merges race over the same people, one wins and the other gets 409 with nothing half-done', async () => {
       const c = await createPerson({ first_name: 'Chris', last_name: 'Race', location_ids: [locationIds[0]] });
       const d = await createPerson({ first_name: 'Kris', last_name: 'Race', location_ids: [locationIds[1]] });
+      const merges = (await get('/api/get-merge-personnel/history')).json().total as number;
       const [one, two] = await Promise.all([
         post('/api/get-merge-personnel', { survivor_id: c.id, duplicate_ids: [d.id], confirm_name: 'Chris Race' }),
         post('/api/get-merge-personnel', { survivor_id: d.id, duplicate_ids: [c.id], confirm_name: 'Kris Race' }),
@@ -170,7 +191,7 @@ for (const kind of testDatabaseKinds()) {
       const winner = one.statusCode === 201 ? pc : pd;
       expect(winner).toMatchObject({ status: 'active', merged_into_id: null });
       expect(loser).toMatchObject({ status: 'inactive', merged_into_id: winner?.id });
-      expect((await get('/api/get-merge-personnel/history')).json().total).toBe(2);
+      expect((await get('/api/get-merge-personnel/history')).json().total).toBe(merges + 1);
     });
 
     it('the personnel list flags possible duplicates; a merged person reads back but cannot be restored', async () => {

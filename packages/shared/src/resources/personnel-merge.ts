@@ -107,7 +107,11 @@ export const MERGE_FIELD_LABELS: Record<MergeField, string> = {
 };
 
 /** Reference kinds a merge moves to the survivor, with their labels. */
-export const MOVED_KINDS = { location_links: 'Location links' } as const;
+export const MOVED_KINDS = {
+  location_links: 'Location links',
+  survey_responses: 'Survey responses',
+  survey_processing_items: 'Survey invitations',
+} as const;
 
 export const mergePreviewSchema = z.object({
   survivor: mergePersonSchema,
@@ -170,7 +174,7 @@ export const mergeHistoryExportQuerySchema = listQuerySchema(MERGE_HISTORY_SORTS
 /** "Location links: 2, Responses: 5" — the counts a merge moved, for the table and the CSV. */
 export function describeMoved(counts: Record<string, number>): string {
   const labels: Record<string, string> = MOVED_KINDS;
-  return Object.entries(counts)
-    .map(([k, n]) => `${labels[k] ?? k}: ${n}`)
-    .join(', ');
+  // Only what moved: a merge of people with no responses should not list "Survey responses: 0".
+  const moved = Object.entries(counts).filter(([, n]) => n > 0);
+  return moved.length === 0 ? 'Nothing' : moved.map(([k, n]) => `${labels[k] ?? k}: ${n}`).join(', ');
 }

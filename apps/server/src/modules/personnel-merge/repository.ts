@@ -10,10 +10,18 @@ import {
   type MergeRecord,
   mergePersonOf,
 } from '@admin/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { personnel, personnelLocations, personnelMergeDismissals, personnelMerges, users } from '../../db/schema/index.ts';
+import {
+  personnel,
+  personnelLocations,
+  personnelMergeDismissals,
+  personnelMerges,
+  surveyProcessingItems,
+  surveyResponses,
+  users,
+} from '../../db/schema/index.ts';
 import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import { conflict, HttpError } from '../../lib/http-error.ts';
 
@@ -192,7 +200,28 @@ const REFERENCES: {
       return moved;
     },
   },
+  reassigned('survey_responses', surveyResponses),
+  reassigned('survey_processing_items', surveyProcessingItems),
 ];
+
+/** A table whose rows name one person (`personnel_id`): the duplicates' rows are given to the survivor. */
+function reassigned(kind: string, table: typeof surveyResponses | typeof surveyProcessingItems): (typeof REFERENCES)[number] {
+  return {
+    kind,
+    async count(tx, _survivorId, duplicateIds) {
+      const [row] = await tx.select({ n: count() }).from(table).where(inArray(table.personnelId, duplicateIds));
+      return row?.n ?? 0;
+    },
+    async move(tx, survivorId, duplicateIds) {
+      const moved = await tx
+        .update(table)
+        .set({ personnelId: survivorId })
+        .where(inArray(table.personnelId, duplicateIds))
+        .returning({ id: table.id });
+      return moved.length;
+    },
+  };
+}
 
 const FIELD_COLUMNS: Record<MergeField, keyof PersonRow> = {
   display_name: 'displayName',
