@@ -24,6 +24,7 @@ import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import { surveyResponseRoutes } from './modules/survey-responses/routes.ts';
 import type { DnsResolver } from './modules/survey-settings/domain-check.ts';
+import { surveySettingsRepository } from './modules/survey-settings/repository.ts';
 import { surveySettingsRoutes } from './modules/survey-settings/routes.ts';
 import { surveyRoutes } from './modules/surveys/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(clientsRepository);
   await app.register(identityRepository);
   await app.register(personnelRepository);
+  await app.register(surveySettingsRepository);
   await app.register(messagingPlugin, { config: config.messaging });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);

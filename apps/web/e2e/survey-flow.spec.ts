@@ -87,7 +87,7 @@ test('a survey is built, a test invitation sent, answered from the link in the o
   // The next invitation to the address is refused: in the dialog, and as its own row in Tracking Logs.
   await page.goto('/admin/surveys');
   const refused = await sendTest();
-  await expect(refused.getByRole('status')).toContainText('Not sent (skipped_opt_out)');
+  await expect(refused.getByRole('status')).toContainText('Not sent (suppressed)');
   await expect(refused.getByRole('status')).toContainText('The address opted out (unsubscribe_link)');
   await refused.getByRole('button', { name: 'Close' }).click();
   await page.goto(`/admin/notifications/logs?recipient=${customer}`);

@@ -12,6 +12,7 @@ import {
   surveySettingsResource,
 } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
 import { clientSurveySettings, clients, surveys } from '../../db/schema/index.ts';
 import {
@@ -210,3 +211,25 @@ export function valuesOf(body: Partial<SurveySettingsBody>): Partial<typeof s.$i
   };
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * A client's survey settings as other modules reach them (Send test, Preview, the send engine):
+     * its saved row, or the platform defaults when it never saved any; undefined for no such client.
+     */
+    surveySettings: { of(clientId: number): Promise<SurveySettings | undefined> };
+  }
+}
+
+export const surveySettingsRepository = fp(
+  async (app) => {
+    app.decorate('surveySettings', {
+      of: async (clientId: number) => {
+        const found = await findOne(app.db, clientId);
+        return found ? recordOf(found) : undefined;
+      },
+    });
+  },
+  { name: 'survey-settings-repository', dependencies: ['db'] },
+);

@@ -5,8 +5,6 @@ import {
   idParamSchema,
   type ProcessingItemStatus,
   SAMPLE_FIRST_NAME,
-  SEND_DAYS,
-  SURVEY_SETTINGS_DEFAULTS,
   surveyDuplicateSchema,
   surveyOptionsAnswerSchema,
   surveyResource,
@@ -19,15 +17,7 @@ import { countSms, type SurveyPreview, surveyPreviewSchema } from '@admin/shared
 import { SURVEY_TYPES, type SurveyType } from '@admin/shared/surveys/questions';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  clientSurveySettings,
-  clients,
-  locations,
-  smsTemplates,
-  surveyLocations,
-  surveyProcessingItems,
-  surveys,
-} from '../../db/schema/index.ts';
+import { locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
@@ -83,33 +73,10 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
    * What the survey is sent with: its own values, else its client's Survey Admin settings (the
    * platform defaults, sent under the client's name, when the client saved none).
    */
+  /** The survey's effective sending settings: its own, else its client's Survey Admin ones. */
   async function sendingOf(survey: SurveyRow) {
-    const [found] = await app.db
-      .select({ clientName: clients.name, row: clientSurveySettings })
-      .from(clients)
-      .leftJoin(clientSurveySettings, eq(clientSurveySettings.clientId, clients.id))
-      .where(eq(clients.id, survey.clientId))
-      .limit(1);
-    const row = found?.row;
-    const settings = row
-      ? {
-          from_name: row.fromName,
-          from_email: row.fromEmail,
-          sending_domain: row.sendingDomain,
-          domain_verified: row.domainVerified,
-          reply_to: row.replyTo,
-          over_survey_days: row.overSurveyDays,
-          quiet_hours_start: row.quietHoursStart,
-          quiet_hours_end: row.quietHoursEnd,
-          send_days: SEND_DAYS.filter((d) => row.sendDays.includes(d)),
-          daily_cap_per_location: row.dailyCapPerLocation,
-        }
-      : {
-          ...SURVEY_SETTINGS_DEFAULTS,
-          from_name: found?.clientName ?? survey.senderName,
-          domain_verified: false,
-          send_days: [...SURVEY_SETTINGS_DEFAULTS.send_days],
-        };
+    const settings = await app.surveySettings.of(survey.clientId);
+    if (!settings) throw notFound('Client');
     return effectiveSurveySettings(toSurvey(survey), settings);
   }
 
@@ -322,11 +289,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(surveyLocations.surveyId, survey.id))
         .orderBy(locations.locationname, locations.id)
         .limit(1);
-      const [brand] = await app.db
-        .select({ logoUrl: clientSurveySettings.logoUrl, brandColor: clientSurveySettings.brandColor })
-        .from(clientSurveySettings)
-        .where(eq(clientSurveySettings.clientId, clientId))
-        .limit(1);
+      const brand = await app.surveySettings.of(clientId);
       const client = await app.clients.find(clientId);
       const clientName = client?.name ?? survey.senderName;
       const values = {
@@ -385,8 +348,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           questions: survey.questions,
           reviewSites: survey.reviewSites,
           testimonialConsentText: survey.testimonialConsentText,
-          logoUrl: brand?.logoUrl ?? null,
-          brandColor: brand?.brandColor ?? null,
+          logoUrl: brand?.logo_url ?? null,
+          brandColor: brand?.brand_color ?? null,
           responseId: null,
         },
         `/s/${PREVIEW_TOKEN}`,
