@@ -1,5 +1,9 @@
+import { ALL_CLIENTS } from '@admin/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../lib/http-error.ts';
+import { inList } from './keyset.ts';
 
 /** The one answer, on every client-scoped route, when the signed-in user has no current client. */
 export const NO_CURRENT_CLIENT = 'Choose a client first (client switcher).';
@@ -31,4 +35,27 @@ export async function requireWritableClient(request: FastifyRequest, clientId?: 
     throw new HttpError(409, `${client.name} is archived; restore it first.`, { client: ['The client is archived'] });
   }
   return client;
+}
+
+/** The clients a list of a `filterable-clients` screen shows: ids, or `all` (every client). */
+export type ClientScope = number[] | typeof ALL_CLIENTS;
+
+/**
+ * The Clients filter when given (`all` = every client), else the current client: 409 without one
+ * (docs/decisions/018-locations-every-client.md).
+ */
+export function clientScopeOf(
+  client: readonly (string | number)[] | typeof ALL_CLIENTS | undefined,
+  currentClientId: number | null,
+): ClientScope {
+  if (client === ALL_CLIENTS) return ALL_CLIENTS;
+  if (client && client.length > 0) return client.map(Number);
+  if (currentClientId === null) throw noCurrentClient();
+  return [currentClientId];
+}
+
+/** The condition a scope puts on a table's client column (none for every client). */
+export function inClientScope(column: PgColumn, scope: ClientScope): SQL | undefined {
+  if (scope === ALL_CLIENTS) return undefined;
+  return scope.length > 0 ? inList(sql`${column}`, scope) : sql`false`;
 }

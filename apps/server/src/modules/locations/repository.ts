@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ALL_CLIENTS,
   type Location,
   type LocationCreate,
   type LocationListQuery,
@@ -12,7 +11,7 @@ import { checkLocationExtras } from '@admin/shared/resources/location-extras';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, clientUsers, locations } from '../../db/schema/index.ts';
-import { NO_CURRENT_CLIENT } from '../../kit/current-client.ts';
+import { type ClientScope, clientScopeOf, inClientScope } from '../../kit/current-client.ts';
 import {
   afterCursor,
   allOf,
@@ -85,24 +84,10 @@ const SORTS: Record<NonNullable<LocationListQuery['sort']>, SortSpec> = {
 
 type Filters = Omit<LocationListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
-/** The clients whose locations are listed: the filter's ids (or the current client's), or `all`. */
-export type ClientScope = number[] | typeof ALL_CLIENTS;
-
-/**
- * The Clients filter when given (`all` = every client), else the current client: 409 without one
- * (docs/decisions/018-locations-every-client.md).
- */
-function scopeOf(q: Filters, clientId: number | null): ClientScope {
-  if (q.client === ALL_CLIENTS) return ALL_CLIENTS;
-  if (q.client && q.client.length > 0) return q.client.map(Number);
-  if (clientId === null) throw new HttpError(409, NO_CURRENT_CLIENT, { client: ['No client is chosen'] });
-  return [clientId];
-}
-
 export function locationWhere(q: Filters, scope: ClientScope): SQL | undefined {
   const like = containsPattern(q.q);
   return allOf([
-    scope === ALL_CLIENTS ? undefined : inList(sql`${locations.clientId}`, scope.length > 0 ? scope : [-1]),
+    inClientScope(locations.clientId, scope),
     inList(sql`${locations.status}`, q.status),
     inList(sql`${locations.state}`, q.state),
     q.hasGoogle === 'yes' ? sql`${locations.googlePlaceId} is not null` : undefined,
@@ -122,7 +107,7 @@ export async function listLocations(
   const keys = SORTS[q.sort ?? 'locationname'];
   const order = q.order ?? 'asc';
   const where = allOf([
-    locationWhere(q, scopeOf(q, clientId)),
+    locationWhere(q, clientScopeOf(q.client, clientId)),
     q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined,
   ]);
   const rows = await db
@@ -137,7 +122,7 @@ export async function listLocations(
 }
 
 export async function countLocations(db: Db, q: Filters, clientId: number | null) {
-  const where = locationWhere(q, scopeOf(q, clientId));
+  const where = locationWhere(q, clientScopeOf(q.client, clientId));
   return countMatching(db, sql`from ${locations}${where ? sql` where ${where}` : sql``}`);
 }
 

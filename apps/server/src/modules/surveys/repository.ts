@@ -1,8 +1,8 @@
-import { ALL_CLIENTS, checkSurvey, type Survey, type SurveyBody, type SurveyListQuery, surveyResource } from '@admin/shared';
+import { checkSurvey, type Survey, type SurveyBody, type SurveyListQuery, surveyResource } from '@admin/shared';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
-import { NO_CURRENT_CLIENT } from '../../kit/current-client.ts';
+import { clientScopeOf, inClientScope } from '../../kit/current-client.ts';
 import {
   afterCursor,
   allOf,
@@ -123,25 +123,12 @@ const SORTS: Record<NonNullable<SurveyListQuery['sort']>, KeyColumn> = {
 const byId: KeyColumn = { expr: sql`${surveys.id}`, cast: 'integer' };
 
 type Filters = Omit<SurveyListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
-/** The clients whose surveys are listed: the filter's ids (or the current client's), or `all`. */
-type ClientScope = number[] | typeof ALL_CLIENTS;
-
-/**
- * The Clients filter when given (`all` = every client), else the current client: 409 without one
- * (as Locations, docs/decisions/018-locations-every-client.md).
- */
-function scopeOf(q: Filters, clientId: number | null): ClientScope {
-  if (q.client === ALL_CLIENTS) return ALL_CLIENTS;
-  if (q.client && q.client.length > 0) return q.client.map(Number);
-  if (clientId === null) throw new HttpError(409, NO_CURRENT_CLIENT, { client: ['No client is chosen'] });
-  return [clientId];
-}
 
 function where(q: Filters, clientId: number | null): SQL | undefined {
-  const scope = scopeOf(q, clientId);
+  const scope = clientScopeOf(q.client, clientId);
   const like = containsPattern(q.q);
   return allOf([
-    scope === ALL_CLIENTS ? undefined : inList(sql`${surveys.clientId}`, scope),
+    inClientScope(surveys.clientId, scope),
     inList(sql`${surveys.status}`, q.status),
     inList(sql`${surveys.type}`, q.type),
     inList(sql`${surveys.channel}`, q.channel),
