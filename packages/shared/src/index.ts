@@ -5,6 +5,7 @@ export * from './api/list.ts';
 export * from './api/resource.ts';
 export * from './api/status.ts';
 export * from './constants.ts';
+export * from './pipeline/enums.ts';
 export * from './resources/clients.ts';
 export * from './resources/identity.ts';
 export * from './resources/locations.ts';

@@ -42,8 +42,11 @@ export type ReviewInviteMode = (typeof REVIEW_INVITE_MODES)[number];
 export const PROCESSING_ITEM_CHANNELS = ['email', 'sms'] as const;
 export type ProcessingItemChannel = (typeof PROCESSING_ITEM_CHANNELS)[number];
 
-/** Where an invitation came from (`demo`: the demo data's, apps/server/src/db/seed/surveys.ts); feeds and the API come later. */
-export const PROCESSING_ITEM_SOURCES = ['manual_test', 'demo'] as const;
+/**
+ * Where an invitation came from: a Send test, the demo data (apps/server/src/db/seed/surveys.ts),
+ * or a feed's row (a CSV upload, an SFTP pull, the ingest API).
+ */
+export const PROCESSING_ITEM_SOURCES = ['manual_test', 'demo', 'csv_upload', 'sftp', 'api'] as const;
 export type ProcessingItemSource = (typeof PROCESSING_ITEM_SOURCES)[number];
 
 /** An invitation's life (Survey Processing). */

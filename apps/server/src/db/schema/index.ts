@@ -5,6 +5,7 @@ export * from './locations.ts';
 export * from './logs.ts';
 export * from './notifications.ts';
 export * from './personnel.ts';
+export * from './pipeline.ts';
 export * from './preferences.ts';
 export * from './responses.ts';
 export * from './sms.ts';

@@ -1,7 +1,8 @@
 import type { ProcessingItemChannel, ProcessingItemSource, ProcessingItemStatus } from '@admin/shared/resources/surveys';
 import type { SurveyQuestion } from '@admin/shared/surveys/questions';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { products, referralSources } from './catalog.ts';
 import { clients } from './clients.ts';
 import { locations } from './locations.ts';
 import { personnel } from './personnel.ts';
@@ -83,6 +84,17 @@ export const surveyProcessingItems = pgTable(
     transactionId: text('transaction_id'),
     transactionDate: text('transaction_date'),
     personnelId: integer('personnel_id').references(() => personnel.id),
+    productId: integer('product_id').references(() => products.id),
+    referralSourceId: integer('referral_source_id').references(() => referralSources.id),
+    amount: numeric('amount', { precision: 14, scale: 2 }),
+    /** SMS is sent only when the row said the customer agreed to texts (TCPA). */
+    smsOptIn: boolean('sms_opt_in').notNull().default(false),
+    /** The feed, run and row it came from; the row as received (Survey Processing's detail). */
+    dataFeedId: integer('data_feed_id'),
+    runId: integer('run_id'),
+    rowNumber: integer('row_number'),
+    raw: jsonb('raw').$type<Record<string, string>>(),
+    remindersSent: integer('reminders_sent').notNull().default(0),
     channel: text('channel').$type<ProcessingItemChannel>().notNull(),
     status: text('status').$type<ProcessingItemStatus>().notNull().default('queued'),
     skipReason: text('skip_reason'),
@@ -101,5 +113,10 @@ export const surveyProcessingItems = pgTable(
     index('survey_processing_items_client_created_idx').on(t.clientId, t.createdAt, t.id),
     index('survey_processing_items_survey_created_idx').on(t.surveyId, t.createdAt, t.id),
     index('survey_processing_items_status_idx').on(t.status, t.scheduledAt),
+    index('survey_processing_items_client_status_created_idx').on(t.clientId, t.status, t.createdAt, t.id),
+    index('survey_processing_items_transaction_idx').on(t.clientId, t.transactionId),
+    index('survey_processing_items_email_idx').on(t.clientId, t.email),
+    index('survey_processing_items_phone_idx').on(t.clientId, t.phone),
+    index('survey_processing_items_run_idx').on(t.runId),
   ],
 );

@@ -1,0 +1,250 @@
+import type {
+  ApiTokenScope,
+  FeedDateFormat,
+  FeedDelimiter,
+  FeedLocationMode,
+  FeedMapping,
+  FeedRunSource,
+  FeedRunStatus,
+  FeedSourceType,
+  FeedTriggerEvent,
+  JobStatus,
+  PayloadFormat,
+  SurveyChangeAction,
+} from '@admin/shared/pipeline/enums';
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { clients } from './clients.ts';
+import { users } from './identity.ts';
+import { locations } from './locations.ts';
+import { surveys } from './surveys.ts';
+
+/**
+ * The pipeline's tables (docs/pipeline.md): the job queue, data feeds and their runs, API tokens,
+ * the ingest endpoints' settings and call log, and the survey change log.
+ */
+
+/**
+ * The durable job queue (docs/decisions/028-job-queue.md): a row per job, claimed with
+ * `FOR UPDATE SKIP LOCKED` so several workers share it; `run_at` and every time the queue compares
+ * come from the caller's clock, so tests move time instead of sleeping. `singleton_key` keeps one
+ * pending job per key (e.g. one pending run of a feed).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    queue: text('queue').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status').$type<JobStatus>().notNull().default('pending'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    singletonKey: text('singleton_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.queue, t.status, t.runAt),
+    uniqueIndex('jobs_singleton_uq').on(t.singletonKey).where(sql`${t.status} in ('pending', 'running') and ${t.singletonKey} is not null`),
+  ],
+);
+
+/** A client's data feed ("datafeed survey"): where rows come from, how they map, which survey they trigger. */
+export const dataFeeds = pgTable(
+  'data_feeds',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    name: text('name').notNull(),
+    sourceType: text('source_type').$type<FeedSourceType>().notNull(),
+    vendor: text('vendor'),
+    triggerEvent: text('trigger_event').$type<FeedTriggerEvent>().notNull(),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id),
+    locationMode: text('location_mode').$type<FeedLocationMode>().notNull().default('single'),
+    locationId: text('location_id').references(() => locations.id),
+    scheduleCron: text('schedule_cron'),
+    sftpHost: text('sftp_host'),
+    sftpPort: integer('sftp_port').notNull().default(22),
+    sftpPath: text('sftp_path'),
+    sftpUsername: text('sftp_username'),
+    /** The SFTP password, encrypted with the server's key (docs/decisions), never answered by the API. */
+    sftpPasswordEnc: text('sftp_password_enc'),
+    filePattern: text('file_name_pattern'),
+    delimiter: text('delimiter').$type<FeedDelimiter>().notNull().default('comma'),
+    hasHeader: boolean('has_header').notNull().default(true),
+    dateFormat: text('date_format').$type<FeedDateFormat>().notNull().default('yyyy-MM-dd'),
+    fieldMapping: jsonb('field_mapping').$type<FeedMapping>().notNull().default({}),
+    allowedIps: text('allowed_ips').array().notNull().default(sql`'{}'::text[]`),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    /** The last file or call received (name or "API"), for the list. */
+    lastReceived: text('last_received'),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('data_feeds_client_name_idx').on(t.clientId, sql`lower(${t.name})`, t.id)],
+);
+
+/** Files an SFTP feed has already taken, so each is processed once even if it stays on the server. */
+export const dataFeedFiles = pgTable(
+  'data_feed_files',
+  {
+    dataFeedId: integer('data_feed_id')
+      .notNull()
+      .references(() => dataFeeds.id),
+    name: text('name').notNull(),
+    size: integer('size').notNull(),
+    modifiedAt: timestamp('modified_at', { withTimezone: true }).notNull(),
+    runId: integer('run_id'),
+    takenAt: timestamp('taken_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('data_feed_files_uq').on(t.dataFeedId, t.name, t.size, t.modifiedAt)],
+);
+
+/** One run of a feed over one file, upload or API call (Survey Manager Logs, Runs). */
+export const dataFeedRuns = pgTable(
+  'data_feed_runs',
+  {
+    id: serial('id').primaryKey(),
+    dataFeedId: integer('data_feed_id')
+      .notNull()
+      .references(() => dataFeeds.id),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    source: text('source').$type<FeedRunSource>().notNull(),
+    sourceName: text('source_name').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    rowsRead: integer('rows_read').notNull().default(0),
+    rowsAccepted: integer('rows_accepted').notNull().default(0),
+    /** Rows the rules skipped, by status (`skipped_duplicate`: 3, …). */
+    rowsSkipped: jsonb('rows_skipped').$type<Record<string, number>>().notNull().default({}),
+    rowsInvalid: integer('rows_invalid').notNull().default(0),
+    scheduled: integer('scheduled').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    status: text('status').$type<FeedRunStatus>().notNull().default('running'),
+    error: text('error'),
+    /** The run this one re-ran the failed rows of. */
+    rerunOf: integer('rerun_of'),
+    startedBy: integer('started_by').references(() => users.id),
+  },
+  (t) => [
+    index('data_feed_runs_feed_started_idx').on(t.dataFeedId, t.startedAt, t.id),
+    index('data_feed_runs_client_started_idx').on(t.clientId, t.startedAt, t.id),
+  ],
+);
+
+/** A row a run refused: where, which column, why, and the row as received (re-run and the rejected-rows CSV). */
+export const dataFeedRowErrors = pgTable(
+  'data_feed_row_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    runId: integer('run_id')
+      .notNull()
+      .references(() => dataFeedRuns.id),
+    rowNumber: integer('row_number').notNull(),
+    column: text('column'),
+    message: text('message').notNull(),
+    raw: jsonb('raw').$type<Record<string, string>>().notNull(),
+  },
+  (t) => [index('data_feed_row_errors_run_idx').on(t.runId, t.rowNumber)],
+);
+
+/**
+ * An API token (API Token Generation): `rp_` + 40 base62 + a 6-character checksum, stored only as
+ * its SHA-256 with the prefix and the last 4 for display; the plaintext is answered once.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    clientId: integer('client_id').references(() => clients.id),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    last4: text('last4').notNull(),
+    scopes: text('scopes').array().$type<ApiTokenScope[]>().notNull(),
+    allowedIps: text('allowed_ips').array().notNull().default(sql`'{}'::text[]`),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    lastUsedIp: text('last_used_ip'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Revoked now, or (regenerate with a grace period) from this time on. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The token this one replaced (regenerate). */
+    replacesId: integer('replaces_id'),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+);
+
+/** A location's ingest endpoint settings (API Managers), 1:1 with the location (its `_id` is the endpoint id). */
+export const endpointConfigs = pgTable('endpoint_configs', {
+  locationId: text('location_id')
+    .primaryKey()
+    .references(() => locations.id),
+  surveyId: integer('survey_id').references(() => surveys.id),
+  /** The `api` feed the endpoint's calls run through (its mapping, runs and Survey Manager Logs); made with the endpoint. */
+  dataFeedId: integer('data_feed_id').references(() => dataFeeds.id),
+  tokenId: integer('token_id').references(() => apiTokens.id),
+  allowedIps: text('allowed_ips').array().notNull().default(sql`'{}'::text[]`),
+  payloadFormat: text('payload_format').$type<PayloadFormat>().notNull().default('json'),
+  rateLimitPerMin: integer('rate_limit_per_min').notNull().default(60),
+  webhookSecretHash: text('webhook_secret_hash'),
+  status: text('status').notNull().default('active'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One call to an ingest endpoint (API Managers' recent calls, Calls 24h / Errors 24h). */
+export const apiCallLogs = pgTable(
+  'api_call_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    locationId: text('location_id').notNull(),
+    tokenId: integer('token_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    ip: text('ip').notNull(),
+    statusCode: integer('status_code').notNull(),
+    rowsAccepted: integer('rows_accepted').notNull().default(0),
+    rowsRejected: integer('rows_rejected').notNull().default(0),
+    runId: integer('run_id'),
+    error: text('error'),
+  },
+  (t) => [index('api_call_logs_location_received_idx').on(t.locationId, t.receivedAt)],
+);
+
+/** Who changed which survey how (Survey Manager Logs, Changes), with the fields' before and after. */
+export const surveyChangeLogs = pgTable(
+  'survey_change_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    surveyId: integer('survey_id')
+      .notNull()
+      .references(() => surveys.id),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    userId: integer('user_id').references(() => users.id),
+    action: text('action').$type<SurveyChangeAction>().notNull(),
+    diff: jsonb('diff').$type<Record<string, { before: unknown; after: unknown }>>().notNull().default({}),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('survey_change_logs_client_at_idx').on(t.clientId, t.at, t.id),
+    index('survey_change_logs_survey_idx').on(t.surveyId, t.at),
+  ],
+);
