@@ -110,6 +110,8 @@ export const surveyProcessingItems = pgTable(
   },
   (t) => [
     uniqueIndex('survey_processing_items_token_uq').on(t.token),
+    // Survey Processing's newest-first list over every client (bench/pipeline/processing.ts).
+    index('survey_processing_items_created_idx').on(t.createdAt, t.id),
     index('survey_processing_items_client_created_idx').on(t.clientId, t.createdAt, t.id),
     index('survey_processing_items_survey_created_idx').on(t.surveyId, t.createdAt, t.id),
     index('survey_processing_items_status_idx').on(t.status, t.scheduledAt),

@@ -1,0 +1,1 @@
+CREATE INDEX "survey_processing_items_created_idx" ON "survey_processing_items" USING btree ("created_at","id");
