@@ -1,0 +1,196 @@
+import type { FeedDateFormat, FeedDelimiter } from '@admin/shared';
+import { IDENTITY_MAPPING } from '@admin/shared';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../../test/helpers.ts';
+import { testConfig } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { locations, personnel, products } from '../../db/schema/index.ts';
+import { seedDemoData } from '../../db/seed/demo.ts';
+import { type FeedForIngest, feedDate, normalize } from './normalize.ts';
+import { FeedFileError, parseFeedFile } from './parse.ts';
+
+describe('parseFeedFile', () => {
+  const cases: {
+    name: string;
+    text: string;
+    delimiter: FeedDelimiter;
+    hasHeader: boolean;
+    columns: string[];
+    rows: Record<string, string>[];
+  }[] = [
+    {
+      name: 'comma with a BOM and CRLF',
+      text: '\uFEFFfirst_name,email\r\nAlex,alex@example.com\r\nSam,sam@example.com\r\n',
+      delimiter: 'comma',
+      hasHeader: true,
+      columns: ['first_name', 'email'],
+      rows: [
+        { first_name: 'Alex', email: 'alex@example.com' },
+        { first_name: 'Sam', email: 'sam@example.com' },
+      ],
+    },
+    {
+      name: 'quoted commas, quotes and a line break',
+      text: 'name,note\n"Rivera, Alex","said ""great""\nthanks"\n',
+      delimiter: 'comma',
+      hasHeader: true,
+      columns: ['name', 'note'],
+      rows: [{ name: 'Rivera, Alex', note: 'said "great"\nthanks' }],
+    },
+    {
+      name: 'pipe, blank lines skipped, a short row',
+      text: 'First|Phone|Date\nAlex|303-555-0142|11/20/2026\n\nSam|\n',
+      delimiter: 'pipe',
+      hasHeader: true,
+      columns: ['First', 'Phone', 'Date'],
+      rows: [
+        { First: 'Alex', Phone: '303-555-0142', Date: '11/20/2026' },
+        { First: 'Sam', Phone: '', Date: '' },
+      ],
+    },
+    {
+      name: 'tab without a header',
+      text: 'Alex\talex@example.com\nSam\tsam@example.com\textra\n',
+      delimiter: 'tab',
+      hasHeader: false,
+      columns: ['column_1', 'column_2', 'column_3'],
+      rows: [
+        { column_1: 'Alex', column_2: 'alex@example.com', column_3: '' },
+        { column_1: 'Sam', column_2: 'sam@example.com', column_3: 'extra' },
+      ],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const parsed = parseFeedFile(c.text, { delimiter: c.delimiter, hasHeader: c.hasHeader });
+      expect(parsed.columns).toEqual(c.columns);
+      expect(parsed.records.map((r) => r.raw)).toEqual(c.rows);
+      expect(parsed.records.map((r) => r.rowNumber)).toEqual(c.rows.map((_, i) => i + 1));
+    });
+  }
+
+  it('refuses an unclosed quote as a whole file', () => {
+    expect(() => parseFeedFile('a,b\n"open,1\n', { delimiter: 'comma', hasHeader: true })).toThrow(FeedFileError);
+  });
+});
+
+describe('feedDate', () => {
+  const table: [string, FeedDateFormat, string | null][] = [
+    ['2026-11-20', 'yyyy-MM-dd', '2026-11-20'],
+    ['2026-11-20 14:30:00', 'yyyy-MM-dd', '2026-11-20'],
+    ['11/20/2026', 'MM/dd/yyyy', '2026-11-20'],
+    ['3/7/2026', 'MM/dd/yyyy', '2026-03-07'],
+    ['20/11/2026', 'dd/MM/yyyy', '2026-11-20'],
+    ['20/11/2026', 'MM/dd/yyyy', null],
+    ['2026-02-30', 'yyyy-MM-dd', null],
+    ['Nov 20 2026', 'yyyy-MM-dd', null],
+  ];
+  for (const [value, format, expected] of table) {
+    it(`${value} as ${format} → ${expected}`, () => expect(feedDate(value, format)).toBe(expected));
+  }
+});
+
+describe('normalize', () => {
+  let database: Database;
+  let feed: FeedForIngest;
+  let storeCode: string;
+  let locationId: string;
+  let employeeCode: string;
+  let productCode: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    await seedDemoData(database.db, testConfig({ demoPassword: 'demo-password' }));
+    const [location] = await database.db
+      .select({ id: locations.id, clientId: locations.clientId, code: locations.externalCode })
+      .from(locations)
+      .where(isNotNull(locations.externalCode))
+      .limit(1);
+    if (!location?.code) throw new Error('the demo data has no store code');
+    const [person] = await database.db
+      .select({ code: personnel.employeeCode })
+      .from(personnel)
+      .where(and(eq(personnel.clientId, location.clientId), isNotNull(personnel.employeeCode)))
+      .limit(1);
+    const [product] = await database.db
+      .select({ code: products.code })
+      .from(products)
+      .where(eq(products.clientId, location.clientId))
+      .limit(1);
+    if (!person?.code || !product) throw new Error('the demo data has no personnel code or product');
+    [storeCode, locationId, employeeCode, productCode] = [location.code, location.id, person.code, product.code];
+    feed = {
+      clientId: location.clientId,
+      locationMode: 'column',
+      locationId: null,
+      dateFormat: 'MM/dd/yyyy',
+      fieldMapping: IDENTITY_MAPPING,
+    };
+  });
+  afterAll(() => database.close());
+
+  it('maps good rows and names each bad row’s field and column', async () => {
+    const header =
+      'first_name,last_name,email,phone,transaction_id,transaction_date,location_code,personnel_code,product_code,referral_source,amount,opt_in_sms';
+    const lines = [
+      `Alex,Rivera,Alex.Rivera@Example.com,(303) 555-0142,INV-1,11/20/2026,${storeCode.toLowerCase()},${employeeCode},${productCode},google,"$1,129.50",yes`,
+      `Sam,,,303.555.0199,INV-2,11/21/2026,${storeCode},,,,,0`,
+      `,Nofirst,nf@example.com,,INV-3,11/21/2026,${storeCode},,,,,`,
+      `Bad,Phone,,555-12,INV-4,11/21/2026,${storeCode},,,,,`,
+      `Bad,Date,bd@example.com,,INV-5,2026-11-21,${storeCode},,,,,`,
+      `No,Contact,,,INV-6,11/21/2026,${storeCode},,,,,`,
+      `Bad,Codes,bc@example.com,,INV-7,11/21/2026,NOPE,E-NOBODY,,,abc,maybe`,
+    ];
+    const { records } = parseFeedFile(`${header}\r\n${lines.join('\r\n')}\r\n`, { delimiter: 'comma', hasHeader: true });
+    const { rows, errors } = await normalize(database.db, feed, records);
+
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      rowNumber: 1,
+      firstName: 'Alex',
+      lastName: 'Rivera',
+      email: 'alex.rivera@example.com',
+      phone: '+13035550142',
+      transactionId: 'INV-1',
+      transactionDate: '2026-11-20',
+      locationId,
+      amount: '1129.50',
+      smsOptIn: true,
+    });
+    expect(rows[0]?.personnelId).toBeTypeOf('number');
+    expect(rows[0]?.productId).toBeTypeOf('number');
+    expect(rows[0]?.referralSourceId).toBeTypeOf('number');
+    expect(rows[1]).toMatchObject({ rowNumber: 2, email: null, phone: '+13035550199', lastName: null, smsOptIn: false, amount: null });
+
+    const seen = errors.map((e) => [e.rowNumber, e.column, e.message]);
+    expect(seen).toEqual([
+      [3, 'first_name', 'The First name field is required'],
+      [4, 'phone', 'The Phone field must be a valid phone number'],
+      [5, 'transaction_date', 'The Transaction date field must be a date in the format MM/dd/yyyy'],
+      [6, 'email', 'The Email or Phone field is required'],
+      [7, 'location_code', 'The Location code NOPE is not a location (store code) of this client'],
+      [7, 'personnel_code', 'The Personnel code E-NOBODY is not an employee code or alias of this client'],
+      [7, 'amount', 'The Amount field must be a number with at most 2 decimals'],
+      [7, 'opt_in_sms', 'The SMS opt-in field must be yes or no (true/false, 1/0, y/n)'],
+    ]);
+    expect(errors[0]?.raw.last_name).toBe('Nofirst');
+  });
+
+  it('reads a fixed location and a custom mapping without a header', async () => {
+    const { records } = parseFeedFile('Alex\talex@example.com\t20/11/2026\n', { delimiter: 'tab', hasHeader: false });
+    const { rows, errors } = await normalize(
+      database.db,
+      {
+        ...feed,
+        locationMode: 'single',
+        locationId,
+        dateFormat: 'dd/MM/yyyy',
+        fieldMapping: { first_name: 'column_1', email: 'column_2', transaction_date: 'column_3' },
+      },
+      records,
+    );
+    expect(errors).toEqual([]);
+    expect(rows[0]).toMatchObject({ firstName: 'Alex', email: 'alex@example.com', transactionDate: '2026-11-20', locationId });
+  });
+});

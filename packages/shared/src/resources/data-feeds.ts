@@ -1,0 +1,343 @@
+import { z } from 'zod';
+import { bodyId } from '../api/ids.ts';
+import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
+import { STATUSES } from '../constants.ts';
+import {
+  DELIMITER_CHARS,
+  FEED_DATE_FORMATS,
+  FEED_DELIMITERS,
+  FEED_FIELDS,
+  FEED_LOCATION_MODES,
+  FEED_RUN_STATUSES,
+  FEED_SOURCE_TYPES,
+  FEED_TRIGGER_EVENTS,
+  type FeedField,
+  type FeedMapping,
+} from '../pipeline/enums.ts';
+import { locationResource } from './locations.ts';
+
+/**
+ * Survey Platform (docs/screens.md, Survey Platform): a client's data feeds — where business-system
+ * rows come from (CSV upload, SFTP pull, the ingest API), how their columns map to the fields of a
+ * survey request, and which survey they trigger.
+ */
+
+const options = <T extends string>(labels: Record<T, string>) =>
+  (Object.keys(labels) as T[]).map((value) => ({ value, label: labels[value] }));
+
+export const FEED_SOURCE_TYPE_LABELS = { csv_upload: 'CSV upload', sftp: 'SFTP', api: 'API endpoint', webhook: 'Webhook' } as const;
+export const FEED_TRIGGER_EVENT_LABELS = {
+  invoice_paid: 'Invoice paid',
+  job_completed: 'Job completed',
+  appointment_completed: 'Appointment completed',
+  ro_closed: 'Repair order closed',
+  sale_delivered: 'Sale delivered',
+  discharge: 'Discharge',
+} as const;
+export const FEED_LOCATION_MODE_LABELS = { single: 'One location', column: 'Location code column' } as const;
+export const FEED_DELIMITER_LABELS = { comma: 'Comma (,)', pipe: 'Pipe (|)', tab: 'Tab' } as const;
+export const FEED_DATE_FORMAT_LABELS = { 'yyyy-MM-dd': 'yyyy-MM-dd', 'MM/dd/yyyy': 'MM/dd/yyyy', 'dd/MM/yyyy': 'dd/MM/yyyy' } as const;
+/** How the mapping editor and the row errors name each field. */
+export const FEED_FIELD_LABELS: Record<FeedField, string> = {
+  first_name: 'First name',
+  last_name: 'Last name',
+  email: 'Email',
+  phone: 'Phone',
+  transaction_id: 'Transaction id',
+  transaction_date: 'Transaction date',
+  location_code: 'Location code',
+  personnel_code: 'Personnel code',
+  product_code: 'Product code',
+  referral_source: 'Referral source',
+  amount: 'Amount',
+  opt_in_sms: 'SMS opt-in',
+};
+export const FEED_RUN_STATUS_LABELS = { running: 'Running', succeeded: 'Succeeded', partial: 'Partial', failed: 'Failed' } as const;
+
+/** Fields named by themselves: the API's rows, and a new feed's mapping (the sample template's headers). */
+export const IDENTITY_MAPPING: FeedMapping = Object.fromEntries(FEED_FIELDS.map((f) => [f, f]));
+
+const LOCATION_ID = /^[a-f0-9]{24}$/;
+/** Five fields separated by single spaces (minute hour day-of-month month day-of-week). */
+export const CRON_SHAPE = /^(\S+\s){4}\S+$/;
+
+const lastRunSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(FEED_RUN_STATUSES),
+  started_at: z.string(),
+  rows_read: z.number().int(),
+  rows_accepted: z.number().int(),
+  rows_skipped: z.number().int(),
+  rows_invalid: z.number().int(),
+});
+
+/** A feed as the API answers it; the SFTP password is never answered, only whether one is set. */
+export const dataFeedSchema = z.object({
+  id: z.number().int(),
+  client_id: z.number().int(),
+  client_name: z.string().nullable(),
+  name: z.string(),
+  source_type: z.enum(FEED_SOURCE_TYPES),
+  vendor: z.string().nullable(),
+  trigger_event: z.enum(FEED_TRIGGER_EVENTS),
+  survey_id: z.number().int(),
+  survey_name: z.string().nullable(),
+  location_mode: z.enum(FEED_LOCATION_MODES),
+  location_id: z.string().nullable(),
+  location_name: z.string().nullable(),
+  schedule_cron: z.string().nullable(),
+  sftp_host: z.string().nullable(),
+  sftp_port: z.number().int(),
+  sftp_path: z.string().nullable(),
+  sftp_username: z.string().nullable(),
+  sftp_password_set: z.boolean(),
+  file_name_pattern: z.string().nullable(),
+  delimiter: z.enum(FEED_DELIMITERS),
+  has_header: z.boolean(),
+  date_format: z.enum(FEED_DATE_FORMATS),
+  field_mapping: z.partialRecord(z.enum(FEED_FIELDS), z.string()),
+  allowed_ips: z.array(z.string()),
+  last_run_at: z.string().nullable(),
+  last_received: z.string().nullable(),
+  last_run: lastRunSchema.nullable(),
+  status: z.enum(STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DataFeed = z.infer<typeof dataFeedSchema>;
+
+const whole = z.number().int().nullable().optional();
+const fieldMappingBody = z.partialRecord(z.enum(FEED_FIELDS), z.string().max(120)).optional();
+
+export const dataFeedResource = defineResource({
+  name: 'data_feed',
+  noun: 'feed',
+  path: '/api/data-feeds',
+  screen: 'survey-platform',
+  // As Surveys: the current client's by default, or the clients chosen in the filter; a write acts on the feed's own client.
+  scope: 'filterable-clients',
+  record: dataFeedSchema,
+  fields: {
+    name: { label: 'Feed name', rules: 'required|max:120', placeholder: 'e.g. ServiceTitan invoices' },
+    source_type: {
+      label: 'Source system',
+      input: 'select',
+      options: options(FEED_SOURCE_TYPE_LABELS),
+      rules: { required: true, included: [...FEED_SOURCE_TYPES] },
+      default: 'csv_upload',
+    },
+    vendor: { label: 'Vendor', rules: 'max:60', placeholder: 'e.g. ServiceTitan' },
+    trigger_event: {
+      label: 'Trigger event',
+      input: 'select',
+      options: options(FEED_TRIGGER_EVENT_LABELS),
+      rules: { required: true, included: [...FEED_TRIGGER_EVENTS] },
+      default: 'invoice_paid',
+    },
+    survey_id: { label: 'Survey', input: 'select', rules: 'required|integer', schema: bodyId.nullable().optional() },
+    location_mode: {
+      label: 'Location',
+      input: 'select',
+      options: options(FEED_LOCATION_MODE_LABELS),
+      rules: { required: true, included: [...FEED_LOCATION_MODES] },
+      default: 'single',
+    },
+    location_id: {
+      label: 'Fixed location',
+      input: 'select',
+      rules: { required_if: ['location_mode', 'single'], regex: LOCATION_ID },
+      schema: z.string().max(24).nullable().optional(),
+    },
+    schedule_cron: { label: 'Schedule (cron)', rules: { regex: CRON_SHAPE, max: 120 }, placeholder: 'e.g. 0 6 * * *' },
+    sftp_host: { label: 'SFTP host', rules: 'required_if:source_type,sftp|ip_or_fqdn', placeholder: 'e.g. sftp.example.com' },
+    sftp_port: { label: 'SFTP port', rules: 'integer|between:1,65535', schema: whole, default: '22' },
+    sftp_path: { label: 'SFTP path', rules: 'required_if:source_type,sftp|max:255', placeholder: 'e.g. /outbound/invoices' },
+    sftp_username: { label: 'SFTP username', rules: 'required_if:source_type,sftp|max:120' },
+    /** Write-only: stored encrypted, never answered (docs/decisions/029-feed-ingest.md). Blank on edit keeps the stored one. */
+    sftp_password: { label: 'SFTP password', rules: 'max:200' },
+    file_name_pattern: { label: 'File name pattern', rules: 'max:120', placeholder: 'e.g. invoices_*.csv' },
+    delimiter: {
+      label: 'Delimiter',
+      input: 'select',
+      options: options(FEED_DELIMITER_LABELS),
+      rules: { included: [...FEED_DELIMITERS] },
+      default: 'comma',
+    },
+    has_header: { label: 'First row is a header', input: 'checkbox', schema: z.boolean().optional(), default: true },
+    date_format: {
+      label: 'Date format',
+      input: 'select',
+      options: options(FEED_DATE_FORMAT_LABELS),
+      rules: { included: [...FEED_DATE_FORMATS] },
+      default: 'yyyy-MM-dd',
+    },
+    field_mapping: { label: 'Field mapping', schema: fieldMappingBody },
+    allowed_ips: {
+      label: 'Allowed IPs',
+      rules: 'ip_or_fqdn',
+      schema: z.array(z.string().max(255)).max(50).optional(),
+      default: [],
+    },
+  },
+  columns: {
+    name: { label: 'Feed name', sortable: true },
+    client_name: { label: 'Client' },
+    source_type: {
+      label: 'Source system',
+      sortable: true,
+      format: (f) => `${FEED_SOURCE_TYPE_LABELS[f.source_type]}${f.vendor ? ` · ${f.vendor}` : ''}`,
+    },
+    trigger_event: { label: 'Trigger event', format: (f) => FEED_TRIGGER_EVENT_LABELS[f.trigger_event] },
+    survey_name: { label: 'Survey' },
+    locations: {
+      label: 'Locations',
+      format: (f) => (f.location_mode === 'column' ? 'By location code' : (f.location_name ?? '')),
+    },
+    schedule_cron: { label: 'Schedule', format: (f) => f.schedule_cron ?? '' },
+    last_received: {
+      label: 'Last file or call received',
+      sortable: true,
+      format: (f) => (f.last_run_at ? `${f.last_received ?? ''} · ${f.last_run_at.slice(0, 16).replace('T', ' ')}` : ''),
+    },
+    rows_last_run: {
+      label: 'Rows last run (accepted/skipped/errors)',
+      format: (f) => (f.last_run ? `${f.last_run.rows_accepted}/${f.last_run.rows_skipped}/${f.last_run.rows_invalid}` : ''),
+    },
+    status: { label: 'Status', sortable: true, format: (f) => statusLabel(f.status) },
+    updated_at: { label: 'Updated', sortable: true, defaultVisible: false },
+  },
+  filters: {
+    client: locationResource.filters.client,
+    source_type: { kind: 'multi', label: 'Source system', options: options(FEED_SOURCE_TYPE_LABELS) },
+    survey: {
+      kind: 'multi',
+      label: 'Survey',
+      item: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits'),
+      optionsPath: '/api/data-feeds/options/survey',
+    },
+    status: statusFilter,
+    has_errors: { kind: 'choice', label: 'Errors', checkbox: true, options: [{ value: 'yes', label: 'Has errors in last run' }] },
+  },
+  defaultSort: { sort: 'name', order: 'asc' },
+  search: 'Feed name or vendor',
+  statusEffects: {
+    paused: 'The feed ingests nothing (uploads, SFTP pulls and API calls are refused) until it is resumed.',
+    inactive: 'The feed is archived: it ingests nothing and is hidden by default. You can restore it later.',
+  },
+});
+
+export type DataFeedBody = z.infer<typeof dataFeedResource.createSchema>;
+export type DataFeedListQuery = z.infer<typeof dataFeedResource.listQuerySchema>;
+
+/** The labels of the mapping's fields, for messages ("Map a column to First name"). */
+export const feedFieldLabel = (field: FeedField): string => FEED_FIELD_LABELS[field];
+
+const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * The rules of a feed that look at more than one field (form and server both run them, on the feed
+ * as it will be saved): the mapping's required fields (first name, email or phone, transaction
+ * date, the location code column when locations come from a column) and an SFTP password for an
+ * SFTP feed. Field → messages.
+ */
+export function checkFeed(values: {
+  source_type?: string | null | undefined;
+  location_mode?: string | null | undefined;
+  field_mapping?: FeedMapping | null | undefined;
+  sftp_password?: string | null | undefined;
+  /** Whether the stored feed already has a password (an edit may leave it blank). */
+  password_set?: boolean;
+}): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
+  const mapping = values.field_mapping ?? {};
+  const need = (field: FeedField, why = '') => {
+    if (blank(mapping[field])) add('field_mapping', `Map a column to ${FEED_FIELD_LABELS[field]}${why}`);
+  };
+  need('first_name');
+  if (blank(mapping.email) && blank(mapping.phone)) add('field_mapping', 'Map a column to Email or Phone (at least one)');
+  need('transaction_date');
+  if (values.location_mode === 'column') need('location_code', ' when the location comes from a column');
+  if (values.source_type === 'sftp' && blank(values.sftp_password) && !values.password_set) {
+    add('sftp_password', 'The SFTP password field is required when the source system is SFTP');
+  }
+  return errors;
+}
+
+/** `POST /api/data-feeds/:id/upload`, `/validate` and `/preview`: a file's text (as Personnel's import: JSON, not multipart). */
+export const feedFileSchema = z.strictObject({
+  file_name: z.string().trim().min(1).max(255).optional(),
+  csv: z.string().min(1, 'The File field is required').max(60_000_000),
+});
+export type FeedFileBody = z.infer<typeof feedFileSchema>;
+
+/** A row a file could not take: its number (1 = the first data row), the source column, why. */
+export const feedRowErrorSchema = z.object({
+  row_number: z.number().int(),
+  column: z.string().nullable(),
+  message: z.string(),
+});
+export type FeedRowError = z.infer<typeof feedRowErrorSchema>;
+
+/** Validate file (dry run): what a run would accept and refuse; nothing written. */
+export const feedValidationSchema = z.object({
+  rows_read: z.number().int(),
+  rows_valid: z.number().int(),
+  rows_invalid: z.number().int(),
+  /** The first errors (at most 500). */
+  errors: z.array(feedRowErrorSchema),
+});
+export type FeedValidation = z.infer<typeof feedValidationSchema>;
+
+/** The mapping editor's preview: the sample's columns and first rows. */
+export const feedPreviewSchema = z.object({
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+});
+export type FeedPreview = z.infer<typeof feedPreviewSchema>;
+
+/** A finished run (Upload CSV's answer; Survey Manager Logs shows the same run). */
+export const feedRunSchema = z.object({
+  id: z.number().int(),
+  data_feed_id: z.number().int(),
+  source_name: z.string(),
+  status: z.enum(FEED_RUN_STATUSES),
+  rows_read: z.number().int(),
+  rows_accepted: z.number().int(),
+  rows_skipped: z.record(z.string(), z.number().int()),
+  rows_invalid: z.number().int(),
+  scheduled: z.number().int(),
+  error: z.string().nullable(),
+  errors: z.array(feedRowErrorSchema),
+});
+export type FeedRun = z.infer<typeof feedRunSchema>;
+
+/** Run now: what was started (an SFTP pull is queued as a job). */
+export const feedRunNowSchema = z.object({ queued: z.boolean(), job_id: z.number().int().nullable(), message: z.string() });
+
+/** The sample template CSV in the feed's delimiter and date format: the fields as headers and one example row. */
+export function feedTemplateCsv(feed: Pick<DataFeed, 'delimiter' | 'date_format'>): string {
+  const dates: Record<DataFeed['date_format'], string> = {
+    'yyyy-MM-dd': '2026-11-20',
+    'MM/dd/yyyy': '11/20/2026',
+    'dd/MM/yyyy': '20/11/2026',
+  };
+  const example: Record<FeedField, string> = {
+    first_name: 'Alex',
+    last_name: 'Rivera',
+    email: 'alex.rivera@example.com',
+    phone: '(303) 555-0142',
+    transaction_id: 'INV-10042',
+    transaction_date: dates[feed.date_format],
+    location_code: 'DEN-01',
+    personnel_code: 'E102',
+    product_code: 'AC-REPAIR',
+    referral_source: 'google',
+    amount: '129.50',
+    opt_in_sms: 'yes',
+  };
+  const sep = DELIMITER_CHARS[feed.delimiter];
+  return `${FEED_FIELDS.join(sep)}\r\n${FEED_FIELDS.map((f) => example[f]).join(sep)}\r\n`;
+}
