@@ -10,6 +10,7 @@ import { seedDemoData } from './db/seed/demo.ts';
 import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { messagingPlugin } from './messaging/plugin.ts';
+import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
 import { clientsRepository } from './modules/clients/repository.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
 import { identityRepository } from './modules/identity/repository.ts';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(preferenceRoutes);
   await app.register(publicRoutes);
   await app.register(surveyResponseRoutes);
+  await app.register(apiTokenRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {
     await database.db.execute('select 1');

@@ -1,17 +1,22 @@
+import type { ApiTokenScope } from '@admin/shared';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { users } from '../db/schema/index.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { isApiPath } from '../lib/request-path.ts';
+import { authenticateToken, type TokenAuth } from '../modules/api-tokens/repository.ts';
 import { findSession, isAllowed, touchDue, touchSession } from '../modules/identity/repository.ts';
 
 /**
  * Who may call a route. Every route may declare it in `config.access`:
  * - `public`: anyone (sign-in, sign-out, the console's files, health check);
  * - `superadmin`: a valid bearer token of an active super-admin who is not the retired master.
+ * - `{ token: scope }`: a machine route (the ingest endpoint): only an API token (`Bearer rp_…`)
+ *   with that scope, from an allowed IP; a console session never opens it, and an API token
+ *   never opens a console route (it is no session).
  * A route that declares nothing is `superadmin` (default deny).
  */
-export type Access = 'public' | 'superadmin';
+export type Access = 'public' | 'superadmin' | { token: ApiTokenScope };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,6 +24,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     auth: { user: typeof users.$inferSelect; sessionId: number; token: string } | null;
+    /** The API token of a machine route's request (`{ token: scope }` access), with the caller's address. */
+    apiToken: TokenAuth | null;
   }
 }
 
@@ -45,8 +52,14 @@ export function accessOf(request: FastifyRequest): Access {
 export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinutes: number; absoluteHours: number } }>(
   async (app, opts) => {
     app.decorateRequest('auth', null);
+    app.decorateRequest('apiToken', null);
     app.addHook('onRequest', async (request) => {
-      if (accessOf(request) === 'public') return;
+      const access = accessOf(request);
+      if (access === 'public') return;
+      if (typeof access === 'object') {
+        request.apiToken = await authenticateToken(app.db, bearerToken(request), request.ip, access.token, new Date());
+        return;
+      }
       const token = bearerToken(request);
       if (!token || token.length > 512) throw new HttpError(401, 'Sign-in required.');
       const found = await findSession(app.db, token);

@@ -1,0 +1,252 @@
+import {
+  type ApiTokenCreate,
+  type ApiTokenUpdate,
+  apiTokenCreatedSchema,
+  apiTokenRegenerateSchema,
+  apiTokenResource,
+  apiTokenSchema,
+  apiTokenUpdateSchema,
+  dataEnvelope,
+  idParamSchema,
+  parseExpiry,
+} from '@admin/shared';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { apiTokens, endpointConfigs, users } from '../../db/schema/index.ts';
+import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
+import { validated } from '../../kit/resource-routes.ts';
+import { validateFields } from '../../kit/validate-body.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { type ApiTokenRow, countUsers, listUsers, toApiToken } from './repository.ts';
+import { newApiToken, storedParts } from './token.ts';
+
+const today = (now: Date) => now.toISOString().slice(0, 10);
+
+/** The expiry as stored, or 422 naming the field as the form labels it. */
+function expiryOf(value: string | null | undefined, now: Date): Date | null {
+  const parsed = parseExpiry(value, today(now));
+  if (!parsed.ok) throw new HttpError(422, 'Please correct: expires_at.', { expires_at: [parsed.message] });
+  return parsed.at;
+}
+
+/** The name rule (`required|max:60`) of the form, on the server too. */
+const checkName = (body: { name?: string | null | undefined }, partial: boolean) =>
+  validateFields(body, { name: apiTokenResource.rules.name ?? 'required' }, { partial, names: apiTokenResource.labels });
+
+/**
+ * API Token Generation (collection `/api/api-token`, the spec's call): the users with their newest
+ * token (list and export, no secrets), then Generate, Edit, Regenerate and Revoke. The plaintext of
+ * a token exists only in the 201 that made it; every action is audited without it.
+ */
+export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
+  const now = () => new Date();
+  await app.register(
+    readOnlyRoutes(apiTokenResource, {
+      list: (db, q, limit) => listUsers(db, q, limit, now()),
+      count: (db, q) => countUsers(db, q),
+      exportAudit: { action: 'api_token.export', message: 'Exported API tokens (metadata, no secrets)' },
+    }),
+  );
+
+  const path = apiTokenResource.path;
+  const created = dataEnvelope(apiTokenCreatedSchema);
+  const one = dataEnvelope(apiTokenSchema);
+
+  app.post(path, { schema: { body: apiTokenResource.createSchema, response: { 201: created } } }, async (request, reply) => {
+    const body = { ...apiTokenResource.defaults, ...validated<ApiTokenCreate>(request.body) };
+    await validateFields(body, apiTokenResource.rules, { names: apiTokenResource.labels });
+    const at = now();
+    const expiresAt = expiryOf(body.expires_at, at);
+    const [user] = await app.db
+      .select()
+      .from(users)
+      .where(eq(users.id, body.user_id ?? 0))
+      .limit(1);
+    if (!user) throw new HttpError(422, 'Please correct: user_id.', { user_id: ['The User does not exist'] });
+    const result = await app.db.transaction(async (tx) => {
+      const live = await liveTokenOf(tx, user.id, at);
+      if (live) {
+        throw new HttpError(409, `${user.name} already has a token (${live.name}); regenerate or revoke it.`, {
+          user_id: ['The User already has a token'],
+        });
+      }
+      return issue(tx, request, {
+        userId: user.id,
+        name: (body.name ?? '').trim(),
+        scopes: body.scopes ?? ['feeds:write'],
+        allowedIps: body.allowed_ips ?? [],
+        expiresAt,
+        replacesId: null,
+        clientId: user.currentClientId,
+        action: 'create',
+        message: `Generated API token ${(body.name ?? '').trim()} for ${user.name}`,
+      });
+    });
+    return reply.code(201).send({ data: result });
+  });
+
+  app.patch(`${path}/:id`, { schema: { params: idParamSchema, body: apiTokenUpdateSchema, response: { 200: one } } }, async (request) => {
+    const changes = validated<ApiTokenUpdate>(request.body);
+    await checkName(changes, true);
+    const at = now();
+    const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
+    const updated = await app.db.transaction(async (tx) => {
+      const before = await lockToken(tx, id);
+      const [row] = await tx
+        .update(apiTokens)
+        .set({
+          ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
+          ...(changes.scopes !== undefined ? { scopes: changes.scopes } : {}),
+          ...(changes.allowed_ips !== undefined ? { allowedIps: changes.allowed_ips } : {}),
+          ...(changes.expires_at !== undefined ? { expiresAt: expiryOf(changes.expires_at, at) } : {}),
+          updatedAt: at,
+        })
+        .where(eq(apiTokens.id, id))
+        .returning();
+      if (!row) throw notFound('API token');
+      await request.audit(
+        {
+          action: 'api_token.update',
+          message: `Updated API token ${row.name}`,
+          entityType: 'api_token',
+          entityId: row.id,
+          before: toApiToken(before, at),
+          after: toApiToken(row, at),
+        },
+        tx,
+      );
+      return toApiToken(row, at);
+    });
+    return { data: updated };
+  });
+
+  app.post(
+    `${path}/:id/regenerate`,
+    { schema: { params: idParamSchema, body: apiTokenRegenerateSchema, response: { 201: created } } },
+    async (request, reply) => {
+      const { grace_hours: grace } = validated<z.infer<typeof apiTokenRegenerateSchema>>(request.body);
+      const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
+      const at = now();
+      const result = await app.db.transaction(async (tx) => {
+        const old = await lockToken(tx, id);
+        if (old.revokedAt) throw new HttpError(409, `API token ${old.name} is revoked; generate a new one.`);
+        const until = new Date(at.getTime() + grace * 3_600_000);
+        await tx.update(apiTokens).set({ revokedAt: until, updatedAt: at }).where(eq(apiTokens.id, old.id));
+        const fresh = await issue(tx, request, {
+          userId: old.userId,
+          name: old.name,
+          scopes: old.scopes,
+          allowedIps: old.allowedIps,
+          expiresAt: old.expiresAt,
+          replacesId: old.id,
+          clientId: old.clientId,
+          action: 'regenerate',
+          message: `Regenerated API token ${old.name}; the old one works until ${until.toISOString()}`,
+        });
+        // Endpoints linked to the old token take the new one (the old still works through its grace).
+        await tx.update(endpointConfigs).set({ tokenId: fresh.id, updatedAt: at }).where(eq(endpointConfigs.tokenId, old.id));
+        return fresh;
+      });
+      return reply.code(201).send({ data: result });
+    },
+  );
+
+  app.post(`${path}/:id/revoke`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
+    const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
+    const at = now();
+    const revoked = await app.db.transaction(async (tx) => {
+      const before = await lockToken(tx, id);
+      const [row] = await tx.update(apiTokens).set({ revokedAt: at, updatedAt: at }).where(eq(apiTokens.id, id)).returning();
+      if (!row) throw notFound('API token');
+      // A token it replaced may still be in its grace period: that ends now too.
+      if (row.replacesId !== null) {
+        await tx
+          .update(apiTokens)
+          .set({ revokedAt: at, updatedAt: at })
+          .where(and(eq(apiTokens.id, row.replacesId), or(isNull(apiTokens.revokedAt), gt(apiTokens.revokedAt, at))));
+      }
+      await request.audit(
+        {
+          action: 'api_token.revoke',
+          message: `Revoked API token ${row.name}`,
+          entityType: 'api_token',
+          entityId: row.id,
+          before: toApiToken(before, at),
+          after: toApiToken(row, at),
+        },
+        tx,
+      );
+      return toApiToken(row, at);
+    });
+    return { data: revoked };
+  });
+};
+
+/** A user's token that is neither revoked nor past its grace (at most one: Generate refuses a second). */
+async function liveTokenOf(tx: Db, userId: number, at: Date): Promise<ApiTokenRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, userId), or(isNull(apiTokens.revokedAt), gt(apiTokens.revokedAt, at))))
+    .orderBy(apiTokens.id)
+    .limit(1)
+    .for('update');
+  return row;
+}
+
+async function lockToken(tx: Db, id: number): Promise<ApiTokenRow> {
+  const [row] = await tx.select().from(apiTokens).where(eq(apiTokens.id, id)).for('update');
+  if (!row) throw notFound('API token');
+  return row;
+}
+
+type Issue = {
+  userId: number;
+  name: string;
+  scopes: ApiTokenRow['scopes'];
+  allowedIps: string[];
+  expiresAt: Date | null;
+  replacesId: number | null;
+  clientId: number | null;
+  action: 'create' | 'regenerate';
+  message: string;
+};
+
+/** Makes a token, stores only its hash, prefix and last 4, audits it, and answers the plaintext once. */
+async function issue(tx: Db, request: FastifyRequest, what: Issue) {
+  const token = newApiToken();
+  const at = new Date();
+  const [row] = await tx
+    .insert(apiTokens)
+    .values({
+      userId: what.userId,
+      clientId: what.clientId,
+      name: what.name,
+      ...storedParts(token),
+      scopes: what.scopes,
+      allowedIps: what.allowedIps,
+      expiresAt: what.expiresAt,
+      createdBy: request.auth?.user.id ?? null,
+      replacesId: what.replacesId,
+    })
+    .returning();
+  if (!row) throw new Error('insert returned nothing');
+  // The legacy users.api_token column keeps the hash only (domain: API Token Generation).
+  await tx.update(users).set({ apiToken: row.tokenHash }).where(eq(users.id, what.userId));
+  const record = toApiToken(row, at);
+  await request.audit(
+    {
+      action: `api_token.${what.action}`,
+      message: what.message,
+      clientId: what.clientId,
+      entityType: 'api_token',
+      entityId: row.id,
+      after: record,
+    },
+    tx,
+  );
+  return { ...record, token };
+}
