@@ -1,5 +1,334 @@
-import { ScreenPlaceholder } from '../../components/screen-placeholder.tsx';
+import {
+  API_TOKEN_DEFAULT_DAYS,
+  API_TOKEN_MAX_GRACE_HOURS,
+  API_TOKEN_SCOPE_OPTIONS,
+  type ApiTokenCreated,
+  type ApiTokenUser,
+  apiTokenResource,
+  NEVER,
+} from '@admin/shared/resources/api-tokens';
+import { Alert, Badge, Button, Checkbox, CopyButton, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
+import { ApiError, api } from '../../lib/http.ts';
 
+type Dialog = { kind: 'generate' | 'edit' | 'regenerate' | 'revoke'; row: ApiTokenUser };
+const labels = apiTokenResource.labels;
+const path = apiTokenResource.path;
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const problem = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Generate or edit a user's token: name, scopes, expiry (90 days by default, or never) and the
+ * addresses it may be used from. A generate answers the plaintext, which the page shows once.
+ */
+function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(created: ApiTokenCreated | null): void; onCancel(): void }) {
+  const { row } = dialog;
+  const editing = dialog.kind === 'edit';
+  const [name, setName] = useState(editing ? (row.token_name ?? '') : '');
+  const [scopes, setScopes] = useState<string[]>(editing ? row.scopes : ['feeds:write']);
+  const [never, setNever] = useState(editing && row.expires_at === null);
+  const [expires, setExpires] = useState(editing && row.expires_at ? row.expires_at.slice(0, 10) : inDays(API_TOKEN_DEFAULT_DAYS));
+  const [ips, setIps] = useState(editing ? row.allowed_ips.join('\n') : '');
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+
+  async function save() {
+    const body = {
+      name,
+      scopes,
+      expires_at: never ? NEVER : expires,
+      allowed_ips: ips
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    };
+    setBusy(true);
+    setErrors({});
+    try {
+      if (editing) {
+        await api.patch(`${path}/${row.token_id}`, body);
+        onDone(null);
+      } else {
+        const { data } = await api.post<{ data: ApiTokenCreated }>(path, { ...body, user_id: row.id });
+        onDone(data);
+      }
+    } catch (e) {
+      if (e instanceof ApiError && Object.keys(e.fieldErrors).length > 0) setErrors(e.fieldErrors);
+      else notifications.show({ color: 'red', message: problem(e) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  const error = (field: string) => errors[field]?.join(' ') || undefined;
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <Stack gap="sm">
+        <Text size="sm">
+          For <b>{row.name}</b> ({row.email})
+        </Text>
+        <TextInput
+          label={labels.name}
+          required
+          maxLength={60}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={error('name')}
+          data-autofocus
+        />
+        <Checkbox.Group label={labels.scopes} withAsterisk value={scopes} onChange={setScopes} error={error('scopes')}>
+          <Stack gap={4} mt={4}>
+            {API_TOKEN_SCOPE_OPTIONS.map((o) => (
+              <Checkbox key={o.value} value={o.value} label={o.label} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+        <TextInput
+          label={labels.expires_at}
+          description="yyyy-MM-dd, after today; rotate tokens every 30–90 days"
+          value={never ? '' : expires}
+          disabled={never}
+          onChange={(e) => setExpires(e.currentTarget.value)}
+          error={error('expires_at')}
+        />
+        <Checkbox label="Never expires (discouraged)" checked={never} onChange={(e) => setNever(e.currentTarget.checked)} />
+        <Textarea
+          label={labels.allowed_ips}
+          description="One IPv4/IPv6 address or CIDR range per line; empty allows every address"
+          autosize
+          minRows={2}
+          value={ips}
+          onChange={(e) => setIps(e.currentTarget.value)}
+          error={error('allowed_ips')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            {editing ? 'Save' : 'Generate token'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The plaintext, shown once with a copy button; closing the dialog forgets it. */
+function TokenShown({ created, onClose }: { created: ApiTokenCreated | null; onClose(): void }) {
+  return (
+    <Modal opened={created !== null} onClose={onClose} title="Copy your new token" centered size="lg">
+      {created && (
+        <Stack gap="sm">
+          <Alert color="orange" variant="light" role="note">
+            This is the only time the token is shown. Copy it now and keep it somewhere safe; it cannot be retrieved later.
+          </Alert>
+          <TextInput
+            label="Token"
+            readOnly
+            value={created.token}
+            onFocus={(e) => e.currentTarget.select()}
+            styles={{ input: { fontFamily: 'monospace' } }}
+          />
+          <Group justify="flex-end">
+            <CopyButton value={created.token}>
+              {({ copied, copy }) => (
+                <Button color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy token'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={onClose}>
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** Regenerate: a new token now; the old one keeps working for the grace period (0 = revoked at once). */
+function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(created: ApiTokenCreated): void; onCancel(): void }) {
+  const [grace, setGrace] = useState<number | string>(0);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function regenerate() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.post<{ data: ApiTokenCreated }>(`${path}/${row.token_id}/regenerate`, { grace_hours: Number(grace) });
+      onDone(data);
+    } catch (e) {
+      setError(e instanceof ApiError ? (e.fieldErrors.grace_hours?.[0] ?? e.message) : problem(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        A new token replaces <b>{row.token_name}</b> of {row.name}. Endpoints linked to it take the new one.
+      </Text>
+      <NumberInput
+        label="Grace period (hours)"
+        description={`The old token keeps working this long (0–${API_TOKEN_MAX_GRACE_HOURS}); 0 revokes it at once`}
+        min={0}
+        max={API_TOKEN_MAX_GRACE_HOURS}
+        allowDecimal={false}
+        value={grace}
+        onChange={setGrace}
+        error={error}
+      />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button loading={busy} onClick={() => void regenerate()}>
+          Regenerate
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function RevokeConfirm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(message: string): void; onCancel(): void }) {
+  const [busy, setBusy] = useState(false);
+  async function revoke() {
+    setBusy(true);
+    try {
+      await api.post(`${path}/${row.token_id}/revoke`);
+      onDone(`Revoked ${row.token_name ?? 'the token'} of ${row.name}`);
+    } catch (e) {
+      notifications.show({ color: 'red', message: problem(e) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        Calls with <b>{row.api_token}</b> are refused from now on. This cannot be undone.
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button color="red" loading={busy} onClick={() => void revoke()}>
+          Revoke token
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+const TITLES: Record<Dialog['kind'], (row: ApiTokenUser) => string> = {
+  generate: (r) => `Generate a token for ${r.name}`,
+  edit: (r) => `Edit token ${r.token_name ?? ''}`,
+  regenerate: (r) => `Regenerate token ${r.token_name ?? ''}`,
+  revoke: (r) => `Revoke token ${r.token_name ?? ''}?`,
+};
+const STATE_COLORS = { none: 'gray', active: 'green', expired: 'orange', revoked: 'red' } as const;
+
+/**
+ * API Token Generation: every user with their newest token (never its secret). Generate shows the
+ * plaintext once; Edit, Regenerate (with a grace period) and Revoke act on the user's token.
+ */
 export default function ApiTokenGenerationPage() {
-  return <ScreenPlaceholder />;
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [created, setCreated] = useState<ApiTokenCreated | null>(null);
+  const [list, setList] = useState<ResourceList<ApiTokenUser> | null>(null);
+  const close = () => setDialog(null);
+  /** After an action: the new plaintext shown once (generate, regenerate), or a toast. */
+  const finish = async (token: ApiTokenCreated | null, message: string | null) => {
+    setDialog(null);
+    if (token) setCreated(token);
+    if (message) notifications.show({ color: 'green', message });
+    await list?.refresh();
+  };
+
+  return (
+    <>
+      <ResourcePage<ApiTokenUser>
+        resource={apiTokenResource}
+        readOnly
+        title={(r) => r.name}
+        intro={
+          <Text size="sm" c="dimmed">
+            Tokens let integrations call the API (e.g. the ingest endpoints of API Managers). Only a token's first and last characters are
+            kept.
+          </Text>
+        }
+        cells={{
+          state: (r) => (
+            <Badge color={STATE_COLORS[r.state]} variant="light">
+              {apiTokenResource.columns.find((c) => c.key === 'state')?.format?.(r)}
+            </Badge>
+          ),
+          api_token: (r) => (
+            <Text ff="monospace" size="sm">
+              {r.api_token ?? '—'}
+            </Text>
+          ),
+        }}
+        rowActions={(row, rowList) => {
+          const open = (kind: Dialog['kind']) => {
+            setList(rowList);
+            setDialog({ kind, row });
+          };
+          const live = row.state === 'active' || row.state === 'expired';
+          return (
+            <Group gap={4} wrap="nowrap">
+              {!live && (
+                <Button size="compact-xs" variant="subtle" aria-label={`Generate token for ${row.name}`} onClick={() => open('generate')}>
+                  Generate
+                </Button>
+              )}
+              {live && (
+                <>
+                  <Button size="compact-xs" variant="subtle" aria-label={`Edit token of ${row.name}`} onClick={() => open('edit')}>
+                    Edit
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    aria-label={`Regenerate token of ${row.name}`}
+                    onClick={() => open('regenerate')}
+                  >
+                    Regenerate
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Revoke token of ${row.name}`}
+                    onClick={() => open('revoke')}
+                  >
+                    Revoke
+                  </Button>
+                </>
+              )}
+            </Group>
+          );
+        }}
+      />
+      <Modal opened={dialog !== null} onClose={close} title={dialog ? TITLES[dialog.kind](dialog.row) : ''} centered size="lg">
+        {dialog && (dialog.kind === 'generate' || dialog.kind === 'edit') && (
+          <TokenForm dialog={dialog} onDone={(t) => void finish(t, t ? null : 'Saved the token')} onCancel={close} />
+        )}
+        {dialog?.kind === 'regenerate' && <RegenerateForm row={dialog.row} onDone={(t) => void finish(t, null)} onCancel={close} />}
+        {dialog?.kind === 'revoke' && <RevokeConfirm row={dialog.row} onDone={(message) => void finish(null, message)} onCancel={close} />}
+      </Modal>
+      <TokenShown created={created} onClose={() => setCreated(null)} />
+    </>
+  );
 }
