@@ -31,6 +31,9 @@ import { surveyRoutes } from './modules/surveys/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
 import { trackingLogRoutes } from './modules/tracking-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { systemClock } from './pipeline/clock.ts';
+import { pipelinePlugin } from './pipeline/plugin.ts';
+import type { Clock } from './pipeline/types.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { type Access, authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
@@ -63,6 +66,8 @@ export type BuildOptions = {
   database?: Database;
   /** The DNS lookups of Survey Admin's sender domain check; tests pass a fake so they never touch the network. */
   dnsResolver?: DnsResolver;
+  /** Where "now" comes from for the pipeline and the messenger; tests pass a clock they move. */
+  clock?: Clock;
 };
 
 /**
@@ -124,7 +129,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(identityRepository);
   await app.register(personnelRepository);
   await app.register(surveySettingsRepository);
-  await app.register(messagingPlugin, { config: config.messaging });
+  const clock = options.clock ?? systemClock;
+  await app.register(messagingPlugin, { config: config.messaging, options: { now: () => clock.now() } });
+  await app.register(pipelinePlugin, { clock, workers: config.workers });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });

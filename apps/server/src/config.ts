@@ -59,6 +59,8 @@ const envSchema = z.object({
       'must be an E.164 phone (+15555550100) or a sender id of up to 11 letters and digits, with a letter',
     )
     .default('+15555550100'),
+  // The pipeline's workers (apps/server/src/pipeline): on in the server process unless WORKERS=0.
+  WORKERS: booleanFlag.optional(),
 });
 
 /**
@@ -115,6 +117,8 @@ export type Config = {
   /** Whole-request receive time limit; a client trickling its body is cut off with 408. */
   requestTimeoutMs: number;
   messaging: MessagingConfig;
+  /** Whether `npm start` runs the pipeline's workers in the server process (`WORKERS=0`: only `npm run worker` does). */
+  workers: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -150,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     messaging,
+    workers: e.WORKERS ?? true,
   };
 }
 
@@ -189,5 +194,11 @@ function stripSlash(url: string | undefined): string {
 
 /** A config for tests: in-memory database, no demo data unless asked, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ LOG_LEVEL: 'silent' }), database: { kind: 'pglite', dataDir: null }, demoData: false, ...overrides };
+  return {
+    ...loadConfig({ LOG_LEVEL: 'silent' }),
+    database: { kind: 'pglite', dataDir: null },
+    demoData: false,
+    workers: false,
+    ...overrides,
+  };
 }

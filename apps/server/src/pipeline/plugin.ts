@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin';
+import { createQueue, type Queue } from './queue.ts';
+import type { Clock } from './types.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where "now" comes from (docs/decisions/028-job-queue.md): the system clock, or the one a test moves. */
+    clock: Clock;
+    /** The job queue (apps/server/src/pipeline/queue.ts); tests drain it with `runDue`. */
+    jobs: Queue;
+  }
+}
+
+/**
+ * The pipeline in the app: `app.clock`, `app.jobs`, and the workers, started when the server is
+ * ready unless the configuration says `WORKERS=0` (then `npm run worker` runs them alone).
+ */
+export const pipelinePlugin = fp<{ clock: Clock; workers: boolean }>(
+  async (app, { clock, workers }) => {
+    app.decorate('clock', clock);
+    const queue = createQueue(app.db, clock, { onError: (err, what) => app.log.error({ err }, `pipeline: ${what} failed`) });
+    app.decorate('jobs', queue);
+    if (workers) app.addHook('onReady', async () => queue.start());
+    app.addHook('onClose', async () => queue.stop());
+  },
+  { name: 'pipeline', dependencies: ['db'] },
+);

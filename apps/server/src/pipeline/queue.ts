@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../db/client.ts';
+import type { Clock, JobHandler, Jobs } from './types.ts';
+
+/**
+ * The durable job queue on the `jobs` table (docs/decisions/028-job-queue.md). A worker claims a
+ * batch of due jobs with `FOR UPDATE SKIP LOCKED` and a lease (`locked_until`), so several workers
+ * (threads of one process or separate `npm run worker` processes) never take the same job; a job
+ * whose lease ran out (its worker died) is taken again. A failure is retried with exponential
+ * back-off, then the job is `failed` with the error. Every time the queue compares is the clock's
+ * now, passed as a parameter (never SQL `now()`), so tests move time instead of sleeping.
+ */
+
+/** How long a claimed job is its worker's before another may take it back. */
+const DEFAULT_LEASE_MS = 5 * 60_000;
+/** First retry after 30 s, then 60 s, 120 s, … up to an hour. */
+const BACKOFF_BASE_MS = 30_000;
+const BACKOFF_CAP_MS = 60 * 60_000;
+const MAX_ERROR = 1000;
+
+/** Delay before the retry that follows the `attempts`-th failed attempt (1 = the first). */
+export function backoffMs(attempts: number): number {
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+type ClaimedJob = { id: number; queue: string; payload: Record<string, unknown>; attempts: number; maxAttempts: number };
+
+/** Work a worker does on each poll besides jobs (e.g. the send engine): returns how much it did. */
+export type WorkerLoop = { name: string; run(now: Date): Promise<number> };
+
+export type Queue = Jobs & {
+  /** Adds work run on each poll (after the due jobs). */
+  addLoop(loop: WorkerLoop): void;
+  /** Claims and runs due jobs (and the loops) until none is left at `now`; answers how many jobs ran. Tests drain with it. */
+  runDue(now?: Date): Promise<number>;
+  /** Starts polling every `pollMs`; polls again at once while there was work. */
+  start(): void;
+  /** Stops polling and waits for the current poll to end. */
+  stop(): Promise<void>;
+};
+
+export type QueueOptions = {
+  /** Names this worker in `locked_by`; random by default. */
+  workerId?: string;
+  pollMs?: number;
+  leaseMs?: number;
+  batchSize?: number;
+  /** Where a handler's or a loop's unexpected error is reported. */
+  onError?: (err: unknown, what: string) => void;
+};
+
+const iso = (d: Date) => d.toISOString();
+
+export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Queue {
+  const workerId = options.workerId ?? randomUUID();
+  const pollMs = options.pollMs ?? 500;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const defaultBatch = options.batchSize ?? 20;
+  const onError = options.onError ?? (() => undefined);
+  const handlers = new Map<string, { handler: JobHandler; batchSize: number }>();
+  const loops: WorkerLoop[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = true;
+
+  async function claim(queue: string, limit: number, now: Date): Promise<ClaimedJob[]> {
+    const at = iso(now);
+    const until = iso(new Date(now.getTime() + leaseMs));
+    // A job whose lease ran out with no attempt left is failed rather than run again.
+    await db.execute(sql`
+      update jobs set status = 'failed', finished_at = ${at}::timestamptz, locked_by = null, locked_until = null,
+        last_error = coalesce(last_error, 'The worker running it stopped (lease expired)')
+      where queue = ${queue} and status = 'running' and locked_until < ${at}::timestamptz and attempts >= max_attempts`);
+    const result = await db.execute(sql`
+      update jobs set status = 'running', attempts = attempts + 1, locked_by = ${workerId}, locked_until = ${until}::timestamptz
+      where id in (
+        select id from jobs
+        where queue = ${queue}
+          and ((status = 'pending' and run_at <= ${at}::timestamptz) or (status = 'running' and locked_until < ${at}::timestamptz))
+        order by run_at, id
+        limit ${limit}
+        for update skip locked)
+      returning id, queue, payload, attempts, max_attempts`);
+    return rowsOf(result)
+      .map((r) => ({
+        id: Number(r.id),
+        queue: String(r.queue),
+        payload: (r.payload ?? {}) as Record<string, unknown>,
+        attempts: Number(r.attempts),
+        maxAttempts: Number(r.max_attempts),
+      }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  async function finish(job: ClaimedJob, error: unknown, now: Date): Promise<void> {
+    const at = iso(now);
+    if (error === undefined) {
+      await db.execute(sql`
+        update jobs set status = 'done', finished_at = ${at}::timestamptz, locked_by = null, locked_until = null
+        where id = ${job.id} and locked_by = ${workerId}`);
+      return;
+    }
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR);
+    if (job.attempts >= job.maxAttempts) {
+      await db.execute(sql`
+        update jobs set status = 'failed', last_error = ${message}, finished_at = ${at}::timestamptz, locked_by = null, locked_until = null
+        where id = ${job.id} and locked_by = ${workerId}`);
+      return;
+    }
+    const retryAt = iso(new Date(now.getTime() + backoffMs(job.attempts)));
+    await db.execute(sql`
+      update jobs set status = 'pending', last_error = ${message}, run_at = ${retryAt}::timestamptz, locked_by = null, locked_until = null
+      where id = ${job.id} and locked_by = ${workerId}`);
+  }
+
+  /** One pass over every queue and loop; answers how much work was found. */
+  async function pass(now: Date): Promise<{ jobs: number; work: number }> {
+    let jobs = 0;
+    let work = 0;
+    for (const [queue, { handler, batchSize }] of handlers) {
+      const claimed = await claim(queue, batchSize, now);
+      jobs += claimed.length;
+      for (const job of claimed) {
+        let error: unknown;
+        try {
+          await handler(job.payload, { id: job.id, attempts: job.attempts, now });
+        } catch (err) {
+          error = err ?? new Error('failed');
+          onError(err, `job ${job.queue}#${job.id}`);
+        }
+        await finish(job, error, now);
+      }
+    }
+    for (const loop of loops) {
+      try {
+        work += await loop.run(now);
+      } catch (err) {
+        onError(err, `loop ${loop.name}`);
+      }
+    }
+    return { jobs, work: work + jobs };
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = pass(clock.now())
+        .then(
+          ({ work }) => schedule(work > 0 ? 0 : pollMs),
+          (err: unknown) => {
+            onError(err, 'poll');
+            schedule(pollMs);
+          },
+        )
+        .finally(() => {
+          running = null;
+        });
+    }, delay);
+  }
+
+  return {
+    async enqueue(queue, payload, opts = {}) {
+      const now = clock.now();
+      const result = await (opts.tx ?? db).execute(sql`
+        insert into jobs (queue, payload, status, run_at, max_attempts, singleton_key, created_at)
+        values (${queue}, ${JSON.stringify(payload)}::jsonb, 'pending', ${iso(opts.runAt ?? now)}::timestamptz,
+          ${opts.maxAttempts ?? 5}, ${opts.singletonKey ?? null}, ${iso(now)}::timestamptz)
+        on conflict (singleton_key) where status in ('pending', 'running') and singleton_key is not null do nothing
+        returning id`);
+      const [row] = rowsOf(result);
+      return row ? Number(row.id) : null;
+    },
+    register(queue, handler, opts = {}) {
+      handlers.set(queue, { handler, batchSize: opts.batchSize ?? defaultBatch });
+    },
+    addLoop(loop) {
+      loops.push(loop);
+    },
+    async runDue(now = clock.now()) {
+      let total = 0;
+      for (let i = 0; i < 1000; i++) {
+        const { jobs, work } = await pass(now);
+        total += jobs;
+        if (work === 0) break;
+      }
+      return total;
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import type { SendDay } from '@admin/shared';
+
+/**
+ * When an invitation may go out (docs/pipeline.md, rule 6), as pure time arithmetic in the
+ * client's time zone: the send days, the quiet hours (which may span midnight, 21:00–08:00), and
+ * the location's daily cap. Wall-clock times that do not exist (a DST spring-forward gap) move
+ * forward; ambiguous ones (fall back) take the first.
+ */
+export type SendWindow = {
+  timeZone: string;
+  /** `HH:mm`; equal start and end mean no quiet hours. */
+  quietHoursStart: string;
+  quietHoursEnd: string;
+  sendDays: readonly SendDay[];
+};
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS: SendDay[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+export type LocalTime = { year: number; month: number; day: number; minute: number; weekday: SendDay };
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+function partsOf(at: Date, timeZone: string) {
+  const parts: Record<string, number> = {};
+  for (const p of formatterOf(timeZone).formatToParts(at)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return {
+    year: parts.year ?? 0,
+    month: parts.month ?? 0,
+    day: parts.day ?? 0,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+/** The wall clock in `timeZone` at `at`. */
+export function localTimeOf(at: Date, timeZone: string): LocalTime {
+  const p = partsOf(at, timeZone);
+  const weekday = WEEKDAYS[new Date(Date.UTC(p.year, p.month - 1, p.day)).getUTCDay()] ?? 'sun';
+  return { year: p.year, month: p.month, day: p.day, minute: p.hour * 60 + p.minute, weekday };
+}
+
+/** The local day of `at` as `yyyy-MM-dd` (the daily cap counts by it). */
+export function localDayOf(at: Date, timeZone: string): string {
+  const { year, month, day } = localTimeOf(at, timeZone);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Offset of `timeZone` from UTC at `at`, in ms (Chicago in winter: −6 h). */
+function offsetMs(at: Date, timeZone: string): number {
+  const p = partsOf(at, timeZone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return asUtc - (at.getTime() - at.getUTCMilliseconds());
+}
+
+/** The instant a wall-clock time in `timeZone` names; a time in a DST gap moves forward by the gap. */
+export function zonedTime(year: number, month: number, day: number, minute: number, timeZone: string): Date {
+  const wall = Date.UTC(year, month - 1, day, Math.floor(minute / 60), minute % 60);
+  // The zone's offsets a day either side of the wall time: one of them is in force at it.
+  const before = wall - offsetMs(new Date(wall - DAY_MS), timeZone);
+  const after = wall - offsetMs(new Date(wall + DAY_MS), timeZone);
+  const shows = (at: number) => {
+    const p = partsOf(new Date(at), timeZone);
+    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) === wall;
+  };
+  const valid = [before, after].filter(shows);
+  // Ambiguous (fall back): the earlier instant; in a gap (spring forward): the offset before it, which lands after the gap.
+  return new Date(valid.length > 0 ? Math.min(...valid) : before);
+}
+
+/** `HH:mm` → minutes after midnight. */
+export function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
+/** Whether a minute of the day is within the quiet hours `[start, end)`, which may span midnight. */
+export function isQuiet(minute: number, start: number, end: number): boolean {
+  if (start === end) return false;
+  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+/** The start of the local day after the one `at` falls on. */
+export function nextLocalDayStart(at: Date, timeZone: string): Date {
+  const t = localTimeOf(at, timeZone);
+  const next = new Date(Date.UTC(t.year, t.month - 1, t.day) + DAY_MS);
+  return zonedTime(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 0, timeZone);
+}
+
+/** The first instant at or after `earliest` on a send day and outside the quiet hours. */
+export function nextSendTime(earliest: Date, window: SendWindow): Date {
+  const { timeZone } = window;
+  const start = minutesOf(window.quietHoursStart);
+  const end = minutesOf(window.quietHoursEnd);
+  let at = earliest;
+  for (let i = 0; i < 40; i++) {
+    const t = localTimeOf(at, timeZone);
+    if (!window.sendDays.includes(t.weekday)) {
+      at = nextLocalDayStart(at, timeZone);
+      continue;
+    }
+    if (!isQuiet(t.minute, start, end)) return at;
+    // Quiet: wait for its end, today (before an early-morning end) or tomorrow (after a late start).
+    const endsTomorrow = start > end && t.minute >= start;
+    const base = endsTomorrow ? nextLocalDayStart(at, timeZone) : at;
+    const b = localTimeOf(base, timeZone);
+    at = zonedTime(b.year, b.month, b.day, end, timeZone);
+  }
+  // No send day at all: nothing is allowed; keep the earliest time rather than loop forever.
+  return earliest;
+}
+
+/**
+ * The send time past the location's daily cap: `nextSendTime(earliest)`, moved to the next allowed
+ * day while `countOn(localDay)` has reached `cap` (the caller counts what is already scheduled).
+ */
+export function placeWithCap(earliest: Date, window: SendWindow, cap: number, countOn: (localDay: string) => number): Date {
+  let at = nextSendTime(earliest, window);
+  if (cap <= 0) return at;
+  for (let i = 0; i < 400 && countOn(localDayOf(at, window.timeZone)) >= cap; i++) {
+    at = nextSendTime(nextLocalDayStart(at, window.timeZone), window);
+  }
+  return at;
+}
+
+/**
+ * The earliest a row's invitation may go: the transaction's day (midnight, client time) if that is
+ * still ahead, else the time it was received; plus the survey's send delay.
+ */
+export function earliestSendTime(transactionDate: string, receivedAt: Date, sendDelayHours: number, timeZone: string): Date {
+  const [y, m, d] = transactionDate.split('-').map(Number);
+  const day = y && m && d ? zonedTime(y, m, d, 0, timeZone) : receivedAt;
+  const base = day.getTime() > receivedAt.getTime() ? day : receivedAt;
+  return new Date(base.getTime() + sendDelayHours * 3_600_000);
+}
