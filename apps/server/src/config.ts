@@ -33,6 +33,8 @@ const envSchema = z.object({
     )
     .optional(),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  // Encrypts stored secrets such as feeds' SFTP passwords (docs/decisions/029-feed-ingest.md).
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').max(500).optional(),
   // Message transports (apps/server/src/messaging): outbox unless configured.
   PUBLIC_BASE_URL: optionalUrl,
   EMAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
@@ -116,6 +118,8 @@ export type Config = {
   trustProxy: boolean | number | string[];
   /** Whole-request receive time limit; a client trickling its body is cut off with 408. */
   requestTimeoutMs: number;
+  /** The key stored secrets are encrypted with; null: a random one kept beside the embedded database (docs/decisions/029-feed-ingest.md). */
+  secretKey: string | null;
   messaging: MessagingConfig;
   /** Whether `npm start` runs the pipeline's workers in the server process (`WORKERS=0`: only `npm run worker` does). */
   workers: boolean;
@@ -153,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLimits: { windowMinutes: 15, perAccountAndIp: 5, perIp: 30, baseDelaySeconds: 1 },
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    secretKey: e.SECRET_KEY ?? null,
     messaging,
     workers: e.WORKERS ?? true,
   };

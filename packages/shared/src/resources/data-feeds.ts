@@ -145,14 +145,14 @@ export const dataFeedResource = defineResource({
     location_id: {
       label: 'Fixed location',
       input: 'select',
-      rules: { required_if: ['location_mode', 'single'], regex: LOCATION_ID },
+      rules: { regex: LOCATION_ID },
       schema: z.string().max(24).nullable().optional(),
     },
     schedule_cron: { label: 'Schedule (cron)', rules: { regex: CRON_SHAPE, max: 120 }, placeholder: 'e.g. 0 6 * * *' },
-    sftp_host: { label: 'SFTP host', rules: 'required_if:source_type,sftp|ip_or_fqdn', placeholder: 'e.g. sftp.example.com' },
+    sftp_host: { label: 'SFTP host', rules: 'ip_or_fqdn', placeholder: 'e.g. sftp.example.com' },
     sftp_port: { label: 'SFTP port', rules: 'integer|between:1,65535', schema: whole, default: '22' },
-    sftp_path: { label: 'SFTP path', rules: 'required_if:source_type,sftp|max:255', placeholder: 'e.g. /outbound/invoices' },
-    sftp_username: { label: 'SFTP username', rules: 'required_if:source_type,sftp|max:120' },
+    sftp_path: { label: 'SFTP path', rules: 'max:255', placeholder: 'e.g. /outbound/invoices' },
+    sftp_username: { label: 'SFTP username', rules: 'max:120' },
     /** Write-only: stored encrypted, never answered (docs/decisions/029-feed-ingest.md). Blank on edit keeps the stored one. */
     sftp_password: { label: 'SFTP password', rules: 'max:200' },
     file_name_pattern: { label: 'File name pattern', rules: 'max:120', placeholder: 'e.g. invoices_*.csv' },
@@ -237,12 +237,16 @@ const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'st
 /**
  * The rules of a feed that look at more than one field (form and server both run them, on the feed
  * as it will be saved): the mapping's required fields (first name, email or phone, transaction
- * date, the location code column when locations come from a column) and an SFTP password for an
- * SFTP feed. Field → messages.
+ * date, the location code column when locations come from a column), the fixed location of a
+ * one-location feed, and the host, path, username and password of an SFTP feed. Field → messages.
  */
 export function checkFeed(values: {
   source_type?: string | null | undefined;
   location_mode?: string | null | undefined;
+  location_id?: string | null | undefined;
+  sftp_host?: string | null | undefined;
+  sftp_path?: string | null | undefined;
+  sftp_username?: string | null | undefined;
   field_mapping?: FeedMapping | null | undefined;
   sftp_password?: string | null | undefined;
   /** Whether the stored feed already has a password (an edit may leave it blank). */
@@ -260,8 +264,16 @@ export function checkFeed(values: {
   if (blank(mapping.email) && blank(mapping.phone)) add('field_mapping', 'Map a column to Email or Phone (at least one)');
   need('transaction_date');
   if (values.location_mode === 'column') need('location_code', ' when the location comes from a column');
-  if (values.source_type === 'sftp' && blank(values.sftp_password) && !values.password_set) {
-    add('sftp_password', 'The SFTP password field is required when the source system is SFTP');
+  const labels = dataFeedResource.labels;
+  if (values.location_mode === 'single' && blank(values.location_id)) {
+    add('location_id', `The ${labels.location_id} field is required when the location is ${FEED_LOCATION_MODE_LABELS.single}`);
+  }
+  if (values.source_type === 'sftp') {
+    for (const field of ['sftp_host', 'sftp_path', 'sftp_username'] as const) {
+      if (blank(values[field])) add(field, `The ${labels[field]} field is required when the source system is SFTP`);
+    }
+    if (blank(values.sftp_password) && !values.password_set)
+      add('sftp_password', `The ${labels.sftp_password} field is required when the source system is SFTP`);
   }
   return errors;
 }

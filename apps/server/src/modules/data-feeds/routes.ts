@@ -1,0 +1,213 @@
+import {
+  dataEnvelope,
+  dataFeedResource,
+  FEED_DELIMITERS,
+  type FeedFileBody,
+  feedFileSchema,
+  feedPreviewSchema,
+  feedRunNowSchema,
+  feedRunSchema,
+  feedTemplateCsv,
+  feedValidationSchema,
+  idParamSchema,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+} from '@admin/shared';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { dataFeeds, surveys } from '../../db/schema/index.ts';
+import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
+import { allOf, containsPattern } from '../../kit/keyset.ts';
+import { resourceRoutes } from '../../kit/resource-routes.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { FeedFileError, parseFeedFile } from '../../pipeline/ingest/parse.ts';
+import { type DataFeedRow, runFeed, validateFile } from '../../pipeline/ingest/run.ts';
+import type { SecretBox } from '../../pipeline/ingest/secret.ts';
+import { pullNow, registerFeedPulls, schedulePull } from '../../pipeline/ingest/sftp.ts';
+import { dataFeedStore, toDataFeed } from './repository.ts';
+
+/** Rows the mapping editor's preview shows. */
+const PREVIEW_ROWS = 10;
+/** A 50 MB file's text in a JSON body, with room for escaping. */
+const FILE_BODY_LIMIT = 64 * 1024 * 1024;
+const previewBodySchema = feedFileSchema.extend({
+  delimiter: z.enum(FEED_DELIMITERS).optional(),
+  has_header: z.boolean().optional(),
+});
+
+/** A file that cannot be read at all is a 422 naming the file. */
+const fileRefused = (err: FeedFileError) => new HttpError(422, 'Please correct: csv.', { csv: [err.message] });
+
+/**
+ * Survey Platform (collection `/api/data-feeds`): the kit's routes for the definition (Pause,
+ * Resume and Archive are its status route), and the feed's own: survey options for the filter,
+ * the mapping editor's preview of a sample's first rows, the sample template CSV, Validate file
+ * (dry run), Upload CSV (a run), Run now (queues an SFTP pull). Saving or resuming an SFTP feed
+ * with a schedule queues its next pull.
+ */
+export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = async (app, { secrets }) => {
+  const base = dataFeedStore(secrets);
+  const store: typeof base = {
+    ...base,
+    async afterWrite(tx, row) {
+      await schedulePull(app.jobs, app.db, row, app.clock.now(), tx);
+    },
+    async beforeStatus(tx, row, to) {
+      if (to === 'active') await schedulePull(app.jobs, app.db, { ...row, status: to }, app.clock.now(), tx);
+    },
+  };
+  await app.register(resourceRoutes(dataFeedResource, store));
+  registerFeedPulls(app.jobs, { db: app.db, clock: app.clock, secrets });
+
+  const path = dataFeedResource.path;
+
+  /** A feed of any client (the list shows the clients chosen in its filter), or 404. */
+  async function findFeed(id: number): Promise<DataFeedRow> {
+    const [feed] = await app.db.select().from(dataFeeds).where(eq(dataFeeds.id, id)).limit(1);
+    if (!feed) throw notFound('Feed');
+    return feed;
+  }
+
+  /** The filter's survey options: the current client's surveys, with the chosen ones. */
+  app.get(
+    `${path}/options/survey`,
+    { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+    async (request) => {
+      const q = request.query;
+      const clientId = requireCurrentClientId(request);
+      const like = containsPattern(q.q);
+      const rows = await app.db
+        .select({ value: sql<string>`${surveys.id}::text`, label: surveys.name })
+        .from(surveys)
+        .where(allOf([eq(surveys.clientId, clientId), like ? sql`${surveys.name} ilike ${like}` : undefined]))
+        .orderBy(sql`lower(${surveys.name})`, asc(surveys.id))
+        .limit(q.perPage + 1);
+      const found = rows.slice(0, q.perPage);
+      const chosen = (q.value ?? []).filter((v) => /^[1-9]\d{0,9}$/.test(v) && !found.some((r) => r.value === v)).map(Number);
+      const extra =
+        chosen.length === 0
+          ? []
+          : await app.db
+              .select({ value: sql<string>`${surveys.id}::text`, label: surveys.name })
+              .from(surveys)
+              .where(inArray(surveys.id, chosen));
+      return { data: [...found, ...extra], more: rows.length > q.perPage };
+    },
+  );
+
+  // The mapping editor's preview: a sample's columns and first rows, read as the feed would (or with the form's unsaved delimiter and header).
+  app.post(
+    `${path}/preview`,
+    { bodyLimit: FILE_BODY_LIMIT, schema: { body: previewBodySchema, response: { 200: dataEnvelope(feedPreviewSchema) } } },
+    async (request) => {
+      const { csv, delimiter = 'comma', has_header = true } = request.body;
+      // Only the first rows are needed: parse a prefix, cut at a line end.
+      const head = csv.length > 256 * 1024 ? csv.slice(0, csv.lastIndexOf('\n', 256 * 1024) + 1) : csv;
+      try {
+        const { columns, records } = parseFeedFile(head, { delimiter, hasHeader: has_header });
+        return {
+          data: { columns, rows: records.slice(0, PREVIEW_ROWS).map((r) => columns.map((c) => r.raw[c] ?? '')) },
+        };
+      } catch (err) {
+        if (err instanceof FeedFileError) throw fileRefused(err);
+        throw err;
+      }
+    },
+  );
+
+  app.get(`${path}/:id/template`, { schema: { params: idParamSchema } }, async (request, reply) => {
+    const feed = await findFeed(request.params.id);
+    const record = toDataFeed(feed);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="feed-${feed.id}-template.csv"`)
+      .send(feedTemplateCsv(record));
+  });
+
+  app.post(
+    `${path}/:id/validate`,
+    {
+      bodyLimit: FILE_BODY_LIMIT,
+      schema: { params: idParamSchema, body: feedFileSchema, response: { 200: dataEnvelope(feedValidationSchema) } },
+    },
+    async (request) => {
+      const feed = await findFeed(request.params.id);
+      try {
+        return { data: await validateFile(app.db, feed, request.body.csv) };
+      } catch (err) {
+        if (err instanceof FeedFileError) throw fileRefused(err);
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    `${path}/:id/upload`,
+    { bodyLimit: FILE_BODY_LIMIT, schema: { params: idParamSchema, body: feedFileSchema, response: { 201: dataEnvelope(feedRunSchema) } } },
+    async (request, reply) => {
+      const feed = await findFeed(request.params.id);
+      await requireWritableClient(request, feed.clientId);
+      if (feed.status !== 'active') {
+        throw new HttpError(
+          423,
+          `The feed is ${feed.status === 'paused' ? 'paused' : 'archived'}: it ingests nothing until it is resumed.`,
+        );
+      }
+      const body: FeedFileBody = request.body;
+      let records: ReturnType<typeof parseFeedFile>['records'];
+      try {
+        records = parseFeedFile(body.csv, { delimiter: feed.delimiter, hasHeader: feed.hasHeader }).records;
+      } catch (err) {
+        if (err instanceof FeedFileError) throw fileRefused(err);
+        throw err;
+      }
+      const sourceName = body.file_name ?? 'upload.csv';
+      const result = await runFeed(app, feed, {
+        source: 'csv_upload',
+        sourceName,
+        records,
+        startedBy: request.auth?.user.id ?? null,
+      });
+      if (!result) throw new Error('an upload run was not made');
+      await request.audit({
+        action: 'data_feed.upload',
+        message: `Uploaded ${sourceName} to feed ${feed.name}: ${result.run.rows_accepted} accepted, ${result.run.rows_invalid} refused`,
+        clientId: feed.clientId,
+        entityType: 'data_feed',
+        entityId: feed.id,
+        after: { run_id: result.run.id, status: result.run.status, rows_read: result.run.rows_read },
+      });
+      return reply.code(201).send({ data: result.run });
+    },
+  );
+
+  app.post(
+    `${path}/:id/run`,
+    { schema: { params: idParamSchema, response: { 202: dataEnvelope(feedRunNowSchema) } } },
+    async (request, reply) => {
+      const feed = await findFeed(request.params.id);
+      await requireWritableClient(request, feed.clientId);
+      if (feed.sourceType !== 'sftp') {
+        throw new HttpError(409, 'Run now pulls an SFTP feed; upload a file to run this feed.');
+      }
+      if (feed.status !== 'active') throw new HttpError(423, 'The feed is not active: resume it before running it.');
+      const jobId = await pullNow(app.jobs, feed.id);
+      await request.audit({
+        action: 'data_feed.run',
+        message: `Queued an SFTP pull of feed ${feed.name}`,
+        clientId: feed.clientId,
+        entityType: 'data_feed',
+        entityId: feed.id,
+      });
+      return reply.code(202).send({
+        data: {
+          queued: jobId !== null,
+          job_id: jobId,
+          message:
+            jobId === null ? 'A pull of this feed is already waiting.' : 'The SFTP pull is queued; its run appears in Survey Manager Logs.',
+        },
+      });
+    },
+  );
+};
