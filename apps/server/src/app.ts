@@ -24,6 +24,8 @@ import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
+import { surveyManagerLogRoutes } from './modules/survey-manager-logs/routes.ts';
+import { surveyProcessingRoutes } from './modules/survey-processing/routes.ts';
 import { surveyResponseRoutes } from './modules/survey-responses/routes.ts';
 import type { DnsResolver } from './modules/survey-settings/domain-check.ts';
 import { surveySettingsRepository } from './modules/survey-settings/repository.ts';
@@ -165,6 +167,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(preferenceRoutes);
   await app.register(publicRoutes);
   await app.register(surveyResponseRoutes);
+  await app.register(surveyProcessingRoutes);
+  await app.register(surveyManagerLogRoutes);
   await app.register(apiTokenRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {

@@ -159,6 +159,8 @@ export type ResourceStore<Rec, Row extends BaseRow, Body, Query, C extends Clien
   afterWrite?(tx: Db, row: Row, body: Partial<Body>, request: FastifyRequest): Promise<void>;
   /** Before a status change is written, in its transaction: refuse it, or change what depends on it. */
   beforeStatus?(tx: Db, row: Row, to: Status, request: FastifyRequest): Promise<void>;
+  /** After a create (`before` null) or an update, in its transaction, with the records as answered (e.g. a change log's diff). */
+  afterSave?(tx: Db, before: Rec | null, after: Rec, request: FastifyRequest): Promise<void>;
   /** The record as answered and audited when the row alone does not make it (joined names, links). */
   reload?(db: Db, id: Row['id']): Promise<Rec>;
   /** How messages name a row whose table has no `name` column. */
@@ -311,6 +313,7 @@ export function resourceRoutes<
         await store.afterInsert?.(tx, row, body, request);
         await store.afterWrite?.(tx, row, body, request);
         const record = await recordOf(tx, row, client?.name ?? null);
+        await store.afterSave?.(tx, null, record, request);
         await audit(request, tx, 'create', `Created ${noun} ${nameOf(row)}`, row, { after: record });
         return record;
       });
@@ -333,6 +336,7 @@ export function resourceRoutes<
         const row = await write(tx, before.id, store.values(partial, { before }));
         await store.afterWrite?.(tx, row, partial, request);
         const record = await recordOf(tx, row);
+        await store.afterSave?.(tx, beforeRecord, record, request);
         await audit(request, tx, 'update', `Updated ${noun} ${nameOf(row)}`, row, { before: beforeRecord, after: record });
         return record;
       });

@@ -17,6 +17,7 @@ import {
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
+import { logSurveyChanges, statusAction, surveyChanges } from './change-log.ts';
 
 export type SurveyRow = typeof surveys.$inferSelect;
 
@@ -239,6 +240,16 @@ export const surveyStore: ResourceStore<Survey, SurveyRow, SurveyBody, SurveyLis
   },
   async afterWrite(tx, row, body) {
     if (body.location_ids) await setLocations(tx, row.id, body.location_ids);
+  },
+  // The change log (Survey Manager Logs, Changes), in the change's own transaction.
+  async afterSave(tx, before, after, request) {
+    const survey = { id: after.id, clientId: after.client_id };
+    await logSurveyChanges(tx, survey, request.auth?.user.id ?? null, surveyChanges(before, after));
+  },
+  async beforeStatus(tx, row, to, request) {
+    await logSurveyChanges(tx, row, request.auth?.user.id ?? null, [
+      { action: statusAction(row.status, to), diff: { status: { before: row.status, after: to } } },
+    ]);
   },
   reload: loadSurvey,
 };

@@ -24,6 +24,7 @@ import { HttpError, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { surveyPage } from '../../public/survey-page.ts';
+import { logSurveyChanges } from './change-log.ts';
 import { loadSurvey, type SurveyRow, setLocations, surveyStore, toSurvey } from './repository.ts';
 
 const NAME_MAX = 120;
@@ -134,6 +135,9 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           );
         }
         const record = await loadSurvey(tx, row.id);
+        await logSurveyChanges(tx, row, request.auth?.user.id ?? null, [
+          { action: 'duplicated', diff: { duplicated_from: { before: null, after: `${source.name} (#${source.id})` } } },
+        ]);
         await request.audit(
           {
             action: 'survey.duplicate',

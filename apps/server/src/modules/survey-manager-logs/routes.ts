@@ -1,0 +1,61 @@
+import { idParamSchema } from '@admin/shared';
+import { feedRunDetailSchema, feedRunResource, surveyChangeResource } from '@admin/shared/resources/survey-manager-logs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { csvFileName, csvRecords } from '../../kit/csv.ts';
+import { everyClient, everyFeed, everySurvey, everyUser } from '../../kit/options.ts';
+import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
+import { notFound } from '../../lib/http-error.ts';
+import { countChanges, countRuns, findRun, listChanges, listRuns, rowErrors } from './repository.ts';
+
+/** The rejected-rows CSV holds every refused row of a run, up to this many. */
+const MAX_REJECTED = 100_000;
+
+/**
+ * Survey Manager Logs: the feeds' runs and the surveys' changes, each a read-only list on the kit
+ * (kit/read-only-routes.ts) under `/api/survey-manager-logs/{runs,changes}`; a run's detail has its
+ * per-row errors, and `runs/:id/rejected` downloads its refused rows (as received, with the reason)
+ * as CSV, audited like an export.
+ */
+export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(
+    readOnlyRoutes(feedRunResource, {
+      list: listRuns,
+      count: countRuns,
+      exportAudit: { action: 'survey_manager_logs.export_runs', message: 'Exported feed runs as CSV' },
+      options: { client: everyClient, feed: everyFeed, survey: everySurvey, user: everyUser },
+      detail: { schema: feedRunDetailSchema, find: findRun, what: 'Run' },
+    }),
+  );
+  await app.register(
+    readOnlyRoutes(surveyChangeResource, {
+      list: listChanges,
+      count: countChanges,
+      exportAudit: { action: 'survey_manager_logs.export_changes', message: 'Exported survey changes as CSV' },
+      options: { client: everyClient, survey: everySurvey, user: everyUser },
+    }),
+  );
+
+  // The run's refused rows as received (their own columns, in first-seen order) after where and why.
+  app.get(`${feedRunResource.path}/:id/rejected`, { schema: { params: idParamSchema } }, async (request, reply) => {
+    const run = await findRun(app.db, request.params.id);
+    if (!run) throw notFound('Run');
+    const errors = await rowErrors(app.db, run.id, MAX_REJECTED);
+    const columns = [...new Set(errors.flatMap((e) => Object.keys(e.raw)))];
+    const csv = csvRecords([
+      ['Row', 'Column', 'Error', ...columns],
+      ...errors.map((e) => [e.rowNumber, e.column, e.message, ...columns.map((c) => e.raw[c] ?? '')]),
+    ]);
+    await request.audit({
+      action: 'survey_manager_logs.export_rejected',
+      message: `Downloaded the ${errors.length} rejected rows of run ${run.id} (${run.source_name})`,
+      entityType: 'data_feed_run',
+      entityId: run.id,
+      clientId: run.client_id,
+    });
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csvFileName(`run-${run.id}-rejected`)}"`)
+      .header('cache-control', 'no-store')
+      .send(`\uFEFF${csv}`);
+  });
+};

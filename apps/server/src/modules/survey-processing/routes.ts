@@ -1,0 +1,207 @@
+import { dataEnvelope, idParamSchema, type ProcessingItemStatus } from '@admin/shared';
+import {
+  bulkResultSchema,
+  bulkRetrySchema,
+  cancelSchema,
+  fixContactSchema,
+  PROCESSING_STATUS_LABELS,
+  type ProcessingItemDetail,
+  type ProcessingItemFilters,
+  processingItemDetailSchema,
+  processingItemResource,
+  rescheduleSchema,
+  UNSENT_STATUSES,
+} from '@admin/shared/resources/survey-processing';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { surveyProcessingItems as items } from '../../db/schema/index.ts';
+import { allOf } from '../../kit/keyset.ts';
+import { everyClient, everyLocation, everyPerson, everySurvey } from '../../kit/options.ts';
+import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
+import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { countItems, filtersWhere, findItem, listPage } from './repository.ts';
+
+const def = processingItemResource;
+const detailAnswer = { 200: dataEnvelope(processingItemDetailSchema) };
+/** Statuses a send can be (re)scheduled from: not gone out yet, and with a contact to send to. */
+const SCHEDULABLE: ProcessingItemStatus[] = ['queued', 'scheduled', 'failed'];
+/** The filters a bulk Retry failed takes: the list's, without paging. */
+const filterSchema = def.listQuerySchema;
+
+/**
+ * Survey Processing: read-mostly over the invitations (survey_processing_items). The list, export,
+ * filter options and detail are the kit's read-only routes (kit/read-only-routes.ts; the filters'
+ * options every client's, kit/options.ts); the module's actions change one invitation's
+ * schedule or status, each audited with its before and after, and refuse (409) an invitation in a
+ * status the action does not apply to.
+ */
+export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(
+    readOnlyRoutes(def, {
+      list: listPage,
+      count: countItems,
+      exportAudit: { action: 'survey_processing.export', message: 'Exported survey processing items as CSV' },
+      options: { client: everyClient, location: everyLocation, survey: everySurvey, personnel: everyPerson },
+      detail: { schema: processingItemDetailSchema, find: findItem, what: 'Invitation' },
+    }),
+  );
+
+  const now = () => new Date();
+
+  async function itemOf(id: number): Promise<ProcessingItemDetail> {
+    const found = await findItem(app.db, id);
+    if (!found) throw notFound('Invitation');
+    return found;
+  }
+
+  /** Refuses an action on an invitation whose status it does not apply to. */
+  function requireStatus(item: ProcessingItemDetail, allowed: readonly ProcessingItemStatus[], action: string) {
+    if (!allowed.includes(item.item_status))
+      throw conflict(
+        `This invitation is ${PROCESSING_STATUS_LABELS[item.item_status].toLowerCase()}: ${action} applies only to ${allowed
+          .map((s) => PROCESSING_STATUS_LABELS[s].toLowerCase())
+          .join(', ')} invitations.`,
+      );
+  }
+
+  /**
+   * Writes `values` on the invitation if it is still in one of `allowed` (a concurrent change makes
+   * it a 409, not a silent overwrite), audits the change and answers the invitation as it now is.
+   */
+  async function change(
+    request: FastifyRequest,
+    before: ProcessingItemDetail,
+    allowed: readonly ProcessingItemStatus[],
+    values: Partial<typeof items.$inferInsert>,
+    audit: { action: string; message: string },
+  ): Promise<{ data: ProcessingItemDetail }> {
+    const changed = await app.db
+      .update(items)
+      .set({ ...values, updatedAt: now() })
+      .where(and(eq(items.id, before.id), inArray(items.status, [...allowed])))
+      .returning({ id: items.id });
+    if (changed.length === 0) throw conflict('This invitation changed meanwhile: reload it and try again.');
+    const after = await itemOf(before.id);
+    await request.audit({
+      ...audit,
+      entityType: 'survey_processing_item',
+      entityId: before.id,
+      clientId: before.client_id,
+      before: { status: before.item_status, scheduled_at: before.scheduled_at, skip_reason: before.skip_reason },
+      after: { status: after.item_status, scheduled_at: after.scheduled_at, skip_reason: after.skip_reason, ...values },
+    });
+    return { data: after };
+  }
+
+  // Reschedule: a new send time after now.
+  app.post(
+    `${def.path}/:id/reschedule`,
+    { schema: { params: idParamSchema, body: rescheduleSchema, response: detailAnswer } },
+    async (request) => {
+      const item = await itemOf(request.params.id);
+      requireStatus(item, SCHEDULABLE, 'Reschedule');
+      const at = new Date(request.body.scheduled_at);
+      if (at.getTime() <= now().getTime())
+        throw new HttpError(422, 'Please correct: scheduled_at.', { scheduled_at: ['The Send at field must be a date after now'] });
+      return change(
+        request,
+        item,
+        SCHEDULABLE,
+        { status: 'scheduled', scheduledAt: at },
+        { action: 'survey_processing.reschedule', message: `Rescheduled invitation ${item.id} for ${at.toISOString()}` },
+      );
+    },
+  );
+
+  // Cancel: not sent, with a note that becomes the skip reason.
+  app.post(`${def.path}/:id/cancel`, { schema: { params: idParamSchema, body: cancelSchema, response: detailAnswer } }, async (request) => {
+    const item = await itemOf(request.params.id);
+    requireStatus(item, UNSENT_STATUSES, 'Cancel');
+    const { note } = request.body;
+    return change(
+      request,
+      item,
+      UNSENT_STATUSES,
+      { status: 'skipped_manual', skipReason: note, scheduledAt: null },
+      { action: 'survey_processing.cancel', message: `Cancelled invitation ${item.id}: ${note}` },
+    );
+  });
+
+  // Retry failed (one): scheduled again for now; the send engine takes it on its next pass.
+  app.post(`${def.path}/:id/retry`, { schema: { params: idParamSchema, response: detailAnswer } }, async (request) => {
+    const item = await itemOf(request.params.id);
+    requireStatus(item, ['failed'], 'Retry');
+    return change(
+      request,
+      item,
+      ['failed'],
+      { status: 'scheduled', scheduledAt: now() },
+      { action: 'survey_processing.retry', message: `Retried failed invitation ${item.id}` },
+    );
+  });
+
+  // Retry failed in bulk: the chosen invitations or every one the list's filter finds; only failed ones change.
+  app.post(
+    `${def.path}/retry`,
+    { schema: { body: bulkRetrySchema, response: { 200: dataEnvelope(bulkResultSchema) } } },
+    async (request) => {
+      const { ids, filter } = request.body;
+      if ((ids === undefined) === (filter === undefined))
+        throw new HttpError(422, 'Please correct: ids.', { ids: ['Choose invitations, or retry every failed one of the filter'] });
+      let which: SQL | undefined;
+      if (ids) which = inArray(items.id, ids);
+      else {
+        const parsed = filterSchema.safeParse(filter);
+        if (!parsed.success)
+          throw new HttpError(422, 'Please correct: filter.', {
+            filter: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+          });
+        const { sort: _s, order: _o, perPage: _p, cursor: _c, ...filters } = parsed.data;
+        which = filtersWhere(filters satisfies ProcessingItemFilters);
+      }
+      const at = now();
+      const changed = await app.db
+        .update(items)
+        .set({ status: 'scheduled', scheduledAt: at, updatedAt: at })
+        .where(allOf([sql`${items.status} = 'failed'`, which]))
+        .returning({ id: items.id });
+      await request.audit({
+        action: 'survey_processing.retry_bulk',
+        message: `Retried ${changed.length} failed invitation${changed.length === 1 ? '' : 's'}`,
+        entityType: 'survey_processing_item',
+        after: { ids: changed.map((c) => c.id).slice(0, 1000), ...(filter ? { filter } : {}) },
+      });
+      return { data: { changed: changed.length } };
+    },
+  );
+
+  // Fix contact & resend: the corrected e-mail and/or phone, then sent again now.
+  app.post(
+    `${def.path}/:id/fix-contact`,
+    { schema: { params: idParamSchema, body: fixContactSchema, response: detailAnswer } },
+    async (request) => {
+      const item = await itemOf(request.params.id);
+      const fixable = [...UNSENT_STATUSES];
+      requireStatus(item, fixable, 'Fix contact');
+      const { email, phone } = request.body;
+      // The channel follows the contact fixed: a phone alone sends a text, an e-mail alone an e-mail.
+      const channel =
+        email !== undefined && phone === undefined ? 'email' : phone !== undefined && email === undefined ? 'sms' : item.channel;
+      return change(
+        request,
+        item,
+        fixable,
+        {
+          ...(email !== undefined ? { email: email.toLowerCase() } : {}),
+          ...(phone !== undefined ? { phone } : {}),
+          channel,
+          status: 'scheduled',
+          scheduledAt: now(),
+          skipReason: null,
+        },
+        { action: 'survey_processing.fix_contact', message: `Fixed the contact of invitation ${item.id} and sent it again` },
+      );
+    },
+  );
+};

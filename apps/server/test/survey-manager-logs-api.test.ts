@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { parseCsv } from '@admin/shared';
+import type { FeedRun, FeedRunDetail, SurveyChange } from '@admin/shared/resources/survey-manager-logs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataFeedRowErrors, dataFeedRuns, dataFeeds } from '../src/db/schema/index.ts';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+
+const BODY = 'Hi {first_name}, how was {location_name}? {survey_link}\nUnsubscribe: {unsubscribe_link}';
+const QUESTIONS = [
+  { id: 1, type: 'nps_0_10', text: 'How likely are you to recommend us?', required: true, is_key_metric: true },
+  { id: 2, type: 'text', text: 'Why?' },
+];
+
+for (const kind of testDatabaseKinds()) {
+  describe(`Survey Manager Logs API (${kind})`, () => {
+    let ctx: TestContext;
+    let headers: Record<string, string>;
+    let userId: number;
+    let locationIds: string[];
+    const tag = randomBytes(4).toString('hex');
+    const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
+    const send = (method: 'POST' | 'PATCH', url: string, payload?: object) =>
+      ctx.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const changesOf = async (surveyId: number) => {
+      const res = await get(`/api/survey-manager-logs/changes?survey=${surveyId}&order=asc`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as SurveyChange[];
+    };
+
+    beforeAll(async () => {
+      ctx = await startTestApp(kind);
+      headers = bearer(await login(ctx.app, 'admin@example.com'));
+      userId = (await get('/api/user')).json().data.user.id;
+      locationIds = (await get('/api/endpoints?perPage=1')).json().data.map((l: { _id: string }) => l._id);
+    });
+    afterAll(() => ctx.close());
+
+    it('logs each survey change with who made it and a diff, questions one by one', async () => {
+      const created = await send('POST', '/api/surveys', {
+        name: `Logged ${tag}`,
+        type: 'nps',
+        channel: 'email',
+        location_ids: locationIds,
+        questions: QUESTIONS,
+        email_subject: 'How was {location_name}?',
+        email_body: BODY,
+        sender_name: 'Acme',
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const survey = created.json().data;
+      const edited = await send('PATCH', `/api/surveys/${survey.id}`, {
+        name: `Logged ${tag} v2`,
+        send_delay_hours: 48,
+        questions: [
+          { ...QUESTIONS[0], text: 'Would you recommend us?' },
+          { id: 3, type: 'text', text: 'Anything else?' },
+        ],
+        updated_at: survey.updated_at,
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      for (const status of ['paused', 'active', 'inactive', 'active']) {
+        const current = (await get(`/api/surveys/${survey.id}`)).json().data;
+        const res = await send('PATCH', `/api/surveys/${survey.id}/status`, { status, updated_at: current.updated_at });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      const copy = await send('POST', `/api/surveys/${survey.id}/duplicate`);
+      expect(copy.statusCode, copy.body).toBe(201);
+
+      const changes = await changesOf(survey.id);
+      expect(changes.map((c) => c.action)).toEqual([
+        'created',
+        'updated',
+        'question_changed',
+        'question_added',
+        'question_removed',
+        'paused',
+        'resumed',
+        'archived',
+        'restored',
+      ]);
+      expect(changes.every((c) => c.user_id === userId && c.survey_name === `Logged ${tag} v2`)).toBe(true);
+      expect(changes[0]?.diff.name).toEqual({ before: null, after: `Logged ${tag}` });
+      expect(changes[1]?.diff).toEqual({
+        name: { before: `Logged ${tag}`, after: `Logged ${tag} v2` },
+        send_delay_hours: { before: 24, after: 48 },
+      });
+      expect(changes[2]?.diff['question 1']?.after).toMatchObject({ text: 'Would you recommend us?' });
+      expect(changes[4]?.diff['question 2']).toMatchObject({ before: { text: 'Why?' }, after: null });
+      expect(changes[7]?.diff).toEqual({ status: { before: 'active', after: 'inactive' } });
+      const duplicated = await changesOf(copy.json().data.id);
+      expect(duplicated.map((c) => c.action)).toEqual(['duplicated']);
+
+      // Filters: action, user, search by survey name; the CSV shows the diff in words.
+      const updates = (await get(`/api/survey-manager-logs/changes?survey=${survey.id}&action=updated&user=${userId}`)).json();
+      expect(updates.data).toHaveLength(1);
+      expect((await get(`/api/survey-manager-logs/changes?q=${tag}%20v2`)).json().data.length).toBeGreaterThanOrEqual(9);
+      const csv = await get(`/api/survey-manager-logs/changes/export?survey=${survey.id}&action=updated`);
+      expect(parseCsv(csv.body)[1]).toContain(`name: Logged ${tag} → Logged ${tag} v2; send_delay_hours: 24 → 48`);
+    });
+
+    it('lists a feed’s runs with their errors and downloads the rejected rows as CSV', async () => {
+      const surveyId = (await get(`/api/surveys?q=Logged%20${tag}`)).json().data[0].id as number;
+      const clientId = (await get('/api/user')).json().data.user.current_client_id as number;
+      const db = ctx.database.db;
+      const [feed] = await db
+        .insert(dataFeeds)
+        .values({ clientId, name: `Feed ${tag}`, sourceType: 'csv_upload', triggerEvent: 'invoice_paid', surveyId })
+        .returning();
+      if (!feed) throw new Error('no feed');
+      const started = new Date('2026-11-20T10:00:00Z');
+      const [run] = await db
+        .insert(dataFeedRuns)
+        .values({
+          dataFeedId: feed.id,
+          clientId,
+          source: 'csv_upload',
+          sourceName: `invoices-${tag}.csv`,
+          startedAt: started,
+          finishedAt: new Date(started.getTime() + 42_000),
+          rowsRead: 5,
+          rowsAccepted: 3,
+          rowsSkipped: { skipped_duplicate: 1 },
+          rowsInvalid: 2,
+          scheduled: 2,
+          status: 'partial',
+          startedBy: userId,
+        })
+        .returning();
+      if (!run) throw new Error('no run');
+      await db.insert(dataFeedRowErrors).values([
+        {
+          runId: run.id,
+          rowNumber: 4,
+          column: 'Email',
+          message: 'The Email field must be a valid email',
+          raw: { Name: 'Al', Email: 'al@' },
+        },
+        { runId: run.id, rowNumber: 2, column: 'Date', message: 'The Date must be yyyy-MM-dd', raw: { Name: '=cmd', Date: '13/45' } },
+      ]);
+
+      const list = await get(
+        `/api/survey-manager-logs/runs?feed=${feed.id}&status=partial,failed&user=${userId}&startDate=2026-11-20&endDate=2026-11-20`,
+      );
+      expect(list.statusCode, list.body).toBe(200);
+      const [row] = list.json().data as FeedRun[];
+      expect(row).toMatchObject({
+        id: run.id,
+        feed_name: `Feed ${tag}`,
+        duration_s: 42,
+        errors: 2,
+        run_status: 'partial',
+        survey_id: surveyId,
+      });
+      expect((await get(`/api/survey-manager-logs/runs?feed=${feed.id}&status=succeeded`)).json().data).toEqual([]);
+      const detail = (await get(`/api/survey-manager-logs/runs/${run.id}`)).json().data as FeedRunDetail;
+      expect(detail.row_errors.map((e) => e.row_number)).toEqual([2, 4]);
+      const options = (await get(`/api/survey-manager-logs/runs/options/feed?q=${tag}`)).json();
+      expect(options.data).toEqual([{ value: String(feed.id), label: `Feed ${tag}` }]);
+
+      const csv = await get(`/api/survey-manager-logs/runs/${run.id}/rejected`);
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toContain('text/csv');
+      expect(parseCsv(csv.body)).toEqual([
+        // The row's own columns as jsonb keeps them (shorter names first), then those of later rows.
+        ['Row', 'Column', 'Error', 'Date', 'Name', 'Email'],
+        ['2', 'Date', 'The Date must be yyyy-MM-dd', '13/45', "'=cmd", ''],
+        ['4', 'Email', 'The Email field must be a valid email', '', 'Al', 'al@'],
+      ]);
+      expect((await get('/api/survey-manager-logs/runs/999999/rejected')).statusCode).toBe(404);
+      const runsCsv = await get(`/api/survey-manager-logs/runs/export?feed=${feed.id}&columns=id,rows_skipped,status`);
+      expect(parseCsv(runsCsv.body)[1]).toEqual([String(run.id), 'skipped_duplicate: 1', 'Partial']);
+      await db.delete(dataFeedRowErrors).where(eq(dataFeedRowErrors.runId, run.id));
+    });
+  });
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { idText } from '../api/ids.ts';
+import { defineResource } from '../api/resource.ts';
+import {
+  FEED_RUN_SOURCES,
+  FEED_RUN_STATUSES,
+  type FeedRunStatus,
+  SURVEY_CHANGE_ACTIONS,
+  type SurveyChangeAction,
+} from '../pipeline/enums.ts';
+
+/**
+ * Survey Manager Logs (docs/screens.md, Survey Manager Logs), two read-only lists: the feeds' runs
+ * (data_feed_runs, with their per-row errors, the rejected rows as CSV and Re-run failed rows) and
+ * the surveys' changes (survey_change_logs: who changed which survey how, with a diff).
+ */
+export const FEED_RUN_STATUS_LABELS: Record<FeedRunStatus, string> = {
+  running: 'Running',
+  succeeded: 'Succeeded',
+  partial: 'Partial',
+  failed: 'Failed',
+};
+export const SURVEY_CHANGE_ACTION_LABELS: Record<SurveyChangeAction, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  paused: 'Paused',
+  resumed: 'Resumed',
+  archived: 'Archived',
+  restored: 'Restored',
+  duplicated: 'Duplicated',
+  question_added: 'Question added',
+  question_removed: 'Question removed',
+  question_changed: 'Question changed',
+};
+
+const idValue = idText.transform(String);
+
+export const feedRunSchema = z.object({
+  id: z.number().int(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** Whole seconds from start to finish; null while running. */
+  duration_s: z.number().int().nullable(),
+  client_id: z.number().int(),
+  client_name: z.string().nullable(),
+  data_feed_id: z.number().int(),
+  feed_name: z.string().nullable(),
+  survey_id: z.number().int().nullable(),
+  source: z.enum(FEED_RUN_SOURCES),
+  source_name: z.string(),
+  rows_read: z.number().int(),
+  rows_accepted: z.number().int(),
+  /** Rows the rules skipped, by status (`skipped_duplicate`: 3, …). */
+  rows_skipped: z.record(z.string(), z.number().int()),
+  rows_invalid: z.number().int(),
+  scheduled: z.number().int(),
+  sent: z.number().int(),
+  /** Rows refused with an error (data_feed_row_errors). */
+  errors: z.number().int(),
+  /** The run's outcome; not `status`, which in the kit is a record's active/paused/archived lifecycle. */
+  run_status: z.enum(FEED_RUN_STATUSES),
+  error: z.string().nullable(),
+  rerun_of: z.number().int().nullable(),
+  started_by_name: z.string().nullable(),
+});
+export type FeedRun = z.infer<typeof feedRunSchema>;
+
+/** `skipped_duplicate: 3, skipped_opt_out: 1`, as the table and the CSV show the skipped rows. */
+export const skippedText = (skipped: Record<string, number>): string =>
+  Object.entries(skipped)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${reason}: ${n}`)
+    .join(', ');
+
+export const feedRowErrorSchema = z.object({
+  row_number: z.number().int(),
+  column: z.string().nullable(),
+  message: z.string(),
+  raw: z.record(z.string(), z.string()),
+});
+export type FeedRowError = z.infer<typeof feedRowErrorSchema>;
+
+/** The run's detail: its per-row errors (the first 500; the rejected-rows CSV has them all). */
+export const feedRunDetailSchema = feedRunSchema.extend({ row_errors: z.array(feedRowErrorSchema) });
+export type FeedRunDetail = z.infer<typeof feedRunDetailSchema>;
+
+export const feedRunResource = defineResource({
+  name: 'data_feed_run',
+  noun: 'run',
+  plural: 'runs',
+  path: '/api/survey-manager-logs/runs',
+  screen: 'survey-manager-logs-runs',
+  scope: 'filterable-clients',
+  record: feedRunSchema,
+  fields: {},
+  columns: {
+    id: { label: 'Run id' },
+    started_at: { label: 'Started', sortable: true },
+    finished_at: { label: 'Finished', defaultVisible: false },
+    duration_s: { label: 'Duration (s)' },
+    client_name: { label: 'Client' },
+    feed_name: { label: 'Feed' },
+    source_name: { label: 'Source file or API' },
+    rows_read: { label: 'Rows read' },
+    rows_accepted: { label: 'Accepted' },
+    rows_skipped: { label: 'Skipped', format: (r) => skippedText(r.rows_skipped) },
+    rows_invalid: { label: 'Invalid' },
+    scheduled: { label: 'Surveys scheduled' },
+    sent: { label: 'Sent' },
+    errors: { label: 'Errors' },
+    status: { label: 'Status', format: (r) => FEED_RUN_STATUS_LABELS[r.run_status] },
+  },
+  filters: {
+    client: { kind: 'multi', label: 'Clients', item: idValue },
+    feed: { kind: 'multi', label: 'Feeds', item: idValue },
+    survey: { kind: 'multi', label: 'Surveys', item: idValue },
+    status: { kind: 'multi', label: 'Status', options: FEED_RUN_STATUSES.map((s) => ({ value: s, label: FEED_RUN_STATUS_LABELS[s] })) },
+    user: { kind: 'multi', label: 'Users', item: idValue },
+    date: { kind: 'dateRange', label: 'Date range' },
+  },
+  defaultSort: { sort: 'started_at', order: 'desc' },
+  search: 'Source file name',
+});
+export type FeedRunListQuery = z.infer<typeof feedRunResource.listQuerySchema>;
+
+export const surveyChangeSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  user_id: z.number().int().nullable(),
+  user_name: z.string().nullable(),
+  client_id: z.number().int(),
+  client_name: z.string().nullable(),
+  survey_id: z.number().int(),
+  survey_name: z.string().nullable(),
+  action: z.enum(SURVEY_CHANGE_ACTIONS),
+  /** Changed fields (or question ids): their value before and after. */
+  diff: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
+});
+export type SurveyChange = z.infer<typeof surveyChangeSchema>;
+
+const valueText = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+/** `name: Old → New; send_delay_hours: 24 → 48`, as the table and CSV show a diff. */
+export const diffText = (diff: SurveyChange['diff']): string =>
+  Object.entries(diff)
+    .map(([field, { before, after }]) => `${field}: ${valueText(before)} → ${valueText(after)}`)
+    .join('; ');
+
+export const surveyChangeResource = defineResource({
+  name: 'survey_change_log',
+  noun: 'change',
+  plural: 'changes',
+  path: '/api/survey-manager-logs/changes',
+  screen: 'survey-manager-logs-changes',
+  scope: 'filterable-clients',
+  record: surveyChangeSchema,
+  fields: {},
+  columns: {
+    at: { label: 'Time', sortable: true },
+    user_name: { label: 'User' },
+    client_name: { label: 'Client' },
+    survey_name: { label: 'Survey' },
+    action: { label: 'Action', format: (r) => SURVEY_CHANGE_ACTION_LABELS[r.action] },
+    diff: { label: 'Diff', format: (r) => diffText(r.diff) },
+  },
+  filters: {
+    client: { kind: 'multi', label: 'Clients', item: idValue },
+    survey: { kind: 'multi', label: 'Surveys', item: idValue },
+    action: {
+      kind: 'multi',
+      label: 'Action',
+      options: SURVEY_CHANGE_ACTIONS.map((a) => ({ value: a, label: SURVEY_CHANGE_ACTION_LABELS[a] })),
+    },
+    user: { kind: 'multi', label: 'Users', item: idValue },
+    date: { kind: 'dateRange', label: 'Date range' },
+  },
+  defaultSort: { sort: 'at', order: 'desc' },
+  search: 'Survey name',
+});
+export type SurveyChangeListQuery = z.infer<typeof surveyChangeResource.listQuerySchema>;
