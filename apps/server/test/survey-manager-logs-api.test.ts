@@ -170,7 +170,15 @@ for (const kind of testDatabaseKinds()) {
       expect((await get('/api/survey-manager-logs/runs/999999/rejected')).statusCode).toBe(404);
       const runsCsv = await get(`/api/survey-manager-logs/runs/export?feed=${feed.id}&columns=id,rows_skipped,status`);
       expect(parseCsv(runsCsv.body)[1]).toEqual([String(run.id), 'skipped_duplicate: 1', 'Partial']);
+
+      // Re-run failed rows: a new run over the refused rows as received, naming this one.
+      const rerun = await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`);
+      expect(rerun.statusCode, rerun.body).toBe(201);
+      expect(rerun.json().data).toMatchObject({ rerun_of: run.id, rows_read: 2, source: 'rerun', data_feed_id: feed.id });
+      expect(rerun.json().data.source_name).toContain(`Re-run of run ${run.id}`);
       await db.delete(dataFeedRowErrors).where(eq(dataFeedRowErrors.runId, run.id));
+      expect((await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`)).statusCode).toBe(409);
+      expect((await send('POST', '/api/survey-manager-logs/runs/999999/rerun')).statusCode).toBe(404);
     });
   });
 }

@@ -1,10 +1,13 @@
-import { idParamSchema } from '@admin/shared';
+import { dataEnvelope, idParamSchema } from '@admin/shared';
 import { feedRunDetailSchema, feedRunResource, surveyChangeResource } from '@admin/shared/resources/survey-manager-logs';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { dataFeeds } from '../../db/schema/index.ts';
 import { csvFileName, csvRecords } from '../../kit/csv.ts';
 import { everyClient, everyFeed, everySurvey, everyUser } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
-import { notFound } from '../../lib/http-error.ts';
+import { conflict, notFound } from '../../lib/http-error.ts';
+import { runFeed } from '../../pipeline/ingest/run.ts';
 import { countChanges, countRuns, findRun, listChanges, listRuns, rowErrors } from './repository.ts';
 
 /** The rejected-rows CSV holds every refused row of a run, up to this many. */
@@ -58,4 +61,39 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('cache-control', 'no-store')
       .send(`\uFEFF${csv}`);
   });
+
+  // Re-run failed rows: the run's refused rows as they were received, through the feed's mapping
+  // and rules again (runFeed, source `rerun`), as a new run that names this one.
+  app.post(
+    `${feedRunResource.path}/:id/rerun`,
+    { schema: { params: idParamSchema, response: { 201: dataEnvelope(feedRunDetailSchema) } } },
+    async (request, reply) => {
+      const run = await findRun(app.db, request.params.id);
+      if (!run) throw notFound('Run');
+      const errors = await rowErrors(app.db, run.id, MAX_REJECTED);
+      if (errors.length === 0) throw conflict('This run refused no rows: there is nothing to re-run.');
+      const [feed] = await app.db.select().from(dataFeeds).where(eq(dataFeeds.id, run.data_feed_id)).limit(1);
+      if (!feed) throw notFound('Feed');
+      // A row refused for several reasons has one error each: it is re-run once.
+      const records = [...new Map(errors.map((e) => [e.rowNumber, { rowNumber: e.rowNumber, raw: e.raw }])).values()];
+      const result = await runFeed(app, feed, {
+        source: 'rerun',
+        sourceName: `Re-run of run ${run.id} (${run.source_name})`,
+        records,
+        startedBy: request.auth?.user.id ?? null,
+        rerunOf: run.id,
+      });
+      const rerun = result ? await findRun(app.db, result.run.id) : undefined;
+      if (!rerun) throw conflict('The re-run did not start: try again.');
+      await request.audit({
+        action: 'survey_manager_logs.rerun',
+        message: `Re-ran the ${records.length} failed rows of run ${run.id} as run ${rerun.id}: ${rerun.rows_accepted} accepted, ${rerun.rows_invalid} invalid`,
+        entityType: 'data_feed_run',
+        entityId: rerun.id,
+        clientId: run.client_id,
+        after: { rerun_of: run.id, rows_read: rerun.rows_read, rows_accepted: rerun.rows_accepted, rows_invalid: rerun.rows_invalid },
+      });
+      return reply.code(201).send({ data: rerun });
+    },
+  );
 };

@@ -47,7 +47,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  const now = () => new Date();
+  const now = () => app.clock.now();
 
   async function itemOf(id: number): Promise<ProcessingItemDetail> {
     const found = await findItem(app.db, id);
