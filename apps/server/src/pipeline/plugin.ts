@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { createQueue, type Queue } from './queue.ts';
+import type { SendEngine } from './send.ts';
 import type { Clock } from './types.ts';
+import { installWorkers } from './worker.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,6 +10,8 @@ declare module 'fastify' {
     clock: Clock;
     /** The job queue (apps/server/src/pipeline/queue.ts); tests drain it with `runDue`. */
     jobs: Queue;
+    /** The send engine: `sendItemsNow(ids)` is Survey Processing's Send now and Retry failed. */
+    sendEngine: SendEngine;
   }
 }
 
@@ -20,8 +24,9 @@ export const pipelinePlugin = fp<{ clock: Clock; workers: boolean }>(
     app.decorate('clock', clock);
     const queue = createQueue(app.db, clock, { onError: (err, what) => app.log.error({ err }, `pipeline: ${what} failed`) });
     app.decorate('jobs', queue);
+    app.decorate('sendEngine', installWorkers(queue, app.db, app.messenger, clock));
     if (workers) app.addHook('onReady', async () => queue.start());
     app.addHook('onClose', async () => queue.stop());
   },
-  { name: 'pipeline', dependencies: ['db'] },
+  { name: 'pipeline', dependencies: ['db', 'messaging'] },
 );
