@@ -1,0 +1,214 @@
+import {
+  type DataFeed,
+  dataFeedResource,
+  FEED_RUN_STATUS_LABELS,
+  type FeedRowError,
+  type FeedRun,
+  type FeedValidation,
+} from '@admin/shared/resources/data-feeds';
+import { Alert, Anchor, Button, FileInput, Group, Menu, Modal, Stack, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { ResourceList } from '../../components/resource/resource-page.tsx';
+import { downloadCsv } from '../../lib/download.ts';
+import { api } from '../../lib/http.ts';
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The per-row errors of a dry run or a run: row, column, why. */
+function RowErrors({ errors, total }: { errors: FeedRowError[]; total: number }) {
+  if (errors.length === 0) return null;
+  return (
+    <Stack gap={4}>
+      <Table striped withTableBorder aria-label="Row errors">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Row</Table.Th>
+            <Table.Th>Column</Table.Th>
+            <Table.Th>Error</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {errors.map((e) => (
+            <Table.Tr key={`${e.row_number}-${e.column}-${e.message}`}>
+              <Table.Td>{e.row_number}</Table.Td>
+              <Table.Td>{e.column ?? ''}</Table.Td>
+              <Table.Td>{e.message}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {total > errors.length && (
+        <Text size="xs" c="dimmed">
+          The first {errors.length} of {total} rows with errors.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+const skippedOf = (run: FeedRun) => Object.values(run.rows_skipped).reduce((a, b) => a + b, 0);
+
+/**
+ * Upload CSV: choose a file, **Validate file** (the dry run: what would be accepted, each bad row's
+ * error; nothing written) and **Run import** (a run: the good rows become survey requests, the bad
+ * ones are stored with their errors), with the run's counts and a link to its log.
+ */
+export function UploadAction({ row, list }: { row: DataFeed; list: ResourceList<DataFeed> }) {
+  const [open, setOpen] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState<'validate' | 'run' | null>(null);
+  const [checked, setChecked] = useState<FeedValidation | null>(null);
+  const [run, setRun] = useState<FeedRun | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const choose = (next: File | null) => {
+    setFile(next);
+    setChecked(null);
+    setRun(null);
+    setError(null);
+  };
+  const send = async (what: 'validate' | 'run') => {
+    if (!file) return;
+    setBusy(what);
+    setError(null);
+    try {
+      const body = { csv: await file.text(), file_name: file.name };
+      if (what === 'validate') {
+        setChecked((await api.post<{ data: FeedValidation }>(`${dataFeedResource.path}/${row.id}/validate`, body)).data);
+      } else {
+        const { data } = await api.post<{ data: FeedRun }>(`${dataFeedResource.path}/${row.id}/upload`, body);
+        setRun(data);
+        notifications.show({
+          color: data.status === 'failed' ? 'red' : 'green',
+          message: `Imported ${file.name}: ${FEED_RUN_STATUS_LABELS[data.status]}`,
+        });
+        await list.refresh();
+      }
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const close = () => {
+    setOpen(false);
+    choose(null);
+  };
+
+  return (
+    <>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        aria-label={`Upload CSV to ${row.name}`}
+        onClick={() => setOpen(true)}
+        disabled={row.status !== 'active'}
+      >
+        Upload CSV
+      </Button>
+      <Modal opened={open} onClose={close} title={`Upload CSV to ${row.name}`} size="lg">
+        <Stack gap="sm">
+          <FileInput label="CSV file" accept=".csv,.txt,text/csv" value={file} onChange={choose} clearable placeholder="Choose a file" />
+          <Text size="xs" c="dimmed">
+            Read with this feed’s delimiter, header and date format, and mapped by its field mapping.
+          </Text>
+          {error && (
+            <Alert color="red" variant="light" role="alert">
+              {error}
+            </Alert>
+          )}
+          {checked && !run && (
+            <Alert color={checked.rows_invalid > 0 ? 'orange' : 'green'} variant="light" role="status" title="Validation">
+              <Stack gap="xs">
+                <Text size="sm">
+                  {checked.rows_read} rows read: {checked.rows_valid} valid, {checked.rows_invalid} with errors. Nothing was imported.
+                </Text>
+                <RowErrors errors={checked.errors} total={checked.rows_invalid} />
+              </Stack>
+            </Alert>
+          )}
+          {run && (
+            <Alert
+              color={run.status === 'succeeded' ? 'green' : run.status === 'partial' ? 'orange' : 'red'}
+              variant="light"
+              role="status"
+              title={`Run ${FEED_RUN_STATUS_LABELS[run.status]}`}
+            >
+              <Stack gap="xs">
+                <Text size="sm">
+                  Read {run.rows_read} · Accepted {run.rows_accepted} · Skipped {skippedOf(run)} · Invalid {run.rows_invalid} · Scheduled{' '}
+                  {run.scheduled}
+                </Text>
+                {Object.entries(run.rows_skipped).length > 0 && (
+                  <Text size="xs" c="dimmed">
+                    Skipped:{' '}
+                    {Object.entries(run.rows_skipped)
+                      .map(([status, n]) => `${status} ${n}`)
+                      .join(', ')}
+                  </Text>
+                )}
+                {run.error && <Text size="sm">{run.error}</Text>}
+                <RowErrors errors={run.errors} total={run.rows_invalid} />
+                <Anchor component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`} size="sm">
+                  View runs
+                </Anchor>
+              </Stack>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Close
+            </Button>
+            <Button variant="light" disabled={!file || run !== null} loading={busy === 'validate'} onClick={() => void send('validate')}>
+              Validate file
+            </Button>
+            <Button disabled={!file || run !== null} loading={busy === 'run'} onClick={() => void send('run')}>
+              Run import
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+/** The feed's other actions: Run now (an SFTP pull), the sample template CSV, its runs in Survey Manager Logs. */
+export function FeedMenu({ row }: { row: DataFeed }) {
+  const runNow = async () => {
+    try {
+      const { data } = await api.post<{ data: { message: string } }>(`${dataFeedResource.path}/${row.id}/run`);
+      notifications.show({ color: 'green', message: data.message });
+    } catch (e) {
+      notifications.show({ color: 'red', message: message(e) });
+    }
+  };
+  const template = async () => {
+    try {
+      await downloadCsv(`${dataFeedResource.path}/${row.id}/template`, {}, () => undefined);
+    } catch (e) {
+      notifications.show({ color: 'red', message: message(e) });
+    }
+  };
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="compact-xs" variant="subtle" aria-label={`More actions for ${row.name}`}>
+          More
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {row.source_type === 'sftp' && (
+          <Menu.Item onClick={() => void runNow()} disabled={row.status !== 'active'}>
+            Run now
+          </Menu.Item>
+        )}
+        <Menu.Item onClick={() => void template()}>Download sample template CSV</Menu.Item>
+        <Menu.Item component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`}>
+          View runs
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
