@@ -10,6 +10,7 @@ import { seedDemoData } from './db/seed/demo.ts';
 import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { messagingPlugin } from './messaging/plugin.ts';
+import { apiEndpointRoutes } from './modules/api-endpoints/routes.ts';
 import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
 import { clientsRepository } from './modules/clients/repository.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
@@ -170,6 +171,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(surveyProcessingRoutes);
   await app.register(surveyManagerLogRoutes);
   await app.register(apiTokenRoutes);
+  await app.register(apiEndpointRoutes);
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {
     await database.db.execute('select 1');

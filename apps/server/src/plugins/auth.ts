@@ -57,7 +57,7 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
       const access = accessOf(request);
       if (access === 'public') return;
       if (typeof access === 'object') {
-        request.apiToken = await authenticateToken(app.db, bearerToken(request), request.ip, access.token, new Date());
+        request.apiToken = await authenticateToken(app.db, bearerToken(request), request.ip, access.token, app.clock.now());
         return;
       }
       const token = bearerToken(request);
@@ -72,5 +72,5 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
       if (touchDue(found.lastSeenAt)) await touchSession(app.db, found.sessionId, opts.session);
     });
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth', dependencies: ['db', 'pipeline'] },
 );

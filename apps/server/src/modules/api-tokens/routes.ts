@@ -42,7 +42,7 @@ const checkName = (body: { name?: string | null | undefined }, partial: boolean)
  * a token exists only in the 201 that made it; every action is audited without it.
  */
 export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
-  const now = () => new Date();
+  const now = () => app.clock.now();
   await app.register(
     readOnlyRoutes(apiTokenResource, {
       list: (db, q, limit) => listUsers(db, q, limit, now()),
@@ -218,7 +218,7 @@ type Issue = {
 /** Makes a token, stores only its hash, prefix and last 4, audits it, and answers the plaintext once. */
 async function issue(tx: Db, request: FastifyRequest, what: Issue) {
   const token = newApiToken();
-  const at = new Date();
+  const at = request.server.clock.now();
   const [row] = await tx
     .insert(apiTokens)
     .values({

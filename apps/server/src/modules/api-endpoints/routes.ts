@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import {
+  API_ROW_FIELDS,
+  type ApiEndpointListQuery,
+  type ApiEndpointSave,
+  apiCallSchema,
+  apiEndpointResource,
+  apiEndpointSavedSchema,
+  apiEndpointSaveSchema,
+  apiEndpointSchema,
+  dataEnvelope,
+  type FeedMapping,
+  locationIdParamSchema,
+  type Option,
+  type Status,
+  statusChangeSchema,
+} from '@admin/shared';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { apiTokens, dataFeeds, endpointConfigs, locations, surveys, users } from '../../db/schema/index.ts';
+import { clientScopeOf } from '../../kit/current-client.ts';
+import { listRoutes, validated } from '../../kit/resource-routes.ts';
+import { assertFresh, assertTransition } from '../../kit/status.ts';
+import { validateFields } from '../../kit/validate-body.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { countEndpoints, findEndpoint, listEndpoints, recentCalls } from './repository.ts';
+
+/** API rows are named by the fields themselves: the endpoint's feed maps each field to its own name. */
+const IDENTITY_MAPPING: FeedMapping = Object.fromEntries(API_ROW_FIELDS.map((f) => [f, f]));
+const optionList = z.object({ data: z.array(z.object({ value: z.string(), label: z.string() })) });
+type Params = z.infer<typeof locationIdParamSchema>;
+
+async function locationOf(db: Db, id: string) {
+  const [location] = await db.select().from(locations).where(eq(locations.id, id)).limit(1);
+  if (!location) throw notFound('API endpoint');
+  return location;
+}
+
+/** Checks beyond the field rules: the survey is the location's client's and not archived; the token works and may write feeds. */
+async function checkLinks(db: Db, clientId: number, body: ApiEndpointSave): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  const [survey] = await db
+    .select({ id: surveys.id })
+    .from(surveys)
+    .where(and(eq(surveys.id, body.survey_id ?? 0), eq(surveys.clientId, clientId), sql`${surveys.status} <> 'inactive'`))
+    .limit(1);
+  if (!survey) errors.survey_id = ["The Survey must be one of this location's client's surveys that is not archived"];
+  if (body.token_id) {
+    const [token] = await db
+      .select({ id: apiTokens.id, scopes: apiTokens.scopes })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.id, body.token_id), isNull(apiTokens.revokedAt)))
+      .limit(1);
+    if (!token) errors.token_id = ['The Token must be a token that is not revoked'];
+    else if (!token.scopes.includes('feeds:write')) errors.token_id = ['The Token must have the feeds:write scope'];
+  }
+  if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+}
+
+/**
+ * API Managers (collection `/api/api-endpoints`; `GET /api/endpoints` stays the spec's locations
+ * call): every location as an ingest endpoint with its settings and last day of calls, Save
+ * (which makes or updates the endpoint's `api` data feed), Pause/Resume/Archive, recent calls,
+ * and the survey and token choices of the form.
+ */
+export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
+  const path = apiEndpointResource.path;
+  const scopeOf = (request: { auth: { user: { currentClientId: number | null } } | null }, q: ApiEndpointListQuery) =>
+    clientScopeOf(q.client, request.auth?.user.currentClientId ?? null);
+  listRoutes(app, apiEndpointResource, {
+    page: (request, q, limit) => listEndpoints(app.db, q, scopeOf(request, q), limit),
+    count: (request, q) => countEndpoints(app.db, q, scopeOf(request, q)),
+    onExport: (request, filters) =>
+      request.audit({ action: 'api_endpoint.export', message: 'Exported API endpoints', entityType: 'api_endpoint', after: filters }),
+  });
+
+  app.get(
+    `${path}/:id`,
+    { schema: { params: locationIdParamSchema, response: { 200: dataEnvelope(apiEndpointSchema) } } },
+    async (request) => {
+      const found = await findEndpoint(app.db, validated<Params>(request.params).id);
+      if (!found) throw notFound('API endpoint');
+      return { data: found };
+    },
+  );
+
+  app.get(
+    `${path}/:id/calls`,
+    { schema: { params: locationIdParamSchema, response: { 200: z.object({ data: z.array(apiCallSchema) }) } } },
+    async (request) => {
+      const location = await locationOf(app.db, validated<Params>(request.params).id);
+      return { data: await recentCalls(app.db, location.id) };
+    },
+  );
+
+  // The form's choices: the location's client's surveys, and the tokens that may write feeds.
+  app.get(`${path}/:id/survey-options`, { schema: { params: locationIdParamSchema, response: { 200: optionList } } }, async (request) => {
+    const location = await locationOf(app.db, validated<Params>(request.params).id);
+    const rows = await app.db
+      .select({ id: surveys.id, name: surveys.name })
+      .from(surveys)
+      .where(and(eq(surveys.clientId, location.clientId), sql`${surveys.status} <> 'inactive'`))
+      .orderBy(sql`lower(${surveys.name})`)
+      .limit(500);
+    return { data: rows.map((r): Option => ({ value: String(r.id), label: r.name })) };
+  });
+  app.get(`${path}/token-options`, { schema: { response: { 200: optionList } } }, async () => {
+    const now = app.clock.now();
+    const rows = await app.db
+      .select({ id: apiTokens.id, name: apiTokens.name, prefix: apiTokens.prefix, last4: apiTokens.last4, user: users.name })
+      .from(apiTokens)
+      .innerJoin(users, eq(users.id, apiTokens.userId))
+      .where(
+        and(
+          isNull(apiTokens.revokedAt),
+          or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
+          sql`'feeds:write' = any(${apiTokens.scopes})`,
+        ),
+      )
+      .orderBy(sql`lower(${apiTokens.name})`)
+      .limit(500);
+    return { data: rows.map((r): Option => ({ value: String(r.id), label: `${r.name} (${r.user}, ${r.prefix}…${r.last4})` })) };
+  });
+
+  app.put(
+    `${path}/:id`,
+    { schema: { params: locationIdParamSchema, body: apiEndpointSaveSchema, response: { 200: dataEnvelope(apiEndpointSavedSchema) } } },
+    async (request) => {
+      const body = { ...apiEndpointResource.defaults, ...validated<ApiEndpointSave>(request.body) };
+      await validateFields(body, apiEndpointResource.rules, { names: apiEndpointResource.labels });
+      const location = await locationOf(app.db, validated<Params>(request.params).id);
+      await checkLinks(app.db, location.clientId, body);
+      const surveyId = body.survey_id ?? 0;
+      const rateLimit = Number(body.rate_limit_per_min);
+      const payloadFormat = body.payload_format === 'csv' ? 'csv' : 'json';
+      const allowedIps = body.allowed_ips ?? [];
+      const saved = await app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(endpointConfigs).where(eq(endpointConfigs.locationId, location.id)).for('update');
+        const secret = !before || body.new_webhook_secret ? randomBytes(36).toString('base64url') : null;
+        const feedValues = {
+          surveyId,
+          allowedIps,
+          name: `API: ${location.locationname}`.slice(0, 120),
+          updatedAt: sql`now()`,
+        };
+        let feedId = before?.dataFeedId ?? null;
+        if (feedId !== null) await tx.update(dataFeeds).set(feedValues).where(eq(dataFeeds.id, feedId));
+        else {
+          const [feed] = await tx
+            .insert(dataFeeds)
+            .values({
+              ...feedValues,
+              clientId: location.clientId,
+              sourceType: 'api',
+              triggerEvent: 'invoice_paid',
+              locationMode: 'single',
+              locationId: location.id,
+              fieldMapping: IDENTITY_MAPPING,
+              status: before?.status ?? 'active',
+            })
+            .returning({ id: dataFeeds.id });
+          feedId = feed?.id ?? null;
+        }
+        const values = {
+          surveyId,
+          dataFeedId: feedId,
+          tokenId: body.token_id ?? null,
+          allowedIps,
+          payloadFormat,
+          rateLimitPerMin: rateLimit,
+          ...(secret ? { webhookSecretHash: sha256Hex(secret) } : {}),
+          updatedAt: sql`now()`,
+        } as const;
+        await tx
+          .insert(endpointConfigs)
+          .values({ locationId: location.id, ...values })
+          .onConflictDoUpdate({ target: endpointConfigs.locationId, set: values });
+        const after = await findEndpoint(tx, location.id);
+        if (!after) throw notFound('API endpoint');
+        await request.audit(
+          {
+            action: `api_endpoint.${before ? 'update' : 'create'}`,
+            message: `${before ? 'Updated' : 'Set up'} the API endpoint of ${location.locationname}${secret ? ' (new webhook secret)' : ''}`,
+            clientId: location.clientId,
+            entityType: 'api_endpoint',
+            entityId: location.id,
+            after,
+          },
+          tx,
+        );
+        return { endpoint: after, webhook_secret: secret };
+      });
+      return { data: saved };
+    },
+  );
+
+  app.patch(
+    `${path}/:id/status`,
+    { schema: { params: locationIdParamSchema, body: statusChangeSchema, response: { 200: dataEnvelope(apiEndpointSchema) } } },
+    async (request) => {
+      const { status, updated_at: seen } = validated<z.infer<typeof statusChangeSchema>>(request.body);
+      const location = await locationOf(app.db, validated<Params>(request.params).id);
+      const updated = await app.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(endpointConfigs).where(eq(endpointConfigs.locationId, location.id)).for('update');
+        if (!before) throw new HttpError(409, `The API endpoint of ${location.locationname} is not set up; save its settings first.`);
+        assertFresh(before.updatedAt, seen, 'This API endpoint');
+        assertTransition(before.status, status, `The API endpoint of ${location.locationname}`);
+        await tx
+          .update(endpointConfigs)
+          .set({ status: status satisfies Status, updatedAt: sql`now()` })
+          .where(eq(endpointConfigs.locationId, location.id));
+        // The feed follows: a paused feed ingests nothing (its rows would be skipped_paused).
+        if (before.dataFeedId !== null) {
+          await tx.update(dataFeeds).set({ status, updatedAt: sql`now()` }).where(eq(dataFeeds.id, before.dataFeedId));
+        }
+        await request.audit(
+          {
+            action: `api_endpoint.status.${status}`,
+            message: `Changed the API endpoint of ${location.locationname} from ${before.status} to ${status}`,
+            clientId: location.clientId,
+            entityType: 'api_endpoint',
+            entityId: location.id,
+            before: { status: before.status },
+            after: { status },
+          },
+          tx,
+        );
+        const after = await findEndpoint(tx, location.id);
+        if (!after) throw notFound('API endpoint');
+        return after;
+      });
+      return { data: updated };
+    },
+  );
+};
