@@ -28,5 +28,6 @@ describe('the embedded database', () => {
     const again = (await second.inject({ method: 'GET', url: '/api/client-root-teams', headers: bearer(token) })).json().data;
     expect(again).toEqual(teams); // not seeded twice
     await second.close();
-  });
+    // Two starts on disk, the first migrating and seeding (≈ 3 s idle): room for a busy machine.
+  }, 120_000);
 });
