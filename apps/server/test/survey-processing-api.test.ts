@@ -63,7 +63,16 @@ for (const kind of testDatabaseKinds()) {
       locationId = location?.id ?? null;
       const [survey] = await db
         .insert(surveys)
-        .values({ clientId, name: `Processing ${tag}`, type: 'nps', language: 'en', channel: 'email', senderName: 'Acme' })
+        .values({
+          clientId,
+          name: `Processing ${tag}`,
+          type: 'nps',
+          language: 'en',
+          channel: 'email',
+          senderName: 'Acme',
+          emailSubject: 'How was {location_name}?',
+          emailBody: 'Hi {first_name}: {survey_link}\nUnsubscribe: {unsubscribe_link}',
+        })
         .returning({ id: surveys.id });
       surveyId = survey?.id ?? 0;
     });
@@ -151,9 +160,19 @@ for (const kind of testDatabaseKinds()) {
       expect(ok.json().data).toMatchObject({ item_status: 'scheduled', scheduled_at: at.toISOString() });
     });
 
-    it('retries failed invitations, one, chosen ones or a filter’s, and refuses the others', async () => {
-      const one = await newItem({ status: 'failed', lastError: 'timeout' });
-      expect((await post(`${PATH}/${one.id}/retry`)).json().data.item_status).toBe('scheduled');
+    it('sends now through the send engine: the message is in the timeline; a sent one is refused', async () => {
+      const item = await newItem({ email: `now.${tag}@example.com` });
+      const res = await post(`${PATH}/${item.id}/send-now`);
+      expect(res.statusCode, res.body).toBe(200);
+      const sent = res.json().data as ProcessingItemDetail;
+      expect(sent.item_status).toBe('sent');
+      expect(sent.messages).toMatchObject([{ type: 'survey_invite', delivery_status: 'sent', recipient: 'n***@example.com' }]);
+      expect((await post(`${PATH}/${item.id}/send-now`)).statusCode).toBe(409);
+    });
+
+    it('retries failed invitations, one (sent at once), chosen ones or a filter’s (scheduled now), and refuses the others', async () => {
+      const one = await newItem({ status: 'failed', lastError: 'timeout', email: `retry.${tag}@example.com` });
+      expect((await post(`${PATH}/${one.id}/retry`)).json().data.item_status).toBe('sent');
       expect((await post(`${PATH}/${one.id}/retry`)).statusCode).toBe(409);
       const [x, y] = [await newItem({ status: 'failed' }), await newItem({ status: 'failed' })];
       const sent = await newItem({ status: 'sent' });
@@ -167,19 +186,19 @@ for (const kind of testDatabaseKinds()) {
       expect((await post(`${PATH}/retry`, { filter: { status: ['bogus'] } })).statusCode).toBe(422);
     });
 
-    it('fixes a contact (checked as the form checks it) and schedules the send again', async () => {
+    it('fixes a contact (checked as the form checks it) and sends again', async () => {
       const item = await newItem({ status: 'invalid_contact', email: null, skipReason: 'No usable e-mail' });
       const bad = await post(`${PATH}/${item.id}/fix-contact`, { email: 'not-an-address' });
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toContain('The Email field must be a valid email');
       expect((await post(`${PATH}/${item.id}/fix-contact`, { phone: '555' })).body).toContain('The Phone field');
       expect((await post(`${PATH}/${item.id}/fix-contact`, {})).statusCode).toBe(400);
-      const ok = await post(`${PATH}/${item.id}/fix-contact`, { email: 'Dana@Example.com' });
+      const ok = await post(`${PATH}/${item.id}/fix-contact`, { email: `Fixed.${tag}@Example.com` });
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json().data).toMatchObject({
-        email_full: 'dana@example.com',
+        email_full: `fixed.${tag}@example.com`,
         channel: 'email',
-        item_status: 'scheduled',
+        item_status: 'sent',
         skip_reason: null,
       });
     });

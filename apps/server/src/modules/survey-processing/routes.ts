@@ -128,20 +128,42 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   });
 
-  // Retry failed (one): scheduled again for now; the send engine takes it on its next pass.
+  /**
+   * Sends the invitation at once through the send engine (`app.sendEngine.sendItemsNow`, which
+   * takes it only from `allowed` statuses), audits how it went and answers the invitation as it now is.
+   */
+  async function sendNow(request: FastifyRequest, item: ProcessingItemDetail, action: string, what: string) {
+    const [outcome] = await app.sendEngine.sendItemsNow([item.id]);
+    if (!outcome) throw conflict('This invitation changed meanwhile: reload it and try again.');
+    const after = await itemOf(item.id);
+    await request.audit({
+      action,
+      message: `${what} invitation ${item.id}: ${PROCESSING_STATUS_LABELS[outcome.status]}${outcome.error ? ` (${outcome.error})` : ''}`,
+      entityType: 'survey_processing_item',
+      entityId: item.id,
+      clientId: item.client_id,
+      before: { status: item.item_status, scheduled_at: item.scheduled_at },
+      after: { status: outcome.status, error: outcome.error, notification_id: outcome.notificationId },
+    });
+    return { data: after };
+  }
+
+  // Send now: a queued, scheduled or failed invitation goes out at once, whatever its time.
+  app.post(`${def.path}/:id/send-now`, { schema: { params: idParamSchema, response: detailAnswer } }, async (request) => {
+    const item = await itemOf(request.params.id);
+    requireStatus(item, SCHEDULABLE, 'Send now');
+    return sendNow(request, item, 'survey_processing.send_now', 'Sent now');
+  });
+
+  // Retry failed (one): sent again at once.
   app.post(`${def.path}/:id/retry`, { schema: { params: idParamSchema, response: detailAnswer } }, async (request) => {
     const item = await itemOf(request.params.id);
     requireStatus(item, ['failed'], 'Retry');
-    return change(
-      request,
-      item,
-      ['failed'],
-      { status: 'scheduled', scheduledAt: now() },
-      { action: 'survey_processing.retry', message: `Retried failed invitation ${item.id}` },
-    );
+    return sendNow(request, item, 'survey_processing.retry', 'Retried');
   });
 
-  // Retry failed in bulk: the chosen invitations or every one the list's filter finds; only failed ones change.
+  // Retry failed in bulk: the chosen invitations or every one the list's filter finds; only failed
+  // ones change, scheduled for now, and the send engine sends them on its next pass.
   app.post(
     `${def.path}/retry`,
     { schema: { body: bulkRetrySchema, response: { 200: dataEnvelope(bulkResultSchema) } } },
@@ -188,7 +210,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       // The channel follows the contact fixed: a phone alone sends a text, an e-mail alone an e-mail.
       const channel =
         email !== undefined && phone === undefined ? 'email' : phone !== undefined && email === undefined ? 'sms' : item.channel;
-      return change(
+      await change(
         request,
         item,
         fixable,
@@ -200,8 +222,9 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
           scheduledAt: now(),
           skipReason: null,
         },
-        { action: 'survey_processing.fix_contact', message: `Fixed the contact of invitation ${item.id} and sent it again` },
+        { action: 'survey_processing.fix_contact', message: `Fixed the contact of invitation ${item.id}` },
       );
+      return sendNow(request, await itemOf(item.id), 'survey_processing.send_now', 'Sent (after fixing the contact)');
     },
   );
 };

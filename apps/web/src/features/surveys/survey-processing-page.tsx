@@ -134,10 +134,16 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
           {errors['']}
         </Text>
       )}
-      {status === 'failed' && (
-        <Button variant="light" loading={busy === 'retry'} onClick={() => void run('retry', 'Invitation scheduled to be sent again')}>
+      {status === 'failed' ? (
+        <Button variant="light" loading={busy === 'retry'} onClick={() => void run('retry', 'Invitation sent again')}>
           Retry
         </Button>
+      ) : (
+        schedulable && (
+          <Button variant="light" loading={busy === 'send-now'} onClick={() => void run('send-now', 'Invitation sent')}>
+            Send now
+          </Button>
+        )
       )}
       {schedulable && (
         <Group align="flex-end">
@@ -166,7 +172,7 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
           onClick={() =>
             void run(
               'fix-contact',
-              'Contact fixed; the invitation is sent again',
+              'Contact fixed and the invitation sent',
               { ...(email.trim() !== '' ? { email: email.trim() } : {}), ...(phone.trim() !== '' ? { phone: phone.trim() } : {}) },
               fixContactSchema,
             )
