@@ -102,5 +102,139 @@ for (const kind of testDatabaseKinds()) {
       const tokens = await get('/api/api-endpoints/token-options');
       expect(tokens.json().data.map((o: { value: string }) => o.value)).toContain(String(tokenId));
     });
+
+    describe('the ingest endpoint', () => {
+      let token: string;
+      const url = () => `/api/v1/endpoints/${locationId}/transactions`;
+      const call = (body: unknown, opts: { token?: string | null; ip?: string; type?: string } = {}) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: url(),
+          remoteAddress: opts.ip ?? '127.0.0.1',
+          headers: {
+            'content-type': opts.type ?? 'application/json',
+            ...(opts.token === null ? {} : { authorization: `Bearer ${opts.token ?? token}` }),
+          },
+          payload: typeof body === 'string' ? body : JSON.stringify(body),
+        });
+      const row = (n: number, extra: Record<string, unknown> = {}) => ({
+        first_name: 'Pat',
+        last_name: `Ingest${n}`,
+        email: `pat.ingest.${n}@example.com`,
+        transaction_id: `API-${kind}-${n}`,
+        transaction_date: new Date().toISOString().slice(0, 10),
+        ...extra,
+      });
+
+      beforeAll(async () => {
+        // A fresh token for the endpoint (regenerate the linked one, so the endpoint takes the new one).
+        const regen = await send('POST', `/api/api-token/${tokenId}/regenerate`, { grace_hours: 1 });
+        token = regen.json().data.token;
+        tokenId = regen.json().data.id;
+        const saved = await send('PUT', `/api/api-endpoints/${locationId}`, {
+          survey_id: surveyId,
+          token_id: tokenId,
+          allowed_ips: ['127.0.0.1', '::1'],
+          payload_format: 'json',
+          rate_limit_per_min: 1000,
+        });
+        expect(saved.statusCode).toBe(200);
+      });
+
+      it('accepts good rows with their processing item ids and rejects bad ones with reasons', async () => {
+        const res = await call([row(1), { ...row(2), first_name: '', email: 'not-an-email' }]);
+        expect(res.statusCode).toBe(200);
+        const { accepted, rejected, run_id: runId } = res.json().data;
+        expect(runId).toEqual(expect.any(Number));
+        expect(accepted).toEqual([expect.objectContaining({ row: 1, processing_item_id: expect.any(Number), status: expect.any(String) })]);
+        expect(rejected).toHaveLength(1);
+        expect(rejected[0].row).toBe(2);
+        expect(rejected[0].errors.length).toBeGreaterThan(0);
+        const calls = (await get(`/api/api-endpoints/${locationId}/calls`)).json().data;
+        expect(calls[0]).toMatchObject({ status_code: 200, rows_accepted: 1, rows_rejected: 1, ip: '127.0.0.1', run_id: runId });
+        const listed = (await get(`/api/api-endpoints?client=all&perPage=200&q=${locationId}`)).json().data[0];
+        expect(listed).toMatchObject({ calls_24h: 1, errors_24h: 1 });
+      });
+
+      it('takes CSV only when the endpoint says so (415 otherwise)', async () => {
+        const csv = `first_name,email,transaction_id,transaction_date\nCasey,casey@example.com,API-${kind}-csv,${new Date().toISOString().slice(0, 10)}\n`;
+        expect((await call(csv, { type: 'text/csv' })).statusCode).toBe(415);
+        await send('PUT', `/api/api-endpoints/${locationId}`, {
+          survey_id: surveyId,
+          token_id: tokenId,
+          allowed_ips: ['127.0.0.1'],
+          payload_format: 'csv',
+          rate_limit_per_min: 1000,
+        });
+        const res = await call(csv, { type: 'text/csv' });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().data.accepted).toHaveLength(1);
+        await send('PUT', `/api/api-endpoints/${locationId}`, {
+          survey_id: surveyId,
+          token_id: tokenId,
+          allowed_ips: ['127.0.0.1'],
+          payload_format: 'json',
+          rate_limit_per_min: 1000,
+        });
+      });
+
+      it('refuses without a token (401), a session token (401), another scope (403), another address (403); logs each', async () => {
+        expect((await call([row(3)], { token: null })).statusCode).toBe(401);
+        expect((await call([row(3)], { token: headers.authorization?.slice(7) })).statusCode).toBe(401);
+        const [admin] = await ctx.database.db.select().from(users).where(eq(users.email, 'admin@example.com'));
+        const other = await send('POST', '/api/api-token', { user_id: admin?.id, name: 'Reports only', scopes: ['reports:read'] });
+        const wrongScope = await call([row(3)], { token: other.json().data.token });
+        expect(wrongScope.statusCode).toBe(403);
+        expect(wrongScope.json().message).toContain('feeds:write');
+        expect((await call([row(3)], { ip: '198.51.100.9' })).statusCode).toBe(403);
+        const codes = (await get(`/api/api-endpoints/${locationId}/calls`))
+          .json()
+          .data.slice(0, 4)
+          .map((c: { status_code: number }) => c.status_code);
+        expect(codes).toEqual([403, 403, 401, 401]);
+        // A token never opens a console route.
+        expect(
+          (await ctx.app.inject({ method: 'GET', url: '/api/api-token', headers: { authorization: `Bearer ${token}` } })).statusCode,
+        ).toBe(401);
+      });
+
+      it('answers 423 while paused and 429 with Retry-After past the rate limit', async () => {
+        await send('PATCH', `/api/api-endpoints/${locationId}/status`, { status: 'paused' });
+        const paused = await call([row(4)]);
+        expect(paused.statusCode).toBe(423);
+        await send('PATCH', `/api/api-endpoints/${locationId}/status`, { status: 'active' });
+        await send('PUT', `/api/api-endpoints/${locationId}`, {
+          survey_id: surveyId,
+          token_id: tokenId,
+          allowed_ips: ['127.0.0.1'],
+          rate_limit_per_min: 2,
+        });
+        // Two calls a minute: within six calls a 429 comes even if a minute turns meanwhile.
+        let limited = null;
+        for (let i = 0; i < 6 && !limited; i++) {
+          const res = await call([row(10 + i)]);
+          if (res.statusCode === 429) limited = res;
+          else expect(res.statusCode).toBe(200);
+        }
+        expect(limited?.headers['retry-after']).toMatch(/^\d+$/);
+        expect(limited?.json()).toMatchObject({ statusCode: 429, message: expect.stringContaining('Rate limit') });
+      });
+
+      it("refuses a revoked token (401) and lets the old token work through a regenerate's grace period", async () => {
+        await send('PUT', `/api/api-endpoints/${locationId}`, {
+          survey_id: surveyId,
+          token_id: tokenId,
+          allowed_ips: ['127.0.0.1'],
+          rate_limit_per_min: 1000,
+        });
+        const regen = await send('POST', `/api/api-token/${tokenId}/regenerate`, { grace_hours: 2 });
+        const fresh = regen.json().data;
+        expect((await call([row(20)], { token })).statusCode).toBe(200);
+        expect((await call([row(21)], { token: fresh.token })).statusCode).toBe(200);
+        await send('POST', `/api/api-token/${fresh.id}/revoke`);
+        expect((await call([row(22)], { token: fresh.token })).statusCode).toBe(401);
+        expect((await call([row(23)], { token })).statusCode).toBe(401);
+      });
+    });
   });
 }

@@ -21,10 +21,10 @@ export type EndpointFilters = Omit<ApiEndpointListQuery, 'sort' | 'order' | 'per
 
 /** An endpoint's status: its settings' own, `active` until it is set up. */
 const status = sql<string>`coalesce(${endpointConfigs.status}, 'active')`;
-/** Calls in the last 24 hours, and those answered with an error (4xx/5xx): read per row of a page, from the (location, time) index. */
+/** Calls in the last 24 hours, and those with an error (refused, or rows rejected): read per row of a page, from the (location, time) index. */
 const since = sql`now() - interval '24 hours'`;
 const calls24h = sql<number>`(select count(*)::int from ${apiCallLogs} c where c.location_id = ${locations.id} and c.received_at > ${since})`;
-const errors24h = sql<number>`(select count(*)::int from ${apiCallLogs} c where c.location_id = ${locations.id} and c.received_at > ${since} and c.status_code >= 400)`;
+const errors24h = sql<number>`(select count(*)::int from ${apiCallLogs} c where c.location_id = ${locations.id} and c.received_at > ${since} and (c.status_code >= 400 or c.rows_rejected > 0))`;
 const lastCall = sql<string | null>`(select max(c.received_at) from ${apiCallLogs} c where c.location_id = ${locations.id})`;
 
 const SORTS: Record<Sort, SortSpec> = {

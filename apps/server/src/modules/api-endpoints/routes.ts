@@ -26,6 +26,7 @@ import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
+import { ingestRoutes } from './ingest.ts';
 import { countEndpoints, findEndpoint, listEndpoints, recentCalls } from './repository.ts';
 
 /** API rows are named by the fields themselves: the endpoint's feed maps each field to its own name. */
@@ -67,6 +68,7 @@ async function checkLinks(db: Db, clientId: number, body: ApiEndpointSave): Prom
  * and the survey and token choices of the form.
  */
 export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(ingestRoutes);
   const path = apiEndpointResource.path;
   const scopeOf = (request: { auth: { user: { currentClientId: number | null } } | null }, q: ApiEndpointListQuery) =>
     clientScopeOf(q.client, request.auth?.user.currentClientId ?? null);

@@ -1,4 +1,3 @@
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import {
   type ApiToken,
   type ApiTokenListQuery,
@@ -23,6 +22,7 @@ import {
 } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { ipAllowed, plainIp } from '../../lib/ip-allow.ts';
 import { isWellFormedToken, storedParts } from './token.ts';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
@@ -145,28 +145,6 @@ function toUserRow(user: typeof users.$inferSelect, token: ApiTokenRow | null, c
     last_used_ip: token?.lastUsedIp ?? null,
     state: token ? stateOf(token, now) : 'none',
   };
-}
-
-/** `::ffff:203.0.113.7` (an IPv4 client on a dual-stack socket) is `203.0.113.7`. */
-export function plainIp(ip: string): string {
-  return ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
-}
-
-/** Whether `ip` is one of `allowed` (addresses or CIDR ranges); an empty list allows every address. */
-export function ipAllowed(ip: string, allowed: readonly string[]): boolean {
-  if (allowed.length === 0) return true;
-  const address = plainIp(ip);
-  const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
-  if (!family) return false;
-  const list = new BlockList();
-  for (const entry of allowed) {
-    const [base = '', bits] = entry.split('/');
-    const type = isIPv4(base) ? 'ipv4' : isIPv6(base) ? 'ipv6' : null;
-    if (!type) continue;
-    if (bits === undefined) list.addAddress(base, type);
-    else list.addSubnet(base, Number(bits), type);
-  }
-  return list.check(address, family);
 }
 
 /** How often a token's last use is written: at most once a minute per token (unless the IP changes). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipAllowed, plainIp } from './repository.ts';
+import { ipAllowed, plainIp } from '../../lib/ip-allow.ts';
 import { checksumOf, isWellFormedToken, newApiToken, storedParts, TOKEN_LENGTH } from './token.ts';
 
 describe('API token format', () => {

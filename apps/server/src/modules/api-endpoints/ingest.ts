@@ -1,0 +1,147 @@
+import { dataEnvelope, type IngestResult, ingestResultSchema, LOCATION_ID } from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiCallLogs, apiTokens, dataFeeds, endpointConfigs } from '../../db/schema/index.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { ipAllowed } from '../../lib/ip-allow.ts';
+import { FeedFileError, type FeedRecord, parseFeedFile } from '../../pipeline/ingest/parse.ts';
+import { runFeed } from '../../pipeline/ingest/run.ts';
+import { fixedWindowLimiter } from './rate-limit.ts';
+
+/** Rows one call may carry; a bigger batch belongs in an SFTP or uploaded file. */
+export const MAX_ROWS_PER_CALL = 1000;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const paramsSchema = z.object({ _id: z.string().regex(LOCATION_ID, 'must be 24 lower-case hex characters') });
+const cell = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+/** A JSON array of rows named by the fields, or (Content-Type: text/csv) CSV text with those headers. */
+const bodySchema = z.union([
+  z.array(z.record(z.string().max(100), cell)).max(MAX_ROWS_PER_CALL, `A call may carry at most ${MAX_ROWS_PER_CALL} rows`),
+  z.string().max(MAX_BODY_BYTES),
+]);
+
+/** What the call log records of a call, gathered as the request goes. */
+type CallNote = { accepted: number; rejected: number; runId: number | null; error: string | null };
+
+function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
+  if (typeof body !== 'string') {
+    return body.map((row, i) => ({
+      rowNumber: i + 1,
+      raw: Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? '' : String(v)])),
+    }));
+  }
+  try {
+    const { records } = parseFeedFile(body, { delimiter: 'comma', hasHeader: true });
+    if (records.length > MAX_ROWS_PER_CALL) throw new HttpError(413, `A call may carry at most ${MAX_ROWS_PER_CALL} rows.`);
+    return records;
+  } catch (err) {
+    if (err instanceof FeedFileError) throw new HttpError(400, err.message);
+    throw err;
+  }
+}
+
+/**
+ * The ingest endpoint `POST /api/v1/endpoints/:_id/transactions` (docs/pipeline table of public
+ * surfaces): an API token with `feeds:write` (checked by the auth plugin), the endpoint's token
+ * and allowed IPs (403), 423 when paused, a rate limit per endpoint (429 with Retry-After), then
+ * the rows through the endpoint's `api` feed (`runFeed`: normalize, row errors, `admitRows`).
+ * Every call to a known location is logged in `api_call_logs` (API Managers' recent calls).
+ *
+ * The rate limit is a fixed one-minute window kept in this process's memory: with several API
+ * processes each allows the limit, which is acceptable for a guard against a runaway client.
+ */
+export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
+  const limiter = fixedWindowLimiter();
+  const notes = new WeakMap<FastifyRequest, CallNote>();
+  const noteOf = (request: FastifyRequest) => {
+    const note = notes.get(request) ?? { accepted: 0, rejected: 0, runId: null, error: null };
+    notes.set(request, note);
+    return note;
+  };
+
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+
+  app.addHook('onError', async (request, _reply, error) => {
+    noteOf(request).error = error.message.slice(0, 500);
+  });
+  // Every call is logged, refusals too (the auth plugin's 401/403 included), if the location exists.
+  app.addHook('onResponse', async (request, reply) => {
+    const { _id: id } = request.params as { _id?: unknown };
+    if (typeof id !== 'string' || !LOCATION_ID.test(id)) return;
+    const note = noteOf(request);
+    try {
+      await app.db.execute(sql`insert into ${apiCallLogs} (location_id, token_id, received_at, ip, status_code, rows_accepted, rows_rejected, run_id, error)
+        select ${id}, ${request.apiToken?.token.id ?? null}, ${app.clock.now()}, ${request.ip}, ${reply.statusCode}, ${note.accepted}, ${note.rejected}, ${note.runId}, ${note.error}
+        where exists (select 1 from locations where _id = ${id})`);
+    } catch (err) {
+      request.log.error({ err }, 'ingest: the call log could not be written');
+    }
+  });
+
+  app.post(
+    '/api/v1/endpoints/:_id/transactions',
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      config: { access: { token: 'feeds:write' } },
+      schema: { params: paramsSchema, body: bodySchema, response: { 200: dataEnvelope(ingestResultSchema) } },
+    },
+    async (request, reply) => {
+      const id = request.params._id;
+      const auth = request.apiToken;
+      if (!auth) throw new HttpError(401, 'An API token is required.');
+      const [endpoint] = await app.db
+        .select({ config: endpointConfigs, linkedReplaces: apiTokens.replacesId })
+        .from(endpointConfigs)
+        .leftJoin(apiTokens, eq(apiTokens.id, endpointConfigs.tokenId))
+        .where(eq(endpointConfigs.locationId, id))
+        .limit(1);
+      const config = endpoint?.config;
+      if (!config || config.status === 'inactive' || config.dataFeedId === null) {
+        throw new HttpError(404, 'No ingest endpoint is set up for this location.');
+      }
+      // The linked token, or the one it replaced while that one's grace period lasts.
+      if (config.tokenId !== null && config.tokenId !== auth.token.id && endpoint.linkedReplaces !== auth.token.id) {
+        throw new HttpError(403, 'This endpoint takes another API token.');
+      }
+      if (!ipAllowed(request.ip, config.allowedIps)) throw new HttpError(403, `This endpoint may not be called from ${auth.ip}.`);
+      if (config.status === 'paused') throw new HttpError(423, 'This endpoint is paused; calls are refused until it is resumed.');
+      const wait = limiter.take(id, config.rateLimitPerMin, app.clock.now());
+      if (wait !== null) {
+        void reply.header('retry-after', String(wait));
+        throw new HttpError(429, `Rate limit of ${config.rateLimitPerMin} calls per minute reached; retry in ${wait} s.`);
+      }
+      const csv = typeof request.body === 'string';
+      if (csv !== (config.payloadFormat === 'csv')) {
+        throw new HttpError(
+          415,
+          config.payloadFormat === 'csv'
+            ? 'This endpoint takes CSV (Content-Type: text/csv) with a header row naming the fields.'
+            : 'This endpoint takes a JSON array of rows (Content-Type: application/json).',
+        );
+      }
+      const records = recordsOf(request.body);
+      if (records.length === 0) throw new HttpError(422, 'The payload has no rows.', { body: ['The payload has no rows'] });
+
+      const [feed] = await app.db.select().from(dataFeeds).where(eq(dataFeeds.id, config.dataFeedId)).limit(1);
+      if (!feed) throw new HttpError(404, 'No ingest endpoint is set up for this location.');
+      const result = await runFeed({ db: app.db, clock: app.clock }, feed, { source: 'api', sourceName: 'API', records, startedBy: null });
+      const answer: IngestResult = { run_id: result?.run.id ?? null, accepted: [], rejected: [] };
+      for (const o of result?.outcomes ?? []) {
+        answer.accepted.push({ row: o.rowNumber, processing_item_id: o.itemId, status: o.status, reason: o.reason });
+      }
+      const byRow = new Map<number, { field: string | null; message: string }[]>();
+      for (const e of result?.errors ?? [])
+        byRow.set(e.rowNumber, [...(byRow.get(e.rowNumber) ?? []), { field: e.column, message: e.message }]);
+      answer.rejected = [...byRow].map(([row, errors]) => ({ row, errors }));
+      Object.assign(noteOf(request), {
+        accepted: answer.accepted.length,
+        rejected: answer.rejected.length,
+        runId: answer.run_id,
+        error: result?.run.error ?? (answer.rejected.length > 0 ? `${answer.rejected.length} rows rejected` : null),
+      });
+      return { data: answer };
+    },
+  );
+};
