@@ -43,6 +43,12 @@ export type Messenger = {
    * `suppressed` row, a provider's error a `failed` one; neither throws.
    */
   send(message: OutboundMessage): Promise<SendResult>;
+  /**
+   * `send` for many messages at once (the send engine's batches): the same checks, rows and
+   * outcomes, answered in the messages' order, with a few queries for the whole batch instead of
+   * several per message. Transports are still called once per message, a few at a time.
+   */
+  sendMany(messages: OutboundMessage[]): Promise<SendResult[]>;
   /** An absolute link for a message (`/s/abc` → `https://…/s/abc`), on `PUBLIC_BASE_URL`. */
   link(path: string): string;
   close(): void;
@@ -59,6 +65,9 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 const emailAddress = z.email();
 /** Longest error text kept: a provider's answer can be a whole page. */
 const MAX_ERROR = 1000;
+/** Rows per insert in `sendMany` (well under PostgreSQL's parameter limit), and transports called at once. */
+const MANY_CHUNK = 1000;
+const MANY_CONCURRENCY = 8;
 
 /** The From of an e-mail: the configured one, or the client's name on its own or the platform's address. */
 export function senderOf(configured: string, sender: { name: string; address: string | null } | null): Email['from'] {
@@ -121,7 +130,152 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
     });
   }
 
+  /** Why each recipient gets nothing, looked up for the whole batch in three queries. */
+  async function refusalsOf(messages: OutboundMessage[]): Promise<(string | null)[]> {
+    const emails = [...new Set(messages.filter((m) => m.channel === 'email').map((m) => m.to.trim().toLowerCase()))];
+    const phones = [...new Set(messages.filter((m) => m.channel === 'sms').map((m) => m.to.trim()))];
+    const listOf = (values: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+    const [suppressed, emailOuts, phoneOuts] = await Promise.all([
+      emails.length
+        ? db
+            .select({ key: emailSuppressions.email, reason: emailSuppressions.reason })
+            .from(emailSuppressions)
+            .where(sql`${emailSuppressions.email} in ${listOf(emails)}`)
+        : [],
+      emails.length
+        ? db
+            .select({ key: emailOptOuts.email, clientId: emailOptOuts.clientId, source: emailOptOuts.source })
+            .from(emailOptOuts)
+            .where(sql`${emailOptOuts.email} in ${listOf(emails)}`)
+        : [],
+      phones.length
+        ? db
+            .select({ key: smsOptOuts.phone, clientId: smsOptOuts.clientId, keyword: smsOptOuts.keyword })
+            .from(smsOptOuts)
+            .where(sql`${smsOptOuts.phone} in ${listOf(phones)}`)
+        : [],
+    ]);
+    const suppression = new Map(suppressed.map((r) => [r.key, r.reason]));
+    return messages.map((message) => {
+      const owner = message.clientId ?? null;
+      const applies = (r: { key: string; clientId: number | null }, key: string) =>
+        r.key === key && (r.clientId === null || r.clientId === owner);
+      if (message.channel === 'email') {
+        const address = message.to.trim().toLowerCase();
+        const reason = suppression.get(address);
+        if (reason !== undefined) return `The address is on the suppression list (${reason})`;
+        const out = emailOuts.find((r) => applies(r, address));
+        return out ? `The address opted out (${out.source})` : null;
+      }
+      const out = phoneOuts.find((r) => applies(r, message.to.trim()));
+      return out ? `The phone opted out (${out.keyword})` : null;
+    });
+  }
+
+  /** The transport's call for one message (the same for `send` and `sendMany`). */
+  function deliver(message: OutboundMessage, to: string) {
+    return message.channel === 'email'
+      ? email.send({
+          from: senderOf(config.emailFrom, message.sender ?? null),
+          replyTo: message.replyTo ?? null,
+          to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html ?? null,
+        })
+      : sms.send({ from: config.smsFrom, to, body: message.text });
+  }
+
   return {
+    async sendMany(messages) {
+      if (messages.length === 0) return [];
+      const suppressedBy = await refusalsOf(messages);
+      const at = now();
+      const planned = messages.map((message, i) => {
+        const suppressed = suppressedBy[i] ?? null;
+        const invalid = suppressed === null ? invalidRecipient(message) : null;
+        const status: NotificationStatus = suppressed !== null ? 'suppressed' : invalid !== null ? 'failed' : 'queued';
+        return { message, to: message.to.trim(), refusal: suppressed ?? invalid, status };
+      });
+      const ids: number[] = [];
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < planned.length; i += MANY_CHUNK) {
+          const chunk = planned.slice(i, i + MANY_CHUNK);
+          const rows = await tx
+            .insert(notificationLogs)
+            .values(
+              chunk.map(({ message, to, refusal, status }) => ({
+                clientId: message.clientId ?? null,
+                locationId: message.locationId ?? null,
+                channel: message.channel,
+                type: message.type,
+                recipient: to,
+                subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
+                bodyText: message.text,
+                bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
+                status,
+                relatedType: message.related?.type ?? null,
+                relatedId: message.related ? String(message.related.id) : null,
+                error: refusal,
+                createdAt: at,
+                updatedAt: at,
+              })),
+            )
+            .returning({ id: notificationLogs.id });
+          const chunkIds = rows.map((r) => r.id);
+          ids.push(...chunkIds);
+          await tx
+            .insert(notificationEvents)
+            .values(
+              chunk.map((p, j) => ({ notificationId: chunkIds[j] ?? 0, status: p.status, at, detail: p.refusal ?? 'Queued for sending' })),
+            );
+        }
+      });
+      const results: SendResult[] = planned.map((p, i) => ({
+        id: ids[i] ?? 0,
+        status: p.status,
+        providerMessageId: null,
+        error: p.refusal,
+      }));
+      const details: string[] = planned.map(() => '');
+      let next = 0;
+      const lanes = Array.from({ length: MANY_CONCURRENCY }, async () => {
+        while (next < planned.length) {
+          const i = next++;
+          const p = planned[i];
+          const result = results[i];
+          if (!p || !result || p.refusal !== null) continue;
+          try {
+            const delivery = await deliver(p.message, p.to);
+            Object.assign(result, { status: 'sent', providerMessageId: delivery.providerMessageId, error: null });
+            details[i] = delivery.detail;
+          } catch (err) {
+            const error = describeError(err);
+            Object.assign(result, { status: 'failed', error });
+            details[i] = error;
+          }
+        }
+      });
+      await Promise.all(lanes);
+      const done = results.flatMap((r, i) => (planned[i]?.refusal === null ? [{ ...r, detail: details[i] ?? '' }] : []));
+      if (done.length > 0) {
+        const finished = now();
+        await db.transaction(async (tx) => {
+          for (let i = 0; i < done.length; i += MANY_CHUNK) {
+            const chunk = done.slice(i, i + MANY_CHUNK);
+            const values = JSON.stringify(chunk.map((r) => ({ id: r.id, status: r.status, pid: r.providerMessageId, error: r.error })));
+            await tx.execute(sql`
+              update notification_logs n set status = v.status, provider_message_id = v.pid, error = v.error, updated_at = ${finished.toISOString()}::timestamptz
+              from jsonb_to_recordset(${values}::jsonb) as v(id bigint, status text, pid text, error text)
+              where n.id = v.id`);
+            await tx
+              .insert(notificationEvents)
+              .values(chunk.map((r) => ({ notificationId: r.id, status: r.status, at: finished, detail: r.detail })));
+          }
+        });
+      }
+      return results;
+    },
     async send(message) {
       const to = message.to.trim();
       const suppressed = await refusalOf(message);

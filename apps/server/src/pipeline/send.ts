@@ -1,6 +1,6 @@
 import type { ProcessingItemStatus } from '@admin/shared';
 import { effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import { clients, locations, personnel, smsTemplates, surveyProcessingItems, surveys } from '../db/schema/index.ts';
 import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
@@ -23,10 +23,10 @@ import type { Clock } from './types.ts';
 const DAY_MS = 86_400_000;
 /** How long a claimed invitation is its worker's before another may send it. */
 const LEASE_MS = 5 * 60_000;
+/** How often the reminder and expiry sweeps run at most (clock time). */
+const SWEEP_EVERY_MS = 30_000;
 /** Attempts before a transport error leaves the invitation `failed`. */
 export const MAX_SEND_ATTEMPTS = 3;
-/** Messages in flight at once within a batch. */
-const CONCURRENCY = 8;
 
 export type SendOutcome = { itemId: number; status: ProcessingItemStatus; error: string | null; notificationId: number | null };
 
@@ -133,22 +133,9 @@ function messageOf(
   };
 }
 
-/** Runs `work` over `items` with at most `limit` at once. */
-async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i] as T);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
-}
-
 export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, options: { batchSize?: number } = {}): SendEngine {
   const batchSize = options.batchSize ?? 500;
+  let lastSweep: number | null = null;
 
   /** Claims due invitations (or the ones named), moving `scheduled_at` a lease ahead. */
   async function claim(now: Date, ids: number[] | null): Promise<Claimed[]> {
@@ -166,51 +153,99 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     return db.select().from(surveyProcessingItems).where(inArray(surveyProcessingItems.id, claimed)).orderBy(surveyProcessingItems.id);
   }
 
-  /** Sends one claimed invitation (with the e-mail → SMS fallback) and records how it ended. */
-  async function sendOne(item: Claimed, d: Details, now: Date): Promise<SendOutcome> {
-    const survey = d.surveys.get(item.surveyId);
-    let message = messageOf(item, item.channel, 'survey_invite', d, messenger);
-    let channel = item.channel;
-    let result: SendResult | null = typeof message === 'string' ? null : await messenger.send(message);
-    let error = result ? result.error : (message as string);
-    // Fallback: e-mail refused or impossible → SMS, when the survey allows it and the customer opted in.
-    const refused = result === null || result.status === 'suppressed';
-    if (refused && channel === 'email' && survey?.channel === 'email_then_sms' && item.phone && item.smsOptIn) {
-      message = messageOf(item, 'sms', 'survey_invite', d, messenger);
-      if (typeof message !== 'string') {
-        channel = 'sms';
-        result = await messenger.send(message);
-        error = result.error;
-      }
+  /** The item columns an outcome sets, written for the whole batch in one statement. */
+  async function record(
+    rows: {
+      id: number;
+      status: ProcessingItemStatus;
+      channel: string;
+      error: string | null;
+      scheduledAt: Date | null;
+      sentAt: Date | null;
+      expiresAt: Date | null;
+    }[],
+    now: Date,
+  ) {
+    for (let i = 0; i < rows.length; i += 1000) {
+      const values = JSON.stringify(
+        rows.slice(i, i + 1000).map((r) => ({
+          id: r.id,
+          status: r.status,
+          channel: r.channel,
+          error: r.error,
+          skip: r.status.startsWith('skipped_') ? r.error : null,
+          scheduled: r.scheduledAt?.toISOString() ?? null,
+          sent: r.sentAt?.toISOString() ?? null,
+          expires: r.expiresAt?.toISOString() ?? null,
+        })),
+      );
+      await db.execute(sql`
+        update survey_processing_items i set status = v.status, channel = v.channel, last_error = v.error,
+          skip_reason = coalesce(v.skip, i.skip_reason), scheduled_at = v.scheduled, sent_at = coalesce(v.sent, i.sent_at),
+          expires_at = coalesce(v.expires, i.expires_at), updated_at = ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${values}::jsonb) as v(id int, status text, channel text, error text, skip text, scheduled timestamptz, sent timestamptz, expires timestamptz)
+        where i.id = v.id`);
     }
-    let status: ProcessingItemStatus = result ? itemStatusOf(result) : 'failed';
-    const linkDays = survey?.linkExpiresDays ?? 30;
-    const base = { channel, lastError: error, updatedAt: now };
-    if (status === 'sent') {
-      await db
-        .update(surveyProcessingItems)
-        .set({ ...base, status, sentAt: now, scheduledAt: now, expiresAt: new Date(now.getTime() + linkDays * DAY_MS) })
-        .where(eq(surveyProcessingItems.id, item.id));
-    } else if (status === 'failed' && result !== null && item.attempts < MAX_SEND_ATTEMPTS) {
-      // A transport error: try again after the back-off.
-      status = 'scheduled';
-      await db
-        .update(surveyProcessingItems)
-        .set({ ...base, status, scheduledAt: new Date(now.getTime() + backoffMs(item.attempts)) })
-        .where(eq(surveyProcessingItems.id, item.id));
-    } else {
-      await db
-        .update(surveyProcessingItems)
-        .set({ ...base, status, scheduledAt: null, ...(status.startsWith('skipped_') ? { skipReason: error } : {}) })
-        .where(eq(surveyProcessingItems.id, item.id));
-    }
-    return { itemId: item.id, status, error, notificationId: result?.id ?? null };
   }
 
+  /** Sends claimed invitations as one batch (with the e-mail → SMS fallback) and records how each ended. */
   async function sendClaimed(items: Claimed[], now: Date): Promise<SendOutcome[]> {
     if (items.length === 0) return [];
     const d = await detailsOf(db, items);
-    return pool(items, CONCURRENCY, (item) => sendOne(item, d, now));
+    const channels = items.map((item) => item.channel);
+    const messages = items.map((item) => messageOf(item, item.channel, 'survey_invite', d, messenger));
+    const results = await sendAll(messages);
+    // Fallback: e-mail refused or impossible → SMS, when the survey allows it and the customer opted in.
+    const fallback = items.flatMap((item, i) => {
+      const result = results[i];
+      const refused = result === null || result?.status === 'suppressed';
+      const survey = d.surveys.get(item.surveyId);
+      return refused && item.channel === 'email' && survey?.channel === 'email_then_sms' && item.phone && item.smsOptIn ? [i] : [];
+    });
+    if (fallback.length > 0) {
+      const sms = fallback.map((i) => messageOf(items[i] as Claimed, 'sms', 'survey_invite', d, messenger));
+      const smsResults = await sendAll(sms);
+      fallback.forEach((i, j) => {
+        if (typeof sms[j] === 'string') return;
+        messages[i] = sms[j] as OutboundMessage;
+        results[i] = smsResults[j] ?? null;
+        channels[i] = 'sms';
+      });
+    }
+    const outcomes = items.map((item, i) => {
+      const result = results[i] ?? null;
+      const message = messages[i];
+      const error = result ? result.error : typeof message === 'string' ? message : null;
+      const linkDays = d.surveys.get(item.surveyId)?.linkExpiresDays ?? 30;
+      let status: ProcessingItemStatus = result ? itemStatusOf(result) : 'failed';
+      let scheduledAt: Date | null = null;
+      // A transport error: try again after the back-off, until the attempts run out.
+      if (status === 'failed' && result !== null && item.attempts < MAX_SEND_ATTEMPTS) {
+        status = 'scheduled';
+        scheduledAt = new Date(now.getTime() + backoffMs(item.attempts));
+      }
+      const sent = status === 'sent';
+      return {
+        id: item.id,
+        status,
+        channel: channels[i] ?? item.channel,
+        error,
+        scheduledAt: sent ? now : scheduledAt,
+        sentAt: sent ? now : null,
+        expiresAt: sent ? new Date(now.getTime() + linkDays * DAY_MS) : null,
+        notificationId: result?.id ?? null,
+      };
+    });
+    await record(outcomes, now);
+    return outcomes.map((o) => ({ itemId: o.id, status: o.status, error: o.error, notificationId: o.notificationId }));
+  }
+
+  /** The messages that could be made, sent in one batch; null where there was none. */
+  async function sendAll(messages: (OutboundMessage | string)[]): Promise<(SendResult | null)[]> {
+    const real = messages.flatMap((m) => (typeof m === 'string' ? [] : [m]));
+    const sent = await messenger.sendMany(real);
+    let k = 0;
+    return messages.map((m) => (typeof m === 'string' ? null : (sent[k++] ?? null)));
   }
 
   /** Reminders due: sent, unanswered, not expired, fewer than the survey's count, the interval passed since the send. */
@@ -230,14 +265,11 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     if (ids.length === 0) return 0;
     const items = await db.select().from(surveyProcessingItems).where(inArray(surveyProcessingItems.id, ids));
     const d = await detailsOf(db, items);
-    await pool(items, CONCURRENCY, async (item) => {
-      const message = messageOf(item, item.channel, 'survey_reminder', d, messenger);
-      if (typeof message === 'string') return;
-      const sent = await messenger.send(message);
-      if (sent.status === 'sent') {
-        await db.update(surveyProcessingItems).set({ status: 'reminded', updatedAt: now }).where(eq(surveyProcessingItems.id, item.id));
-      }
-    });
+    const results = await sendAll(items.map((item) => messageOf(item, item.channel, 'survey_reminder', d, messenger)));
+    const reminded = items.filter((_item, i) => results[i]?.status === 'sent').map((item) => item.id);
+    if (reminded.length > 0) {
+      await db.update(surveyProcessingItems).set({ status: 'reminded', updatedAt: now }).where(inArray(surveyProcessingItems.id, reminded));
+    }
     return ids.length;
   }
 
@@ -258,6 +290,10 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
   return {
     async run(now) {
       const sent = await sendClaimed(await claim(now, null), now);
+      // Reminders and expiry scan the sent invitations: once the due ones are drained, and at most every 30 s.
+      const drained = sent.length < batchSize;
+      if (!drained || (lastSweep !== null && Math.abs(now.getTime() - lastSweep) < SWEEP_EVERY_MS)) return sent.length;
+      lastSweep = now.getTime();
       const reminded = await remind(now);
       await expire(now);
       return sent.length + reminded;
