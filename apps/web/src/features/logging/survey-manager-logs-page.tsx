@@ -8,29 +8,19 @@ import {
   skippedText,
   surveyChangeResource,
 } from '@admin/shared/resources/survey-manager-logs';
-import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, Stack, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { FieldGrid } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { downloadCsv } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 
 const RUN_COLORS: Record<FeedRun['run_status'], string> = { running: 'blue', succeeded: 'green', partial: 'orange', failed: 'red' };
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </div>
-  );
-}
 
 const runCells = {
   started_at: (r: FeedRun) => <DateTimeCell value={r.started_at} />,
@@ -102,15 +92,7 @@ function RunDetail({ row }: { row: FeedRun }) {
   ];
   return (
     <Stack gap="sm">
-      <SimpleGrid cols={2} spacing="xs">
-        {fields.map(([label, value]) => (
-          <Labelled key={label} label={label}>
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {value}
-            </Text>
-          </Labelled>
-        ))}
-      </SimpleGrid>
+      <FieldGrid fields={fields} />
       {row.error && (
         <Text c="red" size="sm">
           {row.error}

@@ -10,12 +10,13 @@ import {
   rescheduleSchema,
 } from '@admin/shared/resources/survey-processing';
 import type { ProcessingItemStatus } from '@admin/shared/resources/surveys';
-import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Timeline } from '@mantine/core';
+import { Badge, Button, Code, Group, Loader, Stack, Table, Text, Textarea, TextInput, Timeline } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import type { z } from 'zod';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { FieldGrid } from '../../components/field-grid.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
@@ -64,17 +65,6 @@ const cells = {
     </div>
   ),
 };
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </div>
-  );
-}
 
 /** The first message per field of a schema's refusal (the same messages the server answers). */
 function problemsOf(error: z.ZodError): Record<string, string> {
@@ -241,15 +231,7 @@ function ItemDetail({ row }: { row: ProcessingItem }) {
       </Group>
       <ItemActions item={d} />
       <Text fw={600}>Mapping result</Text>
-      <SimpleGrid cols={2} spacing="xs">
-        {mapped.map(([label, value]) => (
-          <Labelled key={label} label={label}>
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {value ?? '—'}
-            </Text>
-          </Labelled>
-        ))}
-      </SimpleGrid>
+      <FieldGrid fields={mapped} />
       <Text fw={600}>Row as received</Text>
       {d.raw ? (
         <Table withTableBorder fz="sm" aria-label="Row as received">
