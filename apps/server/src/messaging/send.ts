@@ -203,24 +203,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
           const chunk = planned.slice(i, i + MANY_CHUNK);
           const rows = await tx
             .insert(notificationLogs)
-            .values(
-              chunk.map(({ message, to, refusal, status }) => ({
-                clientId: message.clientId ?? null,
-                locationId: message.locationId ?? null,
-                channel: message.channel,
-                type: message.type,
-                recipient: to,
-                subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
-                bodyText: message.text,
-                bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
-                status,
-                relatedType: message.related?.type ?? null,
-                relatedId: message.related ? String(message.related.id) : null,
-                error: refusal,
-                createdAt: at,
-                updatedAt: at,
-              })),
-            )
+            .values(chunk.map(({ message, to, refusal, status }) => logRowOf(message, to, status, refusal, at)))
             .returning({ id: notificationLogs.id });
           const chunkIds = rows.map((r) => r.id);
           ids.push(...chunkIds);
@@ -286,22 +269,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
       const id = await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(notificationLogs)
-          .values({
-            clientId: message.clientId ?? null,
-            locationId: message.locationId ?? null,
-            channel: message.channel,
-            type: message.type,
-            recipient: to,
-            subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
-            bodyText: message.text,
-            bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
-            status,
-            relatedType: message.related?.type ?? null,
-            relatedId: message.related ? String(message.related.id) : null,
-            error: refusal,
-            createdAt: at,
-            updatedAt: at,
-          })
+          .values(logRowOf(message, to, status, refusal, at))
           .returning({ id: notificationLogs.id });
         if (!row) throw new Error('insert returned nothing');
         await tx.insert(notificationEvents).values({ notificationId: row.id, status, at, detail: refusal ?? 'Queued for sending' });
@@ -310,17 +278,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
       if (refusal !== null) return { id, status, providerMessageId: null, error: refusal };
 
       try {
-        const delivery =
-          message.channel === 'email'
-            ? await email.send({
-                from: senderOf(config.emailFrom, message.sender ?? null),
-                replyTo: message.replyTo ?? null,
-                to,
-                subject: message.subject,
-                text: message.text,
-                html: message.html ?? null,
-              })
-            : await sms.send({ from: config.smsFrom, to, body: message.text });
+        const delivery = await deliver(message, to);
         await finish(id, 'sent', delivery.detail, { providerMessageId: delivery.providerMessageId });
         return { id, status: 'sent', providerMessageId: delivery.providerMessageId, error: null };
       } catch (err) {
@@ -331,6 +289,26 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
     },
     link: (path) => `${config.publicBaseUrl}${path.startsWith('/') ? path : `/${path}`}`,
     close: () => email.close(),
+  };
+}
+
+/** The NotificationLog row of a message as first written (`send` and `sendMany`). */
+function logRowOf(message: OutboundMessage, to: string, status: NotificationStatus, refusal: string | null, at: Date) {
+  return {
+    clientId: message.clientId ?? null,
+    locationId: message.locationId ?? null,
+    channel: message.channel,
+    type: message.type,
+    recipient: to,
+    subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
+    bodyText: message.text,
+    bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
+    status,
+    relatedType: message.related?.type ?? null,
+    relatedId: message.related ? String(message.related.id) : null,
+    error: refusal,
+    createdAt: at,
+    updatedAt: at,
   };
 }
 
