@@ -224,6 +224,14 @@ for (const kind of testDatabaseKinds()) {
       expect(await messagesOf(id)).toHaveLength(1);
     });
 
+    it('Retry failed / Send now over more items than a batch sends them all', async () => {
+      clock.set(START);
+      const ids = await admit(Array.from({ length: 7 }, () => row({ transactionDate: '2026-03-20' })));
+      const engine = createSendEngine(database.db, app.messenger, clock, { batchSize: 3 });
+      const outcomes = await engine.sendItemsNow(ids);
+      expect(outcomes.map((o) => o.status)).toEqual(ids.map(() => 'sent'));
+    });
+
     it('retries a failing transport with back-off, then fails with the provider error', async () => {
       clock.set(START);
       const [id] = await admit([row()]);

@@ -141,7 +141,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
   async function claim(now: Date, ids: number[] | null): Promise<Claimed[]> {
     const at = now.toISOString();
     const which = ids
-      ? sql`id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int) and status = 'scheduled'`
+      ? sql`id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int) and status = 'scheduled' and scheduled_at <= ${at}::timestamptz`
       : sql`status = 'scheduled' and scheduled_at <= ${at}::timestamptz`;
     const result = await db.execute(sql`
       update survey_processing_items set scheduled_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz,
@@ -305,7 +305,13 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
         .update(surveyProcessingItems)
         .set({ status: 'scheduled', scheduledAt: now, attempts: 0, updatedAt: now })
         .where(and(inArray(surveyProcessingItems.id, ids), inArray(surveyProcessingItems.status, ['scheduled', 'queued', 'failed'])));
-      return sendClaimed(await claim(now, ids), now);
+      // A batch at a time; an item a transport error put back for later is not claimed again here.
+      const outcomes: SendOutcome[] = [];
+      for (;;) {
+        const claimed = await claim(now, ids);
+        if (claimed.length === 0) return outcomes;
+        outcomes.push(...(await sendClaimed(claimed, now)));
+      }
     },
   };
 }
