@@ -146,7 +146,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     const result = await db.execute(sql`
       update survey_processing_items set scheduled_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz,
         attempts = attempts + 1, updated_at = ${at}::timestamptz
-      where id in (select id from survey_processing_items where ${which} order by scheduled_at, id limit ${batchSize} for update skip locked)
+      where id in (select id from survey_processing_items where ${which} order by scheduled_at limit ${batchSize} for update skip locked)
       returning id`);
     const claimed = rowsOf(result).map((r) => Number(r.id));
     if (claimed.length === 0) return [];
