@@ -7,6 +7,7 @@ import { testConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { locations, personnel, products } from '../../db/schema/index.ts';
 import { seedDemoData } from '../../db/seed/demo.ts';
+import { CronError, nextRun, parseCron } from './cron.ts';
 import { type FeedForIngest, feedDate, normalize } from './normalize.ts';
 import { FeedFileError, parseFeedFile } from './parse.ts';
 
@@ -192,5 +193,26 @@ describe('normalize', () => {
     );
     expect(errors).toEqual([]);
     expect(rows[0]).toMatchObject({ firstName: 'Alex', email: 'alex@example.com', transactionDate: '2026-11-20', locationId });
+  });
+});
+
+describe('cron schedules', () => {
+  const after = new Date('2026-11-23T10:07:30Z'); // a Monday
+  const table: [string, string, string][] = [
+    ['*/15 * * * *', 'UTC', '2026-11-23T10:15:00.000Z'],
+    ['0 6 * * *', 'UTC', '2026-11-24T06:00:00.000Z'],
+    // 6:00 in Denver (UTC−7 in November), later the same day there.
+    ['0 6 * * *', 'America/Denver', '2026-11-23T13:00:00.000Z'],
+    ['30 9 * * 0', 'UTC', '2026-11-29T09:30:00.000Z'],
+    ['0 0 1 1 *', 'UTC', '2027-01-01T00:00:00.000Z'],
+    // Both day fields: the 25th or a Tuesday, whichever comes first.
+    ['0 12 25 * 2', 'UTC', '2026-11-24T12:00:00.000Z'],
+  ];
+  for (const [expression, zone, expected] of table) {
+    it(`${expression} in ${zone}`, () => expect(nextRun(parseCron(expression), after, zone)?.toISOString()).toBe(expected));
+  }
+  it('says which field is wrong', () => {
+    expect(() => parseCron('0 25 * * *')).toThrow('The hour "25" is outside 0–23');
+    expect(() => parseCron('0 6 * *')).toThrow(CronError);
   });
 });
