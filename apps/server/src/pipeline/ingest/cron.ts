@@ -1,3 +1,5 @@
+import { localTimeOf } from '../schedule.ts';
+
 /**
  * A small 5-field cron matcher for feed schedules (minute hour day-of-month month day-of-week):
  * numbers, `*`, ranges `a-b`, steps `*\/n` and `a-b/n`, lists `a,b`; day-of-week 0–7 (0 and 7 are
@@ -50,29 +52,17 @@ export function parseCron(expression: string): Cron {
   return { minutes, hours, days, months, weekdays, anyDay: parts[2] === '*', anyWeekday: parts[4] === '*' };
 }
 
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** The wall clock in `timeZone` (the send engine's `localTimeOf`), with the weekday as cron numbers it. */
 function localParts(date: Date, timeZone: string) {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      weekday: 'short',
-    });
-    formatters.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
+  const local = localTimeOf(date, timeZone);
   return {
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    weekday: WEEKDAYS[parts.weekday ?? ''] ?? 0,
+    month: local.month,
+    day: local.day,
+    hour: Math.floor(local.minute / 60),
+    minute: local.minute % 60,
+    weekday: WEEKDAYS.indexOf(local.weekday),
   };
 }
 
