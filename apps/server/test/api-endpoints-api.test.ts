@@ -87,6 +87,12 @@ for (const kind of testDatabaseKinds()) {
       expect(feeds).toHaveLength(1);
     });
 
+    it('sends a test payload as a dry run: the sample row checked by the feed, nothing written', async () => {
+      const res = await send('POST', `/api/api-endpoints/${locationId}/test`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.result).toMatchObject({ rows_read: 1, rows_valid: 1, rows_invalid: 0 });
+    });
+
     it('pauses, resumes and archives; the feed follows', async () => {
       const paused = await send('PATCH', `/api/api-endpoints/${locationId}/status`, { status: 'paused' });
       expect(paused.json().data.status).toBe('paused');

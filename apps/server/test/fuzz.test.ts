@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema } from '@admin/shared';
+import { API_TOKEN_SCOPES, errorEnvelopeSchema } from '@admin/shared';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,15 +162,38 @@ function normalise(text: string): string {
   return text.replace(/"[^"]*"/g, '"…"').slice(0, 240);
 }
 
+/**
+ * An API token with every scope, and the first location's ingest endpoint set up (no IP list, a
+ * high rate limit), so the fuzz reaches the machine routes' handlers and not only their 401.
+ */
+async function machineAccess(app: FastifyInstance, session: string): Promise<string> {
+  const send = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown>) =>
+    app.inject({ method, url, headers: bearer(session), payload });
+  const user = (await app.inject({ method: 'GET', url: '/api/user', headers: bearer(session) })).json().data.user;
+  const made = await send('POST', '/api/api-token', { user_id: user.id, name: 'Fuzz', scopes: [...API_TOKEN_SCOPES] });
+  const endpoints = (await app.inject({ method: 'GET', url: '/api/api-endpoints?client=all&perPage=50', headers: bearer(session) })).json();
+  for (const { _id: id } of endpoints.data as { _id: string }[]) {
+    const surveys = (await app.inject({ method: 'GET', url: `/api/api-endpoints/${id}/survey-options`, headers: bearer(session) })).json();
+    if (surveys.data.length === 0) continue;
+    const saved = await send('PUT', `/api/api-endpoints/${id}`, { survey_id: Number(surveys.data[0].value), rate_limit_per_min: 6000 });
+    if (saved.statusCode !== 200) throw new Error(`fuzz: the ingest endpoint could not be set up: ${saved.body}`);
+    break;
+  }
+  return made.json().data.token;
+}
+
 for (const kind of testDatabaseKinds()) {
   describe(`fuzz: every route with requests from its own schemas (${kind})`, () => {
     let ctx: TestContext;
     let token = '';
+    /** An API token (feeds:write) for machine routes (`{ token: scope }` access), which refuse sessions. */
+    let apiToken = '';
     const logged: Error[] = [];
     beforeAll(async () => {
       ctx = await startTestApp(kind);
       captureLoggedErrors(ctx.app, logged);
       token = await login(ctx.app, 'admin@example.com');
+      apiToken = await machineAccess(ctx.app, token);
     });
     afterAll(() => ctx.close());
 
@@ -202,6 +225,7 @@ for (const kind of testDatabaseKinds()) {
         const started = performance.now();
         const pools = await harvest(ctx.app);
         const routes = ctx.app.routeTable.map(modelOf);
+        const machine = new Set(ctx.app.routeTable.filter((r) => typeof r.access === 'object').map((r) => opKey(modelOf(r))));
         expect(routes.length).toBeGreaterThan(10);
         const failures: Failure[] = [];
         const firstFailures: string[] = [];
@@ -217,7 +241,7 @@ for (const kind of testDatabaseKinds()) {
             sent++;
             logged.length = 0;
             const headers: Record<string, string> = {};
-            if (req.auth === 'admin') Object.assign(headers, bearer(token));
+            if (req.auth === 'admin') Object.assign(headers, bearer(machine.has(op) ? apiToken : token));
             if (req.auth === 'bogus') headers.authorization = `Bearer ${req.bogusToken}`;
             if (req.contentType !== null) headers['content-type'] = req.contentType;
             if (req.cookie !== null) headers.cookie = req.cookie;

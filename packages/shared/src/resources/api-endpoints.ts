@@ -4,6 +4,7 @@ import { defineResource, type Option, statusFilter, statusLabel } from '../api/r
 import { STATUSES } from '../constants.ts';
 import { FEED_FIELDS, PAYLOAD_FORMATS } from '../pipeline/enums.ts';
 import { allowedIpsSchema, clientIdItem } from './api-tokens.ts';
+import { feedValidationSchema } from './data-feeds.ts';
 import { locationResource } from './locations.ts';
 
 /**
@@ -47,7 +48,8 @@ export const apiEndpointSchema = z.object({
   errors_24h: z.number().int(),
   last_call_at: z.string().nullable(),
   status: z.enum(STATUSES),
-  updated_at: z.string().nullable(),
+  /** The settings' version stamp; absent until the endpoint is set up. */
+  updated_at: z.string().optional(),
 });
 export type ApiEndpoint = z.infer<typeof apiEndpointSchema>;
 
@@ -144,6 +146,9 @@ export const ingestResultSchema = z.object({
   rejected: z.array(z.object({ row: z.number().int(), errors: z.array(z.object({ field: z.string().nullable(), message: z.string() })) })),
 });
 export type IngestResult = z.infer<typeof ingestResultSchema>;
+
+/** Send test payload's answer: the row sent and what the endpoint's feed made of it (a dry run). */
+export const apiEndpointTestSchema = z.object({ payload: z.array(z.record(z.string(), z.string())), result: feedValidationSchema });
 
 /** The sample row of Send test payload and of the screen's example call. */
 export const SAMPLE_INGEST_ROW: Record<string, string> = {

@@ -139,7 +139,9 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
         accepted: answer.accepted.length,
         rejected: answer.rejected.length,
         runId: answer.run_id,
-        error: result?.run.error ?? (answer.rejected.length > 0 ? `${answer.rejected.length} rows rejected` : null),
+        error:
+          result?.run.error ??
+          (answer.rejected.length > 0 ? `${answer.rejected.length} row${answer.rejected.length === 1 ? '' : 's'} rejected` : null),
       });
       return { data: answer };
     },

@@ -97,7 +97,7 @@ function toEndpoint(r: Row): ApiEndpoint {
     // A subquery's timestamp comes back as text on some drivers.
     last_call_at: r.lastCall === null ? null : new Date(r.lastCall).toISOString(),
     status: (c?.status ?? 'active') as Status,
-    updated_at: c ? c.updatedAt.toISOString() : null,
+    ...(c ? { updated_at: c.updatedAt.toISOString() } : {}),
   };
 }
 

@@ -8,10 +8,12 @@ import {
   apiEndpointSavedSchema,
   apiEndpointSaveSchema,
   apiEndpointSchema,
+  apiEndpointTestSchema,
   dataEnvelope,
   type FeedMapping,
   locationIdParamSchema,
   type Option,
+  SAMPLE_INGEST_ROW,
   type Status,
   statusChangeSchema,
 } from '@admin/shared';
@@ -26,6 +28,7 @@ import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
+import { validateFile } from '../../pipeline/ingest/run.ts';
 import { ingestRoutes } from './ingest.ts';
 import { countEndpoints, findEndpoint, listEndpoints, recentCalls } from './repository.ts';
 
@@ -126,6 +129,26 @@ export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
       .limit(500);
     return { data: rows.map((r): Option => ({ value: String(r.id), label: `${r.name} (${r.user}, ${r.prefix}…${r.last4})` })) };
   });
+
+  // Send test payload: the sample row through the endpoint's feed as a call would go, as a dry run
+  // (validated and normalized, nothing written), so a set-up can be checked without inventing a customer.
+  app.post(
+    `${path}/:id/test`,
+    { schema: { params: locationIdParamSchema, response: { 200: dataEnvelope(apiEndpointTestSchema) } } },
+    async (request) => {
+      const location = await locationOf(app.db, validated<Params>(request.params).id);
+      const [feed] = await app.db
+        .select({ feed: dataFeeds })
+        .from(endpointConfigs)
+        .innerJoin(dataFeeds, eq(dataFeeds.id, endpointConfigs.dataFeedId))
+        .where(eq(endpointConfigs.locationId, location.id))
+        .limit(1);
+      if (!feed) throw new HttpError(409, `The API endpoint of ${location.locationname} is not set up; save its settings first.`);
+      const row = { ...SAMPLE_INGEST_ROW, transaction_date: app.clock.now().toISOString().slice(0, 10) };
+      const csv = `${Object.keys(row).join(',')}\n${Object.values(row).join(',')}\n`;
+      return { data: { payload: [row], result: await validateFile(app.db, feed.feed, csv) } };
+    },
+  );
 
   app.put(
     `${path}/:id`,

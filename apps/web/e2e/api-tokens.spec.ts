@@ -1,0 +1,109 @@
+import { expect, type Page, test } from '@playwright/test';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+
+const USER = 'Sam Staff';
+
+/** The user's row on API Token Generation, found by the user's name. */
+const userRow = (page: Page) => page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: USER });
+
+/** Finds the user with the search box, then revokes their token if an earlier attempt left one, so Generate is offered. */
+async function findUser(page: Page) {
+  await page.getByRole('searchbox', { name: 'Search' }).fill('staff@example.com');
+  await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('row')).toHaveCount(2);
+  const revoke = page.getByRole('button', { name: `Revoke token of ${USER}` });
+  const generate = page.getByRole('button', { name: `Generate token for ${USER}` });
+  await expect(revoke.or(generate)).toBeVisible();
+  if (await revoke.isVisible()) {
+    await revoke.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await expect(generate).toBeVisible();
+  }
+}
+
+test('API tokens: a token made on screen is copied from its dialog, feeds the ingest endpoint, and is refused once revoked', async ({
+  page,
+  context,
+}) => {
+  const errors = collectConsoleErrors(page);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const attempt = Date.now().toString(36);
+  const tokenName = `E2E feed ${attempt}`;
+  await signInAsAdmin(page);
+
+  // Generate: the plaintext is shown once, with a copy button.
+  await page.goto('/admin/api-token-generation');
+  await findUser(page);
+  await page.getByRole('button', { name: `Generate token for ${USER}` }).click();
+  const form = page.getByRole('dialog', { name: `Generate a token for ${USER}` });
+  await form.getByRole('textbox', { name: 'Token name' }).fill(tokenName);
+  await expect(form.getByRole('checkbox', { name: 'Feeds: write (ingest endpoint)' })).toBeChecked();
+  await form.getByRole('button', { name: 'Generate token' }).click();
+  const shown = page.getByRole('dialog', { name: 'Copy your new token' });
+  const token = await shown.getByRole('textbox', { name: 'Token' }).inputValue();
+  expect(token).toMatch(/^rp_[0-9A-Za-z]{46}$/);
+  await shown.getByRole('button', { name: 'Copy token' }).click();
+  await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  await shown.getByRole('button', { name: 'Done' }).click();
+  // The list shows the token by its first and last characters only.
+  await expect(userRow(page)).toContainText(`${token.slice(0, 7)}…${token.slice(-4)}`);
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  // API Managers: set the first location's endpoint up with this token.
+  await page.goto('/admin/api-managers');
+  const table = page.getByRole('table', { name: 'API endpoints' });
+  const row = table.getByRole('row').nth(1);
+  await expect(row).toBeVisible();
+  const path = (await row.getByText(/^POST \/api\/v1\/endpoints\//).innerText()).replace(/^POST /, '');
+  await row.getByRole('button', { name: /^(Set up|Edit) endpoint of / }).click();
+  const setup = page.getByRole('dialog', { name: /the endpoint of / });
+  await setup.getByRole('combobox', { name: 'Survey' }).click();
+  await page.getByRole('option').first().click();
+  await setup.getByRole('combobox', { name: 'Token' }).click();
+  await page.getByRole('option', { name: new RegExp(tokenName) }).click();
+  await setup.getByRole('textbox', { name: 'Rate limit per minute' }).fill('60');
+  await setup.getByRole('button', { name: 'Save' }).click();
+  await expect(setup).toBeHidden();
+  const secret = page.getByRole('dialog', { name: 'Copy the webhook secret' });
+  if (await secret.isVisible()) await secret.getByRole('button', { name: 'Done' }).click();
+  await expect(row).toContainText(tokenName);
+
+  // The ingest endpoint takes the token: one row accepted with its processing item, one rejected.
+  const rows = [
+    {
+      first_name: 'Robin',
+      last_name: 'E2E',
+      email: `robin.${attempt}@example.com`,
+      transaction_id: `E2E-${attempt}`,
+      transaction_date: new Date().toISOString().slice(0, 10),
+    },
+    { first_name: '', email: 'nobody', transaction_id: `E2E-${attempt}-bad`, transaction_date: 'soon' },
+  ];
+  const call = () => page.request.post(path, { headers: { authorization: `Bearer ${token}` }, data: rows });
+  const accepted = await call();
+  expect(accepted.status()).toBe(200);
+  const answer = (await accepted.json()).data;
+  expect(answer.accepted).toEqual([expect.objectContaining({ row: 1, processing_item_id: expect.any(Number) })]);
+  expect(answer.rejected.map((r: { row: number }) => r.row)).toEqual([2]);
+  expect((await page.request.post(path, { data: rows })).status()).toBe(401);
+
+  // The call is on the screen: Calls 24h and the recent calls.
+  await page.reload();
+  await row.getByRole('button', { name: /^Recent calls of / }).click();
+  const calls = page.getByRole('table', { name: /^Recent calls of / });
+  await expect(calls.getByRole('cell', { name: '200', exact: true }).first()).toBeVisible();
+  await expect(calls.getByRole('cell', { name: '401', exact: true }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // Revoke (confirmed): the token is refused from then on.
+  await page.goto('/admin/api-token-generation');
+  await page.getByRole('searchbox', { name: 'Search' }).fill('staff@example.com');
+  await page.getByRole('button', { name: `Revoke token of ${USER}` }).click();
+  await page
+    .getByRole('dialog', { name: `Revoke token ${tokenName}?` })
+    .getByRole('button', { name: 'Revoke token' })
+    .click();
+  await expect(userRow(page)).toContainText('Revoked');
+  expect((await call()).status()).toBe(401);
+  expect(errors).toEqual([]);
+});
