@@ -2,7 +2,8 @@ import { expect, type Page, test } from '@playwright/test';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // Survey Processing and Survey Manager Logs: a feed file with one bad row uploaded in the setup
-// (through the API, as Survey Platform does), its invitations found and one cancelled with a note,
+// (through the API, as Survey Platform does), its invitations found, one cancelled with a note and
+// one sent now,
 // then the run and its refused row in Survey Manager Logs (re-run), and the survey's change log.
 
 async function apiOf(page: Page) {
@@ -86,6 +87,17 @@ test.describe('Survey Processing and Survey Manager Logs', () => {
     await expect(detail.getByText('Customer called to opt out')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(row).toContainText('Cancelled');
+
+    // Send now: the other invitation goes out at once; its message is in the timeline.
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`B-${unique}`);
+    const other = table.getByRole('row', { name: new RegExp(`Ben${unique}`) });
+    await other.getByRole('button', { name: /^Details of invitation/ }).click();
+    const otherDetail = page.getByRole('dialog', { name: new RegExp(`invitation of Ben${unique}`, 'i') });
+    await otherDetail.getByRole('button', { name: 'Send now' }).click();
+    await expect(otherDetail.getByLabel('Message timeline')).toContainText('survey_invite · sent');
+    await expect(otherDetail.getByRole('button', { name: 'Resend' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(other).toContainText('Sent');
 
     // Survey Manager Logs, deep-linked from Survey Platform with the feed.
     await page.goto(`/admin/survey-admin/logs?feed=${feedId}`);

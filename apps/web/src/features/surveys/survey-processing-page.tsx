@@ -9,6 +9,7 @@ import {
   processingItemResource,
   rescheduleSchema,
 } from '@admin/shared/resources/survey-processing';
+import { surveyResponseResource } from '@admin/shared/resources/survey-responses';
 import type { ProcessingItemStatus } from '@admin/shared/resources/surveys';
 import { Badge, Button, Code, Group, Loader, Stack, Table, Text, Textarea, TextInput, Timeline } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -22,6 +23,8 @@ import { formatDateTime } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
 
 const path = processingItemResource.path;
+/** Sent and not answered: the link may go again (Survey Manager's resend; 409 once expired). */
+const RESENDABLE: readonly ProcessingItemStatus[] = ['sent', 'delivered', 'opened', 'reminded'];
 
 const STATUS_COLORS: Record<ProcessingItemStatus, string> = {
   queued: 'gray',
@@ -89,7 +92,11 @@ function useAction(item: ProcessingItemDetail) {
     setBusy(action);
     setErrors({});
     try {
-      await api.post(`${path}/${item.id}/${action}`, body ?? {});
+      // Resend is Survey Manager's route (the same invitation's link again); the others are this screen's.
+      await api.post(
+        action === 'resend' ? `${surveyResponseResource.path}/items/${item.id}/resend` : `${path}/${item.id}/${action}`,
+        body ?? {},
+      );
       notifications.show({ color: 'green', message: done });
       await queryClient.invalidateQueries();
     } catch (e) {
@@ -114,6 +121,12 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
   const [phone, setPhone] = useState(item.phone_full ?? '');
   const status = item.item_status;
   const schedulable = status === 'queued' || status === 'scheduled' || status === 'failed';
+  if (RESENDABLE.includes(status))
+    return (
+      <Button variant="light" loading={busy === 'resend'} onClick={() => void run('resend', 'Invitation sent again')}>
+        Resend
+      </Button>
+    );
   if (!isUnsent(status)) return null;
   const whenIso = when === '' || Number.isNaN(new Date(when).getTime()) ? when : new Date(when).toISOString();
   return (
