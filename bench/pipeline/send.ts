@@ -6,8 +6,8 @@
  * processes on PostgreSQL; on PGlite, whose data directory one process owns, two engines in one
  * process). In the same run, the ceiling: one bare SQL insert of 100,000 notification rows.
  *
- *   npx tsx bench/pipeline/send.ts
- *   BENCH_SEND_ITEMS=100000 BENCH_DATABASE_URL=postgres://… npx tsx bench/pipeline/send.ts
+ *   npm run bench:send
+ *   BENCH_SEND_ITEMS=100000 BENCH_DATABASE_URL=postgres://… npm run bench:send
  *
  * BENCH_DATABASE_URL is a server's admin URL: the bench creates and drops its own database.
  * Results: bench/results/send-<db>.json; table: bench/README.md ("Pipeline: send").
