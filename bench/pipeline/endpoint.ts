@@ -1,0 +1,178 @@
+/**
+ * bench/pipeline/endpoint: the ingest endpoint `POST /api/v1/endpoints/:_id/transactions` with
+ * 10-row JSON payloads, over HTTP to the real server listening in this process, on PGlite and,
+ * with BENCH_DATABASE_URL, PostgreSQL. In the same run, two ceilings at the same concurrency:
+ * `GET /healthz` (the HTTP stack and one `select 1`) and bare SQL (the 10 rows inserted with one
+ * multi-row INSERT into a scratch table, no HTTP).
+ *
+ *   npx tsx bench/pipeline/endpoint.ts
+ *   BENCH_REQUESTS=2000 BENCH_CONCURRENCY=8 BENCH_DATABASE_URL=postgres://… npx tsx bench/pipeline/endpoint.ts
+ *
+ * Each call is a full ingest: token check (hash lookup), endpoint settings, a feed run row,
+ * normalize, admitRows (every rule, scheduling), items written, the call logged. The endpoint's
+ * rate limit is raised in the database past the form's 6,000/min so the handler is what is measured.
+ * Results: bench/results/endpoint-<db>.json; table: bench/README.md ("Pipeline: ingest API").
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { testConfig } from '../../apps/server/src/config.ts';
+import { openDatabase } from '../../apps/server/src/db/client.ts';
+import { endpointConfigs, locations, surveys, users } from '../../apps/server/src/db/schema/index.ts';
+import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const ROWS_PER_CALL = 10;
+
+async function freshPg(): Promise<string> {
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query('drop database if exists bench_endpoint with (force)');
+  await admin.query('create database bench_endpoint');
+  await admin.end();
+  const url = new URL(process.env.BENCH_DATABASE_URL ?? '');
+  url.pathname = '/bench_endpoint';
+  return url.toString();
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** Runs `count` calls of `one(i)` with `CONCURRENCY` in flight; answers req/s, p50/p99 (ms) and failures. */
+async function load(count: number, one: (i: number) => Promise<boolean>) {
+  const times: number[] = [];
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t = performance.now();
+        if (!(await one(i))) failed++;
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    requests: count,
+    reqPerSec: Math.round(count / seconds),
+    p50Ms: round(quantile(times, 0.5)),
+    p99Ms: round(quantile(times, 0.99)),
+    failed,
+  };
+}
+
+async function run(kind: 'pglite' | 'pg') {
+  const database = await openDatabase(kind === 'pglite' ? { kind, dataDir: null } : { kind, url: await freshPg() });
+  await database.migrate();
+  const { db } = database;
+  const config = testConfig({ demoPassword: 'demo-password' });
+  await seedDemoData(db, config);
+  const app = await buildApp(config, { database });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 100);
+
+  // A token and one endpoint, made through the API as a person would.
+  const login = await (
+    await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'demo-password' }),
+    })
+  ).json();
+  const session = { authorization: `Bearer ${login.data.token}`, 'content-type': 'application/json' };
+  const [admin] = await db.select().from(users).where(eq(users.email, 'admin@example.com'));
+  const made = await (
+    await fetch(`${base}/api/api-token`, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ user_id: admin?.id, name: 'Bench', scopes: ['feeds:write'] }),
+    })
+  ).json();
+  const token: string = made.data.token;
+  const [target] = await db
+    .select({ locationId: locations.id, surveyId: surveys.id })
+    .from(surveys)
+    .innerJoin(locations, eq(locations.clientId, surveys.clientId))
+    .where(eq(surveys.status, 'active'))
+    .limit(1);
+  if (!target) throw new Error('no active survey with a location');
+  const saved = await fetch(`${base}/api/api-endpoints/${target.locationId}`, {
+    method: 'PUT',
+    headers: session,
+    body: JSON.stringify({ survey_id: target.surveyId }),
+  });
+  if (saved.status !== 200) throw new Error(`endpoint set-up failed: ${saved.status} ${await saved.text()}`);
+  await db.update(endpointConfigs).set({ rateLimitPerMin: 100_000_000 }).where(eq(endpointConfigs.locationId, target.locationId));
+
+  const day = new Date().toISOString().slice(0, 10);
+  const payload = (i: number) =>
+    JSON.stringify(
+      Array.from({ length: ROWS_PER_CALL }, (_, j) => {
+        const n = i * ROWS_PER_CALL + j;
+        return {
+          first_name: `Bench${n}`,
+          last_name: 'Caller',
+          email: `bench.endpoint.${n}@example.com`,
+          transaction_id: `EP-${n}`,
+          transaction_date: day,
+        };
+      }),
+    );
+  const url = `${base}/api/v1/endpoints/${target.locationId}/transactions`;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  let accepted = 0;
+  const ingest = await load(REQUESTS, async (i) => {
+    const res = await fetch(url, { method: 'POST', headers, body: payload(i) });
+    const body = await res.json();
+    accepted += body.data?.accepted?.length ?? 0;
+    return res.status === 200 && body.data.accepted.length === ROWS_PER_CALL;
+  });
+
+  const health = await load(REQUESTS, async () => (await fetch(`${base}/healthz`)).status === 200);
+
+  await db.execute(
+    sql`create table bench_endpoint_rows (first_name text, last_name text, email text, transaction_id text, transaction_date date)`,
+  );
+  const bareSql = await load(REQUESTS, async (i) => {
+    const rows = Array.from({ length: ROWS_PER_CALL }, (_, j) => {
+      const n = i * ROWS_PER_CALL + j;
+      return sql`(${`Bench${n}`}, 'Caller', ${`bench.endpoint.${n}@example.com`}, ${`EP-${n}`}, ${day}::date)`;
+    });
+    await db.execute(sql`insert into bench_endpoint_rows values ${sql.join(rows, sql`, `)}`);
+    return true;
+  });
+
+  clearInterval(sampler);
+  await app.close();
+  await database.close();
+  const result = {
+    kind,
+    measuredAt: new Date().toISOString(),
+    concurrency: CONCURRENCY,
+    rowsPerCall: ROWS_PER_CALL,
+    ingest: { ...ingest, rowsAccepted: accepted, rowsPerSec: Math.round(ingest.reqPerSec * ROWS_PER_CALL) },
+    healthzCeiling: health,
+    bareSqlCeiling: bareSql,
+    peakRssMb: Math.round(peakRss / 1024 / 1024),
+  };
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', `endpoint-${kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+}
+
+await run('pglite');
+if (process.env.BENCH_DATABASE_URL) await run('pg');
