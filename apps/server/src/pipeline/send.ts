@@ -23,6 +23,11 @@ import type { Clock } from './types.ts';
 const DAY_MS = 86_400_000;
 /** How long a claimed invitation is its worker's before another may send it. */
 const LEASE_MS = 5 * 60_000;
+/**
+ * Invitations the sweeps leave alone: Send test's (a test gets no reminder) and the demo data's,
+ * whose story (answers, statuses) the seed wrote as of its own clock.
+ */
+const SWEPT_NOT = sql`('manual_test', 'demo')`;
 /** How often the reminder and expiry sweeps run at most (clock time). */
 const SWEEP_EVERY_MS = 30_000;
 /** Attempts before a transport error leaves the invitation `failed`. */
@@ -256,6 +261,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
       where i.id in (
         select p.id from survey_processing_items p join surveys s on s.id = p.survey_id
         where p.status in ('sent', 'delivered', 'opened', 'reminded') and p.reminders_sent < s.reminder_count
+          and p.source not in ${SWEPT_NOT}
           and p.expires_at > ${at}::timestamptz
           and p.sent_at + make_interval(days => s.reminder_interval_days * (p.reminders_sent + 1)) <= ${at}::timestamptz
           and not exists (select 1 from survey_responses r where r.processing_item_id = p.id)
@@ -281,6 +287,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
       .where(
         and(
           inArray(surveyProcessingItems.status, ['scheduled', 'sent', 'delivered', 'opened', 'reminded']),
+          sql`${surveyProcessingItems.source} not in ${SWEPT_NOT}`,
           sql`${surveyProcessingItems.expiresAt} <= ${now.toISOString()}::timestamptz`,
           or(isNull(surveyProcessingItems.scheduledAt), sql`${surveyProcessingItems.scheduledAt} <= ${now.toISOString()}::timestamptz`),
         ),
