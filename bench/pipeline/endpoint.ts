@@ -16,8 +16,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataEnvelope, ingestResultSchema } from '@admin/shared';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { z } from 'zod';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
@@ -39,6 +41,10 @@ async function freshPg(): Promise<string> {
   url.pathname = '/bench_endpoint';
   return url.toString();
 }
+
+/** The answers read here: a token (sign-in, a new API token) and an ingest call's. */
+const tokenAnswer = dataEnvelope(z.object({ token: z.string() }));
+const ingestAnswer = dataEnvelope(ingestResultSchema);
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
@@ -93,7 +99,7 @@ async function run(kind: 'pglite' | 'pg') {
       body: JSON.stringify({ email: 'admin@example.com', password: 'demo-password' }),
     })
   ).json();
-  const session = { authorization: `Bearer ${login.data.token}`, 'content-type': 'application/json' };
+  const session = { authorization: `Bearer ${tokenAnswer.parse(login).data.token}`, 'content-type': 'application/json' };
   const [admin] = await db.select().from(users).where(eq(users.email, 'admin@example.com'));
   const made = await (
     await fetch(`${base}/api/api-token`, {
@@ -102,7 +108,7 @@ async function run(kind: 'pglite' | 'pg') {
       body: JSON.stringify({ user_id: admin?.id, name: 'Bench', scopes: ['feeds:write'] }),
     })
   ).json();
-  const token: string = made.data.token;
+  const token = tokenAnswer.parse(made).data.token;
   const [target] = await db
     .select({ locationId: locations.id, surveyId: surveys.id })
     .from(surveys)
@@ -137,9 +143,10 @@ async function run(kind: 'pglite' | 'pg') {
   let accepted = 0;
   const ingest = await load(REQUESTS, async (i) => {
     const res = await fetch(url, { method: 'POST', headers, body: payload(i) });
-    const body = await res.json();
-    accepted += body.data?.accepted?.length ?? 0;
-    return res.status === 200 && body.data.accepted.length === ROWS_PER_CALL;
+    const answer = ingestAnswer.safeParse(await res.json());
+    const rows = answer.success ? answer.data.data.accepted.length : 0;
+    accepted += rows;
+    return res.status === 200 && rows === ROWS_PER_CALL;
   });
 
   const health = await load(REQUESTS, async () => (await fetch(`${base}/healthz`)).status === 200);

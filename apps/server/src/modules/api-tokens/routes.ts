@@ -107,18 +107,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(apiTokens.id, id))
         .returning();
       if (!row) throw notFound('API token');
-      await request.audit(
-        {
-          action: 'api_token.update',
-          message: `Updated API token ${row.name}`,
-          entityType: 'api_token',
-          entityId: row.id,
-          before: toApiToken(before, at),
-          after: toApiToken(row, at),
-        },
-        tx,
-      );
-      return toApiToken(row, at);
+      return audited(request, tx, 'update', before, row, at);
     });
     return { data: updated };
   });
@@ -168,18 +157,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
           .set({ revokedAt: at, updatedAt: at })
           .where(and(eq(apiTokens.id, row.replacesId), or(isNull(apiTokens.revokedAt), gt(apiTokens.revokedAt, at))));
       }
-      await request.audit(
-        {
-          action: 'api_token.revoke',
-          message: `Revoked API token ${row.name}`,
-          entityType: 'api_token',
-          entityId: row.id,
-          before: toApiToken(before, at),
-          after: toApiToken(row, at),
-        },
-        tx,
-      );
-      return toApiToken(row, at);
+      return audited(request, tx, 'revoke', before, row, at);
     });
     return { data: revoked };
   });
@@ -195,6 +173,24 @@ async function liveTokenOf(tx: Db, userId: number, at: Date): Promise<ApiTokenRo
     .limit(1)
     .for('update');
   return row;
+}
+
+/** Audits an edit or a revoke (before and after, never a secret) and answers the token as it now is. */
+async function audited(request: FastifyRequest, tx: Db, action: 'update' | 'revoke', before: ApiTokenRow, row: ApiTokenRow, at: Date) {
+  const after = toApiToken(row, at);
+  await request.audit(
+    {
+      action: `api_token.${action}`,
+      message: `${action === 'update' ? 'Updated' : 'Revoked'} API token ${row.name}`,
+      clientId: row.clientId,
+      entityType: 'api_token',
+      entityId: row.id,
+      before: toApiToken(before, at),
+      after,
+    },
+    tx,
+  );
+  return after;
 }
 
 async function lockToken(tx: Db, id: number): Promise<ApiTokenRow> {

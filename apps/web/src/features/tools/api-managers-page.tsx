@@ -7,37 +7,21 @@ import {
   RATE_LIMIT_DEFAULT,
 } from '@admin/shared/resources/api-endpoints';
 import type { FeedValidation } from '@admin/shared/resources/data-feeds';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
-import { ApiError, api } from '../../lib/http.ts';
+import { api } from '../../lib/http.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { AllowedIpsInput, ipList, problemOf, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
 
 type Options = { data: { value: string; label: string }[] };
 type Dialog = { kind: 'edit' | 'calls' | 'test'; row: ApiEndpoint };
 const path = apiEndpointResource.path;
 const labels = apiEndpointResource.labels;
-const problem = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The endpoint's full URL: the API's own origin (the console's when the API is served with it). */
 const ingestUrl = (row: ApiEndpoint) => `${runtimeConfig().apiBaseUrl || window.location.origin}${row.ingest_path}`;
@@ -55,33 +39,20 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
   const [format, setFormat] = useState<string>(row.payload_format);
   const [rate, setRate] = useState<number | string>(row.configured ? row.rate_limit_per_min : RATE_LIMIT_DEFAULT);
   const [newSecret, setNewSecret] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
-  const error = (field: string) => errors[field]?.join(' ') || undefined;
+  const { busy, run, error } = useDialogSave();
 
-  async function save() {
-    setBusy(true);
-    setErrors({});
-    try {
+  const save = () =>
+    run(async () => {
       const { data } = await api.put<{ data: { webhook_secret: string | null } }>(`${path}/${row._id}`, {
         survey_id: surveyId === null ? null : Number(surveyId),
         token_id: tokenId === null ? null : Number(tokenId),
-        allowed_ips: ips
-          .split(/[\s,]+/)
-          .map((s) => s.trim())
-          .filter((s) => s !== ''),
+        allowed_ips: ipList(ips),
         payload_format: format,
         rate_limit_per_min: rate === '' ? null : Number(rate),
         ...(newSecret ? { new_webhook_secret: true } : {}),
       });
       onDone(data.webhook_secret);
-    } catch (e) {
-      if (e instanceof ApiError && Object.keys(e.fieldErrors).length > 0) setErrors(e.fieldErrors);
-      else notifications.show({ color: 'red', message: problem(e) });
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <form
@@ -113,15 +84,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
           onChange={setTokenId}
           error={error('token_id')}
         />
-        <Textarea
-          label={labels.allowed_ips}
-          description="One IPv4/IPv6 address or CIDR range per line; empty allows every address"
-          autosize
-          minRows={2}
-          value={ips}
-          onChange={(e) => setIps(e.currentTarget.value)}
-          error={error('allowed_ips')}
-        />
+        <AllowedIpsInput label={apiEndpointResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
         <Select
           label={labels.payload_format}
           required
@@ -164,7 +127,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
 function RecentCalls({ row }: { row: ApiEndpoint }) {
   const calls = useQuery({ queryKey: [path, row._id, 'calls'], queryFn: () => api.get<{ data: ApiCall[] }>(`${path}/${row._id}/calls`) });
   if (calls.isPending) return <Text size="sm">Loading…</Text>;
-  if (calls.error) return <Alert color="red">{problem(calls.error)}</Alert>;
+  if (calls.error) return <Alert color="red">{problemOf(calls.error)}</Alert>;
   if (calls.data.data.length === 0) return <Text size="sm">No calls yet.</Text>;
   return (
     <Table striped aria-label={`Recent calls of ${row.locationname}`}>
@@ -206,7 +169,7 @@ function TestPayload({ row }: { row: ApiEndpoint }) {
     gcTime: 0,
   });
   if (test.isPending) return <Text size="sm">Sending…</Text>;
-  if (test.error) return <Alert color="red">{problem(test.error)}</Alert>;
+  if (test.error) return <Alert color="red">{problemOf(test.error)}</Alert>;
   const { payload, result } = test.data.data;
   return (
     <Stack gap="sm">
@@ -340,22 +303,13 @@ export default function ApiManagersPage() {
         {dialog?.kind === 'calls' && <RecentCalls row={dialog.row} />}
         {dialog?.kind === 'test' && <TestPayload row={dialog.row} />}
       </Modal>
-      <Modal opened={secret !== null} onClose={() => setSecret(null)} title="Copy the webhook secret" centered size="lg">
-        <Stack gap="sm">
-          <Alert color="orange" variant="light" role="note">
-            This is the only time the webhook secret is shown; only its hash is kept.
-          </Alert>
-          <TextInput label="Webhook secret" readOnly value={secret ?? ''} styles={{ input: { fontFamily: 'monospace' } }} />
-          <Group justify="flex-end">
-            <CopyButton value={secret ?? ''}>
-              {({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy secret'}</Button>}
-            </CopyButton>
-            <Button variant="default" onClick={() => setSecret(null)}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <SecretOnceDialog
+        title="Copy the webhook secret"
+        label="Webhook secret"
+        value={secret}
+        note="This is the only time the webhook secret is shown; only its hash is kept."
+        onClose={() => setSecret(null)}
+      />
     </>
   );
 }

@@ -7,18 +7,18 @@ import {
   apiTokenResource,
   NEVER,
 } from '@admin/shared/resources/api-tokens';
-import { Alert, Badge, Button, Checkbox, CopyButton, Group, Modal, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
-import { ApiError, api } from '../../lib/http.ts';
+import { api } from '../../lib/http.ts';
+import { AllowedIpsInput, ipList, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
 
 type Dialog = { kind: 'generate' | 'edit' | 'regenerate' | 'revoke'; row: ApiTokenUser };
 const labels = apiTokenResource.labels;
 const path = apiTokenResource.path;
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const problem = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Generate or edit a user's token: name, scopes, expiry (90 days by default, or never) and the
@@ -32,22 +32,11 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
   const [never, setNever] = useState(editing && row.expires_at === null);
   const [expires, setExpires] = useState(editing && row.expires_at ? row.expires_at.slice(0, 10) : inDays(API_TOKEN_DEFAULT_DAYS));
   const [ips, setIps] = useState(editing ? row.allowed_ips.join('\n') : '');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run, error } = useDialogSave();
 
-  async function save() {
-    const body = {
-      name,
-      scopes,
-      expires_at: never ? NEVER : expires,
-      allowed_ips: ips
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    };
-    setBusy(true);
-    setErrors({});
-    try {
+  const save = () =>
+    run(async () => {
+      const body = { name, scopes, expires_at: never ? NEVER : expires, allowed_ips: ipList(ips) };
       if (editing) {
         await api.patch(`${path}/${row.token_id}`, body);
         onDone(null);
@@ -55,14 +44,7 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
         const { data } = await api.post<{ data: ApiTokenCreated }>(path, { ...body, user_id: row.id });
         onDone(data);
       }
-    } catch (e) {
-      if (e instanceof ApiError && Object.keys(e.fieldErrors).length > 0) setErrors(e.fieldErrors);
-      else notifications.show({ color: 'red', message: problem(e) });
-    } finally {
-      setBusy(false);
-    }
-  }
-  const error = (field: string) => errors[field]?.join(' ') || undefined;
+    });
 
   return (
     <form
@@ -101,15 +83,7 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
           error={error('expires_at')}
         />
         <Checkbox label="Never expires (discouraged)" checked={never} onChange={(e) => setNever(e.currentTarget.checked)} />
-        <Textarea
-          label={labels.allowed_ips}
-          description="One IPv4/IPv6 address or CIDR range per line; empty allows every address"
-          autosize
-          minRows={2}
-          value={ips}
-          onChange={(e) => setIps(e.currentTarget.value)}
-          error={error('allowed_ips')}
-        />
+        <AllowedIpsInput label={apiTokenResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -123,57 +97,15 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
   );
 }
 
-/** The plaintext, shown once with a copy button; closing the dialog forgets it. */
-function TokenShown({ created, onClose }: { created: ApiTokenCreated | null; onClose(): void }) {
-  return (
-    <Modal opened={created !== null} onClose={onClose} title="Copy your new token" centered size="lg">
-      {created && (
-        <Stack gap="sm">
-          <Alert color="orange" variant="light" role="note">
-            This is the only time the token is shown. Copy it now and keep it somewhere safe; it cannot be retrieved later.
-          </Alert>
-          <TextInput
-            label="Token"
-            readOnly
-            value={created.token}
-            onFocus={(e) => e.currentTarget.select()}
-            styles={{ input: { fontFamily: 'monospace' } }}
-          />
-          <Group justify="flex-end">
-            <CopyButton value={created.token}>
-              {({ copied, copy }) => (
-                <Button color={copied ? 'teal' : undefined} onClick={copy}>
-                  {copied ? 'Copied' : 'Copy token'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button variant="default" onClick={onClose}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
-  );
-}
-
 /** Regenerate: a new token now; the old one keeps working for the grace period (0 = revoked at once). */
 function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(created: ApiTokenCreated): void; onCancel(): void }) {
   const [grace, setGrace] = useState<number | string>(0);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function regenerate() {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, run, error } = useDialogSave();
+  const regenerate = () =>
+    run(async () => {
       const { data } = await api.post<{ data: ApiTokenCreated }>(`${path}/${row.token_id}/regenerate`, { grace_hours: Number(grace) });
       onDone(data);
-    } catch (e) {
-      setError(e instanceof ApiError ? (e.fieldErrors.grace_hours?.[0] ?? e.message) : problem(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -187,7 +119,7 @@ function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(c
         allowDecimal={false}
         value={grace}
         onChange={setGrace}
-        error={error}
+        error={error('grace_hours')}
       />
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
@@ -202,18 +134,12 @@ function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(c
 }
 
 function RevokeConfirm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(message: string): void; onCancel(): void }) {
-  const [busy, setBusy] = useState(false);
-  async function revoke() {
-    setBusy(true);
-    try {
+  const { busy, run } = useDialogSave();
+  const revoke = () =>
+    run(async () => {
       await api.post(`${path}/${row.token_id}/revoke`);
       onDone(`Revoked ${row.token_name ?? 'the token'} of ${row.name}`);
-    } catch (e) {
-      notifications.show({ color: 'red', message: problem(e) });
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   return (
     <Stack gap="sm">
       <Text size="sm">
@@ -328,7 +254,13 @@ export default function ApiTokenGenerationPage() {
         {dialog?.kind === 'regenerate' && <RegenerateForm row={dialog.row} onDone={(t) => void finish(t, null)} onCancel={close} />}
         {dialog?.kind === 'revoke' && <RevokeConfirm row={dialog.row} onDone={(message) => void finish(null, message)} onCancel={close} />}
       </Modal>
-      <TokenShown created={created} onClose={() => setCreated(null)} />
+      <SecretOnceDialog
+        title="Copy your new token"
+        label="Token"
+        value={created?.token ?? null}
+        note="This is the only time the token is shown. Copy it now and keep it somewhere safe; it cannot be retrieved later."
+        onClose={() => setCreated(null)}
+      />
     </>
   );
 }

@@ -1,0 +1,85 @@
+import { Alert, Button, CopyButton, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { ApiError } from '../../lib/http.ts';
+
+/** What a failed call says, for a toast. */
+export const problemOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * A dialog form's save (API Token Generation, API Managers): busy while it runs, the server's
+ * field errors on their fields, any other failure in a toast.
+ */
+export function useDialogSave() {
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  async function run(action: () => Promise<void>) {
+    setBusy(true);
+    setErrors({});
+    try {
+      await action();
+    } catch (e) {
+      if (e instanceof ApiError && Object.keys(e.fieldErrors).length > 0) setErrors(e.fieldErrors);
+      else notifications.show({ color: 'red', message: problemOf(e) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, run, error: (field: string) => errors[field]?.join(' ') || undefined };
+}
+
+/** The lines (or commas) of an allowed-IP box as the list the API takes. */
+export const ipList = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** Allowed IPs, one address or CIDR range per line (a token's, an endpoint's). */
+export function AllowedIpsInput(props: { label: string; value: string; onChange(value: string): void; error: string | undefined }) {
+  return (
+    <Textarea
+      label={props.label}
+      description="One IPv4/IPv6 address or CIDR range per line; empty allows every address"
+      autosize
+      minRows={2}
+      value={props.value}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+      error={props.error}
+    />
+  );
+}
+
+/** A secret shown once (a new API token, a webhook secret) with a copy button; closing forgets it. */
+export function SecretOnceDialog(props: { title: string; label: string; value: string | null; note: string; onClose(): void }) {
+  return (
+    <Modal opened={props.value !== null} onClose={props.onClose} title={props.title} centered size="lg">
+      {props.value !== null && (
+        <Stack gap="sm">
+          <Alert color="orange" variant="light" role="note">
+            {props.note}
+          </Alert>
+          <TextInput
+            label={props.label}
+            readOnly
+            value={props.value}
+            onFocus={(e) => e.currentTarget.select()}
+            styles={{ input: { fontFamily: 'monospace' } }}
+          />
+          <Group justify="flex-end">
+            <CopyButton value={props.value}>
+              {({ copied, copy }) => (
+                <Button color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? 'Copied' : `Copy ${props.label.toLowerCase()}`}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={props.onClose}>
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
