@@ -20,7 +20,7 @@ async function findUser(page: Page) {
   }
 }
 
-test('API tokens: a token made on screen is copied from its dialog, feeds the ingest endpoint, and is refused once revoked', async ({
+test('API tokens: a token made on screen is copied from its dialog, feeds the ingest endpoint (accepted, rejected, 401, 423 paused, 429), and is refused once revoked', async ({
   page,
   context,
 }) => {
@@ -55,6 +55,18 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   const row = table.getByRole('row').nth(1);
   await expect(row).toBeVisible();
   const path = (await row.getByText(/^POST \/api\/v1\/endpoints\//).innerText()).replace(/^POST /, '');
+  const location = (await row.getByRole('cell').first().innerText()).trim();
+  /** Pause or Resume the endpoint on screen, confirmed in its dialog. */
+  const setStatus = async (action: 'Pause' | 'Resume') => {
+    await row.getByRole('button', { name: `${action} the endpoint of ${location}` }).click();
+    await page
+      .getByRole('dialog', { name: `${action} the endpoint of ${location}?` })
+      .getByRole('button', { name: action })
+      .click();
+    await expect(row).toContainText(action === 'Pause' ? 'Paused' : 'Active');
+  };
+  // An earlier attempt may have left it paused.
+  if (await row.getByRole('button', { name: `Resume the endpoint of ${location}` }).isVisible()) await setStatus('Resume');
   await row.getByRole('button', { name: /^(Set up|Edit) endpoint of / }).click();
   const setup = page.getByRole('dialog', { name: /the endpoint of / });
   await setup.getByRole('combobox', { name: 'Survey' }).click();
@@ -86,6 +98,25 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   expect(answer.accepted).toEqual([expect.objectContaining({ row: 1, processing_item_id: expect.any(Number) })]);
   expect(answer.rejected.map((r: { row: number }) => r.row)).toEqual([2]);
   expect((await page.request.post(path, { data: rows })).status()).toBe(401);
+
+  // Paused on screen: 423 until resumed.
+  await setStatus('Pause');
+  expect((await call()).status()).toBe(423);
+  await setStatus('Resume');
+  expect((await call()).status()).toBe(200);
+
+  // One call a minute: the next is refused with 429 and Retry-After (within three, should a minute turn).
+  await row.getByRole('button', { name: `Edit endpoint of ${location}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit the endpoint of ${location}` });
+  await edit.getByRole('textbox', { name: 'Rate limit per minute' }).fill('1');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  let limited = null;
+  for (let i = 0; i < 3 && !limited; i++) {
+    const res = await call();
+    if (res.status() === 429) limited = res;
+  }
+  expect(limited?.headers()['retry-after']).toMatch(/^\d+$/);
 
   // The call is on the screen: Calls 24h and the recent calls.
   await page.reload();
