@@ -13,6 +13,15 @@ export const idText = z
   .transform(Number)
   .pipe(z.number().max(INT4_MAX, `must be at most ${INT4_MAX}`));
 
+/**
+ * An id chosen in a list filter (`?survey=7&survey=9`): the same digits and range as `idText`, kept
+ * as text, so no value reaches the database that its int4 column cannot compare (a 500).
+ */
+export const idFilterItem = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits')
+  .refine((v) => Number(v) <= INT4_MAX, `must be at most ${INT4_MAX}`);
+
 /** An id of a `bigint` column (System Logs rows), as `idText` but up to 2^53 − 1. */
 export const bigIdText = z
   .string()

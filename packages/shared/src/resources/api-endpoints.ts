@@ -3,7 +3,7 @@ import { bodyId } from '../api/ids.ts';
 import { defineResource, type Option, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 import { FEED_FIELDS, PAYLOAD_FORMATS } from '../pipeline/enums.ts';
-import { allowedIpsSchema, clientIdItem } from './api-tokens.ts';
+import { allowedIpsSchema } from './api-tokens.ts';
 import { feedValidationSchema } from './data-feeds.ts';
 import { locationResource } from './locations.ts';
 
@@ -93,8 +93,8 @@ export const apiEndpointResource = defineResource({
     status: { label: 'Status', sortable: true, format: (r) => (r.configured ? statusLabel(r.status) : 'Not set up') },
   },
   filters: {
-    // Locations' Clients filter (every client with `all`, the current one when empty), its ids kept within int4.
-    client: { ...locationResource.filters.client, item: clientIdItem },
+    // Locations' Clients filter: every client with `all`, the current one when empty.
+    client: locationResource.filters.client,
     status: statusFilter,
     has_errors: { kind: 'choice', label: 'Errors in 24h', checkbox: true, options: [{ value: 'yes', label: 'Errors in 24h' }] },
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, INT4_MAX } from '../api/ids.ts';
+import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, type Option } from '../api/resource.ts';
 import { API_TOKEN_SCOPES, type ApiTokenScope } from '../pipeline/enums.ts';
 
@@ -97,12 +97,6 @@ export const tokenDisplay = (prefix: string, last4: string) => `${prefix}…${la
 
 const date = (iso: string | null) => (iso ? iso.slice(0, 10) : null);
 
-/** A client id in a Clients filter: digits within int4, so no value reaches the database it cannot compare. */
-export const clientIdItem = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits')
-  .refine((v) => Number(v) <= INT4_MAX, `must be at most ${INT4_MAX}`);
-
 export const apiTokenResource = defineResource({
   name: 'api_token',
   noun: 'API token',
@@ -145,7 +139,7 @@ export const apiTokenResource = defineResource({
     client: {
       kind: 'multi',
       label: 'Clients',
-      item: clientIdItem,
+      item: idFilterItem,
       optionsPath: '/api/endpoints/client-options',
     },
     has_token: {

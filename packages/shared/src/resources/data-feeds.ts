@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId } from '../api/ids.ts';
+import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 import {
@@ -212,7 +212,7 @@ export const dataFeedResource = defineResource({
     survey: {
       kind: 'multi',
       label: 'Survey',
-      item: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits'),
+      item: idFilterItem,
       optionsPath: '/api/data-feeds/options/survey',
     },
     status: statusFilter,

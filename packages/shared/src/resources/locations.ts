@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId } from '../api/ids.ts';
+import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 import { TIME_ZONES } from './clients.ts';
@@ -128,7 +128,7 @@ export const locationResource = defineResource({
     client: {
       kind: 'multi',
       label: 'Clients',
-      item: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits'),
+      item: idFilterItem,
       all: ALL_CLIENTS,
       optionsPath: '/api/endpoints/client-options',
       emptyLabel: 'Current client',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText } from '../api/ids.ts';
+import { idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
 
 /**
@@ -105,8 +105,6 @@ export type NotificationLogDetail = z.infer<typeof notificationLogDetailSchema>;
 export const relatedOf = (r: Pick<NotificationLog, 'related_type' | 'related_id'>): string | null =>
   r.related_type ? `${r.related_type}#${r.related_id ?? ''}` : null;
 
-const idValue = idText.transform(String);
-
 export const notificationLogResource = defineResource({
   name: 'notification_log',
   noun: 'message',
@@ -132,7 +130,7 @@ export const notificationLogResource = defineResource({
     error: { label: 'Error' },
   },
   filters: {
-    client: { kind: 'multi', label: 'Clients', item: idValue },
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
     channel: {
       kind: 'multi',
       label: 'Channel',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText } from '../api/ids.ts';
+import { idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
 import {
   FEED_RUN_SOURCES,
@@ -32,8 +32,6 @@ export const SURVEY_CHANGE_ACTION_LABELS: Record<SurveyChangeAction, string> = {
   question_removed: 'Question removed',
   question_changed: 'Question changed',
 };
-
-const idValue = idText.transform(String);
 
 export const feedRunSchema = z.object({
   id: z.number().int(),
@@ -111,11 +109,11 @@ export const feedRunResource = defineResource({
     status: { label: 'Status', format: (r) => FEED_RUN_STATUS_LABELS[r.run_status] },
   },
   filters: {
-    client: { kind: 'multi', label: 'Clients', item: idValue },
-    feed: { kind: 'multi', label: 'Feeds', item: idValue },
-    survey: { kind: 'multi', label: 'Surveys', item: idValue },
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
+    feed: { kind: 'multi', label: 'Feeds', item: idFilterItem },
+    survey: { kind: 'multi', label: 'Surveys', item: idFilterItem },
     status: { kind: 'multi', label: 'Status', options: FEED_RUN_STATUSES.map((s) => ({ value: s, label: FEED_RUN_STATUS_LABELS[s] })) },
-    user: { kind: 'multi', label: 'Users', item: idValue },
+    user: { kind: 'multi', label: 'Users', item: idFilterItem },
     date: { kind: 'dateRange', label: 'Date range' },
   },
   defaultSort: { sort: 'started_at', order: 'desc' },
@@ -163,14 +161,14 @@ export const surveyChangeResource = defineResource({
     diff: { label: 'Diff', format: (r) => diffText(r.diff) },
   },
   filters: {
-    client: { kind: 'multi', label: 'Clients', item: idValue },
-    survey: { kind: 'multi', label: 'Surveys', item: idValue },
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
+    survey: { kind: 'multi', label: 'Surveys', item: idFilterItem },
     action: {
       kind: 'multi',
       label: 'Action',
       options: SURVEY_CHANGE_ACTIONS.map((a) => ({ value: a, label: SURVEY_CHANGE_ACTION_LABELS[a] })),
     },
-    user: { kind: 'multi', label: 'Users', item: idValue },
+    user: { kind: 'multi', label: 'Users', item: idFilterItem },
     date: { kind: 'dateRange', label: 'Date range' },
   },
   defaultSort: { sort: 'at', order: 'desc' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, idText } from '../api/ids.ts';
+import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, type Option } from '../api/resource.ts';
 import { LOCATION_ID } from './locations.ts';
 import { maskRecipient } from './notification-logs.ts';
@@ -135,8 +135,6 @@ export const fixContactSchema = z
   })
   .refine((v) => v.email !== undefined || v.phone !== undefined, { message: 'The Email or Phone field is required', path: ['email'] });
 
-const idValue = idText.transform(String);
-
 /** Which date the date range filters on. */
 export const PROCESSING_DATE_FIELDS = [
   { value: 'received', label: 'Received' },
@@ -174,9 +172,9 @@ export const processingItemResource = defineResource({
   },
   filters: {
     // Their options are paged on the server: `GET /api/survey-processing/options/<filter>`.
-    client: { kind: 'multi', label: 'Clients', item: idValue },
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
     location: { kind: 'multi', label: 'Locations', item: z.string().regex(LOCATION_ID) },
-    survey: { kind: 'multi', label: 'Surveys', item: idValue },
+    survey: { kind: 'multi', label: 'Surveys', item: idFilterItem },
     status: {
       kind: 'multi',
       label: 'Status',
@@ -187,7 +185,7 @@ export const processingItemResource = defineResource({
       label: 'Channel',
       options: PROCESSING_ITEM_CHANNELS.map((c) => ({ value: c, label: PROCESSING_CHANNEL_LABELS[c] })),
     },
-    personnel: { kind: 'multi', label: 'Personnel', item: idValue },
+    personnel: { kind: 'multi', label: 'Personnel', item: idFilterItem },
     date_on: { kind: 'choice', label: 'Date of', options: PROCESSING_DATE_FIELDS, emptyLabel: 'Received' },
     date: { kind: 'dateRange', label: 'Date range' },
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, idText } from '../api/ids.ts';
+import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
 import { type AnswerValue, answerValueSchema, NPS_CLASSES, type NpsClass, QUESTION_TYPES } from '../surveys/questions.ts';
 import { LOCATION_ID } from './locations.ts';
@@ -86,7 +86,6 @@ export const resendResultSchema = z.object({
 export type ResendResult = z.infer<typeof resendResultSchema>;
 
 const SCORES = Array.from({ length: 11 }, (_, i) => ({ value: String(i), label: String(i) }));
-const idValue = idText.transform(String);
 
 export const surveyResponseResource = defineResource({
   name: 'survey_response',
@@ -114,10 +113,10 @@ export const surveyResponseResource = defineResource({
   },
   filters: {
     // Their options are paged on the server: `GET /api/survey-responses/options/<filter>`.
-    client: { kind: 'multi', label: 'Clients', item: idValue },
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
     location: { kind: 'multi', label: 'Locations', item: z.string().regex(LOCATION_ID) },
-    survey: { kind: 'multi', label: 'Surveys', item: idValue },
-    personnel: { kind: 'multi', label: 'Personnel', item: idValue },
+    survey: { kind: 'multi', label: 'Surveys', item: idFilterItem },
+    personnel: { kind: 'multi', label: 'Personnel', item: idFilterItem },
     score_min: { kind: 'choice', label: 'Score from', options: SCORES },
     score_max: { kind: 'choice', label: 'Score to', options: SCORES },
     class: { kind: 'multi', label: 'Class', options: NPS_CLASSES.map((c) => ({ value: c, label: NPS_CLASS_LABELS[c] })) },

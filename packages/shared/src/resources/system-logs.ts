@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText } from '../api/ids.ts';
+import { idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
 
 /**
@@ -36,7 +36,6 @@ export const systemLogDetailSchema = systemLogSchema.extend({ before: z.unknown(
 export type SystemLogDetail = z.infer<typeof systemLogDetailSchema>;
 
 /** A user's or a client's id, checked as ids are (digits, within range) and kept as the text it was. */
-const idValue = idText.transform(String);
 
 export const systemLogResource = defineResource({
   name: 'system_log',
@@ -63,8 +62,8 @@ export const systemLogResource = defineResource({
     // Warnings and errors are what staff come here for (docs/screens.md); "Selected All" shows everything.
     level: { kind: 'multi', label: 'Level', options: LOG_LEVELS.map((l) => ({ value: l, label: l })), default: ['warn', 'error'] },
     service: { kind: 'multi', label: 'Service', options: LOG_SERVICES.map((s) => ({ value: s, label: s })) },
-    actor: { kind: 'multi', label: 'Users', item: idValue },
-    client: { kind: 'multi', label: 'Clients', item: idValue },
+    actor: { kind: 'multi', label: 'Users', item: idFilterItem },
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
     entityType: { kind: 'text', label: 'Entity type', placeholder: 'e.g. client', max: 40 },
     date: { kind: 'dateRange', label: 'Date range' },
   },
