@@ -1,8 +1,8 @@
 import { type SystemLog, type SystemLogDetail, systemLogResource } from '@admin/shared/resources/system-logs';
 import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
@@ -17,17 +17,6 @@ const cells = {
     </Badge>
   ),
 };
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </div>
-  );
-}
 
 /** One entry: the row's fields at once, then the before and after of an audited change from `GET /api/system-logs/{id}`. */
 function LogDetail({ row }: { row: SystemLog }) {

@@ -10,8 +10,9 @@ import {
 import { resendRefusal } from '@admin/shared/surveys/preview';
 import { Alert, Badge, Button, Code, Loader, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
@@ -42,17 +43,6 @@ const cells = {
   created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} />,
   status: (r: NotificationLog) => <DeliveryBadge status={r.delivery_status} />,
 };
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </div>
-  );
-}
 
 /**
  * The rendered e-mail as the recipient would see it, in a frame that can do nothing: `sandbox=""`

@@ -8,8 +8,9 @@ import {
 import { Badge, Button, Loader, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
@@ -31,17 +32,6 @@ const cells = {
     </Text>
   ),
 };
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </div>
-  );
-}
 
 /** Exclude from (or include again in) reporting, with the reason the server requires. */
 function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {

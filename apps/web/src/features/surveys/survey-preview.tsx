@@ -3,7 +3,8 @@ import { SMS_ENCODING_LABELS, type SurveyPreview } from '@admin/shared/surveys/p
 import { Alert, Badge, Button, Code, Drawer, Group, Loader, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
+import { Labelled } from '../../components/field-grid.tsx';
 import { api } from '../../lib/http.ts';
 
 /**
@@ -36,17 +37,6 @@ function Frame({ title, doc, height }: { title: string; doc: string; height: num
       referrerPolicy="no-referrer"
       style={{ width: '100%', height, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, background: 'white' }}
     />
-  );
-}
-
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      {children}
-    </div>
   );
 }
 
