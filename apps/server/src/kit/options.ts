@@ -7,7 +7,7 @@ import { containsPattern } from './keyset.ts';
 /**
  * Option lists of filters over every client's records, paged on the server (`optionsQuerySchema`):
  * at most `perPage` labels matching what was typed, in name order, then the values already chosen
- * (so their labels show). Survey Processing and Survey Manager Logs serve their filters with these.
+ * (so their labels show). Survey Manager, Survey Processing and Survey Manager Logs serve their filters with these.
  */
 export async function pagedOptions(
   db: Db,
@@ -41,7 +41,7 @@ export async function pagedOptions(
   return { data: [...rows, ...chosen], more: found.length > q.perPage };
 }
 
-const isId = (v: string) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX;
+export const isId = (v: string) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX;
 const byId = (value: SQL, label: SQL, from: SQL, where?: SQL) => (db: Db, q: OptionsQuery) =>
   pagedOptions(db, q, { value, label, from, ...(where ? { where } : {}) }, isId);
 
@@ -50,11 +50,9 @@ export const everySurvey = byId(sql`${surveys.id}`, sql`${surveys.name}`, sql`${
 export const everyFeed = byId(sql`${dataFeeds.id}`, sql`${dataFeeds.name}`, sql`${dataFeeds}`);
 /** People who act in the console: the accounts that can sign in. */
 export const everyUser = byId(sql`${users.id}`, sql`${users.name}`, sql`${users}`, sql`${users.passwordHash} is not null`);
-export const everyPerson = byId(
-  sql`${personnel.id}`,
-  sql`coalesce(${personnel.displayName}, ${personnel.firstName} || ' ' || ${personnel.lastName})`,
-  sql`${personnel}`,
-);
+/** How a person is named in option lists: the display name, else first and last name. */
+export const personLabel = sql<string | null>`coalesce(${personnel.displayName}, ${personnel.firstName} || ' ' || ${personnel.lastName})`;
+export const everyPerson = byId(sql`${personnel.id}`, personLabel, sql`${personnel}`);
 export const everyLocation = (db: Db, q: OptionsQuery) =>
   pagedOptions(db, q, { value: sql`${locations.id}`, label: sql`${locations.locationname}`, from: sql`${locations}` }, (v) =>
     /^[a-f0-9]{24}$/.test(v),

@@ -1,7 +1,7 @@
-import { INT4_MAX, type OptionsAnswer, type OptionsQuery } from '@admin/shared';
+import type { OptionsQuery } from '@admin/shared';
 import type { SurveyResponse, SurveyResponseDetail, SurveyResponseListQuery } from '@admin/shared/resources/survey-responses';
 import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { clients, locations, personnel, smsTemplates, surveyProcessingItems, surveyResponses, surveys } from '../../db/schema/index.ts';
 import {
   afterCursor,
@@ -14,6 +14,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import { isId, pagedOptions, personLabel } from '../../kit/options.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 type Sort = NonNullable<SurveyResponseListQuery['sort']>;
@@ -183,58 +184,9 @@ export async function setExcluded(db: Db, id: number, excluded: boolean, reason:
   return row !== undefined;
 }
 
-/** An option list paged on the server (`optionsQuerySchema`): matches by label, then the chosen ones. */
-async function options(
-  db: Db,
-  q: OptionsQuery,
-  table: { value: SQL; label: SQL; from: SQL; where?: SQL },
-  valid: (v: string) => boolean,
-): Promise<OptionsAnswer> {
-  const like = containsPattern(q.q);
-  const select = sql`select ${table.value}::text as value, ${table.label} as label from ${table.from}`;
-  const scope = table.where ? sql` and ${table.where}` : sql``;
-  const asOptions = (result: unknown) => rowsOf(result).map((r) => ({ value: String(r.value), label: String(r.label) }));
-  const found = asOptions(
-    await db.execute(
-      sql`${select} where true${scope}${like ? sql` and ${table.label} ilike ${like}` : sql``} order by lower(${table.label}), 1 limit ${q.perPage + 1}`,
-    ),
-  );
-  const rows = found.slice(0, q.perPage);
-  const missing = (q.value ?? []).filter((v) => valid(v) && !rows.some((o) => o.value === v));
-  const chosen =
-    missing.length === 0
-      ? []
-      : asOptions(
-          await db.execute(
-            sql`${select} where ${table.value}::text in (${sql.join(
-              missing.map((m) => sql`${m}`),
-              sql`, `,
-            )})${scope}`,
-          ),
-        );
-  return { data: [...rows, ...chosen], more: found.length > q.perPage };
-}
-
-const isId = (v: string) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX;
-
-export const clientOptions = (db: Db, q: OptionsQuery) =>
-  options(db, q, { value: sql`${clients.id}`, label: sql`${clients.name}`, from: sql`${clients}` }, isId);
-export const surveyOptions = (db: Db, q: OptionsQuery) =>
-  options(db, q, { value: sql`${surveys.id}`, label: sql`${surveys.name}`, from: sql`${surveys}` }, isId);
-export const locationOptions = (db: Db, q: OptionsQuery) =>
-  options(db, q, { value: sql`${locations.id}`, label: sql`${locations.locationname}`, from: sql`${locations}` }, (v) =>
-    /^[a-f0-9]{24}$/.test(v),
-  );
-
-const personLabel = sql<string | null>`coalesce(${personnel.displayName}, ${personnel.firstName} || ' ' || ${personnel.lastName})`;
-
-/** The Personnel filter's people: everyone, merged ones too (their responses stay theirs until a merge moves them). */
-export const personnelOptions = (db: Db, q: OptionsQuery) =>
-  options(db, q, { value: sql`${personnel.id}`, label: personLabel, from: sql`${personnel}` }, isId);
-
 /** People a response of `clientId` can be reassigned to: the client's own, not merged into another. */
 export const personnelOptionsOf = (db: Db, clientId: number, q: OptionsQuery) =>
-  options(
+  pagedOptions(
     db,
     q,
     {
@@ -248,7 +200,7 @@ export const personnelOptionsOf = (db: Db, clientId: number, q: OptionsQuery) =>
 
 /** Locations a response of `clientId` can be reassigned to: the client's own. */
 export const locationOptionsOf = (db: Db, clientId: number, q: OptionsQuery) =>
-  options(
+  pagedOptions(
     db,
     q,
     {

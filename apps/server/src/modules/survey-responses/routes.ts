@@ -8,27 +8,24 @@ import {
   surveyResponseResource,
 } from '@admin/shared/resources/survey-responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { everyClient, everyLocation, everyPerson, everySurvey } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import {
-  clientOptions,
   countResponses,
   findItemForResend,
   findResponse,
   listPage,
   locationOfClient,
-  locationOptions,
   locationOptionsOf,
-  personnelOptions,
   personnelOptionsOf,
   personOfClient,
   reassign,
   recordResend,
   setExcluded,
   smsTemplateOf,
-  surveyOptions,
 } from './repository.ts';
 
 const def = surveyResponseResource;
@@ -50,7 +47,8 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
       list: listPage,
       count: countResponses,
       exportAudit: { action: 'survey_responses.export', message: 'Exported survey responses as CSV' },
-      options: { client: clientOptions, location: locationOptions, survey: surveyOptions, personnel: personnelOptions },
+      // The Personnel filter lists everyone, merged people too (their responses stay theirs until a merge moves them).
+      options: { client: everyClient, location: everyLocation, survey: everySurvey, personnel: everyPerson },
       detail: { schema: surveyResponseDetailSchema, find: findResponse, what: 'Response' },
     }),
   );
