@@ -33,9 +33,10 @@ import { surveySettingsRepository } from './modules/survey-settings/repository.t
 import { surveySettingsRoutes } from './modules/survey-settings/routes.ts';
 import { surveyRoutes } from './modules/surveys/routes.ts';
 import { systemLogRoutes } from './modules/system-logs/routes.ts';
+import { testClockRoutes } from './modules/test-clock/routes.ts';
 import { trackingLogRoutes } from './modules/tracking-logs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { systemClock } from './pipeline/clock.ts';
+import { type ControlledClock, controlledClock, systemClock } from './pipeline/clock.ts';
 import { secretBox } from './pipeline/ingest/secret.ts';
 import { pipelinePlugin } from './pipeline/plugin.ts';
 import type { Clock } from './pipeline/types.ts';
@@ -134,7 +135,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(identityRepository);
   await app.register(personnelRepository);
   await app.register(surveySettingsRepository);
-  const clock = options.clock ?? systemClock;
+  // CLOCK_CONTROL=on (browser tests): the system clock with an offset /api/test-clock moves.
+  const controlled: ControlledClock | null = config.clockControl && !options.clock ? controlledClock() : null;
+  const clock = options.clock ?? controlled ?? systemClock;
   await app.register(messagingPlugin, { config: config.messaging, options: { now: () => clock.now() } });
   await app.register(pipelinePlugin, { clock, workers: config.workers });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
@@ -166,12 +169,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(surveyRoutes);
   await app.register(dataFeedRoutes, { secrets: secretBox(config) });
   await app.register(preferenceRoutes);
-  await app.register(publicRoutes);
+  await app.register(publicRoutes, { now: () => clock.now() });
   await app.register(surveyResponseRoutes);
   await app.register(surveyProcessingRoutes);
   await app.register(surveyManagerLogRoutes);
   await app.register(apiTokenRoutes);
   await app.register(apiEndpointRoutes);
+  if (controlled) {
+    app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');
+    await app.register(testClockRoutes, { clock: controlled });
+  }
 
   app.get('/healthz', { config: { access: 'public' } }, async () => {
     await database.db.execute('select 1');

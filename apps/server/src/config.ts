@@ -63,6 +63,8 @@ const envSchema = z.object({
     .default('+15555550100'),
   // The pipeline's workers (apps/server/src/pipeline): on in the server process unless WORKERS=0.
   WORKERS: booleanFlag.optional(),
+  // Browser tests move the server's clock through /api/test-clock (docs/decisions/030-test-clock.md); never in production.
+  CLOCK_CONTROL: booleanFlag.optional(),
 });
 
 /**
@@ -123,6 +125,8 @@ export type Config = {
   messaging: MessagingConfig;
   /** Whether `npm start` runs the pipeline's workers in the server process (`WORKERS=0`: only `npm run worker` does). */
   workers: boolean;
+  /** Whether `/api/test-clock` exists, letting a signed-in administrator move the pipeline's clock (browser tests only). */
+  clockControl: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -160,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.SECRET_KEY ?? null,
     messaging,
     workers: e.WORKERS ?? true,
+    clockControl: e.CLOCK_CONTROL ?? false,
   };
 }
 

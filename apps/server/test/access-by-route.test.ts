@@ -97,7 +97,7 @@ for (const kind of testDatabaseKinds()) {
       writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Admin Panel</title>');
       writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1);');
       writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-      ctx = await startTestApp(kind, { webDistDir: dist });
+      ctx = await startTestApp(kind, { webDistDir: dist, clockControl: true });
       await ctx.app.listen({ port: 0, host: '127.0.0.1' });
       port = (ctx.app.server.address() as AddressInfo).port;
       admin = await login(ctx.app, 'admin@example.com');

@@ -13,7 +13,7 @@ for (const kind of testDatabaseKinds()) {
     const tokens: Record<string, string> = {};
 
     beforeAll(async () => {
-      ctx = await startTestApp(kind);
+      ctx = await startTestApp(kind, { clockControl: true });
       tokens.admin = await login(ctx.app, 'admin@example.com');
       tokens.staff = await sessionFor(ctx, 'staff@example.com');
       tokens.master = await sessionFor(ctx, 'master@example.com');

@@ -190,7 +190,7 @@ for (const kind of testDatabaseKinds()) {
     let apiToken = '';
     const logged: Error[] = [];
     beforeAll(async () => {
-      ctx = await startTestApp(kind);
+      ctx = await startTestApp(kind, { clockControl: true });
       captureLoggedErrors(ctx.app, logged);
       token = await login(ctx.app, 'admin@example.com');
       apiToken = await machineAccess(ctx.app, token);

@@ -6,6 +6,7 @@ export * from './api/resource.ts';
 export * from './api/status.ts';
 export * from './constants.ts';
 export * from './pipeline/enums.ts';
+export * from './pipeline/test-clock.ts';
 export * from './resources/api-endpoints.ts';
 export * from './resources/api-tokens.ts';
 export * from './resources/clients.ts';

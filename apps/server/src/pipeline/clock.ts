@@ -18,3 +18,20 @@ export function movableClock(start: Date): MovableClock {
     },
   };
 }
+
+/**
+ * The system clock moved by an offset a browser test sets through `/api/test-clock` (only when
+ * `CLOCK_CONTROL=on`, docs/decisions/030-test-clock.md): time keeps running from where it was set.
+ */
+export type ControlledClock = Clock & { offsetMs(): number; setOffset(ms: number): void };
+
+export function controlledClock(): ControlledClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    offsetMs: () => offset,
+    setOffset: (ms) => {
+      offset = ms;
+    },
+  };
+}
