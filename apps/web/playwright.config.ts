@@ -47,6 +47,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     timeout: 60_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOG_LEVEL: 'warn' },
+    // CLOCK_CONTROL: the feed flow moves the server's clock to an invitation's send time (docs/decisions/030-test-clock.md).
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOG_LEVEL: 'warn', CLOCK_CONTROL: 'on' },
   },
 });

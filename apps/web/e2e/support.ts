@@ -35,3 +35,23 @@ export async function switchClient(page: Page, name: string): Promise<void> {
   await page.getByRole('option', { name, exact: true }).click();
   await expect(page.getByRole('combobox', { name: 'Current client' })).toHaveValue(name);
 }
+
+/**
+ * The API as the signed-in page calls it (its session token), for a test's setup and for what no
+ * screen does (moving the server's clock). Each call expects the status a success answers.
+ */
+export async function apiOf(page: Page) {
+  const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
+  const headers = { authorization: `Bearer ${token}` };
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, data?: unknown): Promise<T> => {
+    const res = await page.request.fetch(url, { method, headers, data });
+    expect(res.status(), `${method} ${url}: ${await res.text()}`).toBe(method === 'POST' ? 201 : 200);
+    return (await res.json()) as T;
+  };
+  return {
+    get: <T>(url: string) => call<T>('GET', url),
+    post: <T>(url: string, data: unknown) => call<T>('POST', url, data),
+    put: <T>(url: string, data: unknown) => call<T>('PUT', url, data),
+    delete: <T>(url: string) => call<T>('DELETE', url),
+  };
+}

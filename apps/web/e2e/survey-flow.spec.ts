@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // The issue's flow for one respondent, as a staff member and a customer would do it: build a
 // survey, send a test invitation to an e-mail, read the link from the message in the outbox
@@ -11,6 +11,7 @@ test('a survey is built, a test invitation sent, answered from the link in the o
   page,
 }) => {
   test.setTimeout(60_000);
+  const errors = collectConsoleErrors(page);
   const name = `Flow NPS ${Date.now()}`;
   // An address of this attempt's own: a retry must not find the first attempt's message or opt-out.
   const customer = `flow.${Date.now().toString(36)}`;
@@ -95,4 +96,5 @@ test('a survey is built, a test invitation sent, answered from the link in the o
   const refusal = messages.getByRole('row').filter({ hasText: 'suppressed' });
   await expect(refusal).toContainText('How was your visit, Alex?');
   await expect(refusal).toContainText('The address opted out');
+  expect(errors).toEqual([]);
 });

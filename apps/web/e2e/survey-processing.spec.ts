@@ -1,27 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { apiOf, collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // Survey Processing and Survey Manager Logs: a feed file with one bad row uploaded in the setup
 // (through the API, as Survey Platform does), its invitations found, one cancelled with a note and
 // one sent now,
 // then the run and its refused row in Survey Manager Logs (re-run), and the survey's change log.
-
-async function apiOf(page: Page) {
-  const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    async get<T>(url: string): Promise<T> {
-      const res = await page.request.get(url, { headers });
-      expect(res.status(), await res.text()).toBe(200);
-      return (await res.json()) as T;
-    },
-    async post<T>(url: string, data: unknown): Promise<T> {
-      const res = await page.request.post(url, { headers, data });
-      expect(res.status(), await res.text()).toBe(201);
-      return (await res.json()) as T;
-    },
-  };
-}
 
 /** A survey and a feed of the current client, and a file of two good rows and one bad e-mail uploaded to it. */
 async function uploadedFeed(page: Page, unique: string) {

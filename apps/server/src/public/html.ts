@@ -88,6 +88,7 @@ a{color:#0b4fbf}
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 <style>${{ [SAFE]: css }}</style>
 </head>
