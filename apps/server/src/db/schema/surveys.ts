@@ -95,6 +95,13 @@ export const surveyProcessingItems = pgTable(
     rowNumber: integer('row_number'),
     raw: jsonb('raw').$type<Record<string, string>>(),
     remindersSent: integer('reminders_sent').notNull().default(0),
+    /**
+     * When the next reminder is due (set by the send engine at each send and reminder, null when the
+     * survey's reminders are used up), so the reminder sweep reads only the due rows of an index
+     * instead of every sent invitation. A survey's reminder settings apply to invitations sent after
+     * they change.
+     */
+    nextReminderAt: timestamp('next_reminder_at', { withTimezone: true }),
     channel: text('channel').$type<ProcessingItemChannel>().notNull(),
     status: text('status').$type<ProcessingItemStatus>().notNull().default('queued'),
     skipReason: text('skip_reason'),
@@ -120,5 +127,12 @@ export const surveyProcessingItems = pgTable(
     index('survey_processing_items_email_idx').on(t.clientId, t.email),
     index('survey_processing_items_phone_idx').on(t.clientId, t.phone),
     index('survey_processing_items_run_idx').on(t.runId),
+    // The send engine's sweeps (pipeline/send.ts): only invitations still waiting for an answer are indexed.
+    index('survey_processing_items_reminder_due_idx')
+      .on(t.nextReminderAt)
+      .where(sql`next_reminder_at is not null and status in ('sent', 'delivered', 'opened', 'reminded')`),
+    index('survey_processing_items_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`status in ('scheduled', 'sent', 'delivered', 'opened', 'reminded')`),
   ],
 );

@@ -1,0 +1,5 @@
+ALTER TABLE "survey_processing_items" ADD COLUMN "next_reminder_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "survey_processing_items_reminder_due_idx" ON "survey_processing_items" USING btree ("next_reminder_at") WHERE next_reminder_at is not null and status in ('sent', 'delivered', 'opened', 'reminded');--> statement-breakpoint
+CREATE INDEX "survey_processing_items_expiry_idx" ON "survey_processing_items" USING btree ("expires_at") WHERE status in ('scheduled', 'sent', 'delivered', 'opened', 'reminded');--> statement-breakpoint
+-- Invitations already sent and still waiting for a reminder get their due time from their survey.
+UPDATE "survey_processing_items" AS i SET "next_reminder_at" = i."sent_at" + make_interval(days => s."reminder_interval_days" * (i."reminders_sent" + 1)) FROM "surveys" AS s WHERE s."id" = i."survey_id" AND i."status" IN ('sent', 'delivered', 'opened', 'reminded') AND i."sent_at" IS NOT NULL AND i."reminders_sent" < s."reminder_count" AND i."source" NOT IN ('manual_test', 'demo');
