@@ -44,3 +44,16 @@ test('Products: the Category filter finds a category by typing, and the CSV says
   expect(line[header.indexOf('Status')]).toBe('Paused');
   expect(line[header.indexOf('Category')]).toBe('Wheel work');
 });
+
+test('On a phone, an empty list says so where it can be seen: the message and its button in view, not centred across the wide table', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAsAdmin(page);
+  await page.goto('/admin/survey-platform');
+  const table = page.getByRole('table', { name: 'Feeds' });
+  await page.getByRole('searchbox', { name: 'Search' }).fill('zzz-no-such-feed');
+  const message = table.getByText(/No feeds .* match these filters/);
+  await expect(message).toBeInViewport({ ratio: 1 });
+  await expect(table.getByRole('button', { name: 'Create feed' })).toBeInViewport({ ratio: 1 });
+});

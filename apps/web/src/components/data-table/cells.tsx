@@ -31,3 +31,23 @@ export function PhoneCell({ value }: { value: string | null | undefined }) {
   if (!value) return <EmptyCell />;
   return <span className="nowrap">{formatPhone(value)}</span>;
 }
+
+/**
+ * A path or URL in monospace that may break after a slash: otherwise a long one (an endpoint's
+ * ingest path is 60 characters) is the table's widest cell, and it pushes the table wider than a
+ * desktop screen and the last columns under the sticky Actions column.
+ */
+export function PathCell({ value }: { value: string }) {
+  const parts = value.split(/(?<=\/)/);
+  return (
+    <Text ff="monospace" size="xs" span>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 && <wbr />}
+        </span>
+      ))}
+    </Text>
+  );
+}

@@ -1,6 +1,6 @@
 import type { ColumnDef } from '@admin/shared';
 import { Alert, Button, Center, Group, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 
 export type SortState = { sort: string | undefined; order: 'asc' | 'desc' | undefined };
 
@@ -37,6 +37,7 @@ type Props<Row> = {
  */
 export function DataTable<Row>(props: Props<Row>) {
   const { columns, visible, rows, sort, defaultSort } = props;
+  const [scroller, visibleWidth] = useVisibleWidth();
   const shown = visible.map((k) => columns.find((c) => c.key === k)).filter((c): c is ColumnDef => c !== undefined);
   const span = shown.length + (props.rowActions ? 1 : 0);
   const activeSort = sort.sort ?? defaultSort.sort;
@@ -75,15 +76,17 @@ export function DataTable<Row>(props: Props<Row>) {
   if (props.error) {
     body = (
       <Table.Tr>
-        <Table.Td colSpan={span}>
-          <Alert color="red" variant="light" title="Could not load this list" role="alert">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{props.error.message}</Text>
-              <Button size="xs" variant="light" color="red" onClick={props.onRetry}>
-                Retry
-              </Button>
-            </Stack>
-          </Alert>
+        <Table.Td colSpan={span} p={0}>
+          <Pinned width={visibleWidth}>
+            <Alert color="red" variant="light" title="Could not load this list" role="alert">
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{props.error.message}</Text>
+                <Button size="xs" variant="light" color="red" onClick={props.onRetry}>
+                  Retry
+                </Button>
+              </Stack>
+            </Alert>
+          </Pinned>
         </Table.Td>
       </Table.Tr>
     );
@@ -102,13 +105,17 @@ export function DataTable<Row>(props: Props<Row>) {
   } else if (!rows || rows.length === 0) {
     body = (
       <Table.Tr>
-        <Table.Td colSpan={span}>
-          <Center py="xl">
-            <Stack align="center" gap="xs">
-              <Text fw={500}>{props.empty.title}</Text>
-              {props.empty.action}
-            </Stack>
-          </Center>
+        <Table.Td colSpan={span} p={0}>
+          <Pinned width={visibleWidth}>
+            <Center py="xl">
+              <Stack align="center" gap="xs">
+                <Text fw={500} ta="center">
+                  {props.empty.title}
+                </Text>
+                {props.empty.action}
+              </Stack>
+            </Center>
+          </Pinned>
         </Table.Td>
       </Table.Tr>
     );
@@ -132,7 +139,7 @@ export function DataTable<Row>(props: Props<Row>) {
   }
 
   return (
-    <Table.ScrollContainer minWidth={800}>
+    <Table.ScrollContainer minWidth={800} ref={scroller}>
       <Table
         striped
         highlightOnHover
@@ -153,6 +160,46 @@ export function DataTable<Row>(props: Props<Row>) {
         <Table.Tbody>{body}</Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/**
+ * The width of the table's visible part (its scroll container's), kept up to date. The table is at
+ * least 800 px wide, so on a phone most of it is off-screen until scrolled.
+ */
+function useVisibleWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
+/**
+ * A message in place of rows (empty list, error): as wide as the visible part of the table and
+ * pinned to its left edge, so it stays in view however wide the table is and wherever it is
+ * scrolled. Without a width yet (before the first measure), it spans the whole row.
+ */
+function Pinned({ width, children }: { width: number | undefined; children: ReactNode }) {
+  return (
+    <div
+      style={{
+        position: 'sticky',
+        left: 0,
+        boxSizing: 'border-box',
+        // The table's own left and right border lie inside the visible width.
+        width: width === undefined ? undefined : Math.max(width - 2, 0),
+        padding: 'var(--mantine-spacing-xs) var(--mantine-spacing-sm)',
+      }}
+    >
+      {children}
+    </div>
   );
 }
 

@@ -11,6 +11,7 @@ import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, NumberI
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { PathCell } from '../../components/data-table/cells.tsx';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
@@ -218,11 +219,7 @@ export default function ApiManagersPage() {
         title={(r) => r.locationname}
         intro={(l) => <ClientsShown list={l} optionsPath={apiEndpointResource.filters.client.optionsPath} />}
         cells={{
-          ingest_path: (r) => (
-            <Text ff="monospace" size="xs">
-              POST {r.ingest_path}
-            </Text>
-          ),
+          ingest_path: (r) => <PathCell value={`POST ${r.ingest_path}`} />,
           status: (r) =>
             r.configured ? (
               <StatusBadge status={r.status} />
