@@ -1,6 +1,19 @@
 import type { SendDay } from '@admin/shared';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { earliestSendTime, isQuiet, minutesOf, nextSendTime, placeWithCap, type SendWindow, zonedTime } from '../src/pipeline/schedule.ts';
+import {
+  capPlacer,
+  earliestSendTime,
+  isQuiet,
+  localDayOf,
+  localTimeOf,
+  minutesOf,
+  nextLocalDayStart,
+  nextSendTime,
+  placeWithCap,
+  type SendWindow,
+  zonedTime,
+} from '../src/pipeline/schedule.ts';
 
 const CHICAGO = 'America/Chicago';
 const WEEKDAYS: SendDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
@@ -93,6 +106,103 @@ describe('placeWithCap: the location daily cap', () => {
     const full = new Set(['2026-03-02', '2026-03-03']);
     const at = placeWithCap(new Date('2026-03-02T15:00:00Z'), window(), 1, (day) => (full.has(day) ? 1 : 0));
     expect(at.toISOString()).toBe('2026-03-04T14:00:00.000Z');
+  });
+});
+
+/** placeWithCap as it was before capPlacer: a walk from the first send time for every row. */
+function walkFromStart(earliest: Date, w: SendWindow, cap: number, countOn: (localDay: string) => number): Date {
+  let at = nextSendTime(earliest, w);
+  if (cap <= 0) return at;
+  for (let i = 0; i < 400 && countOn(localDayOf(at, w.timeZone)) >= cap; i++) {
+    at = nextSendTime(nextLocalDayStart(at, w.timeZone), w);
+  }
+  return at;
+}
+
+const ZONES = ['America/Chicago', 'Europe/London', 'Asia/Tokyo', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'];
+const ALL_DAYS: SendDay[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const hhmm = fc
+  .tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 15, 30, 45))
+  .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+const sendWindow = fc.record({
+  timeZone: fc.constantFrom(...ZONES),
+  quietHoursStart: hhmm,
+  quietHoursEnd: hhmm,
+  sendDays: fc.subarray(ALL_DAYS, { minLength: 1 }),
+});
+/** Instants around both 2026 DST changes of the zones above, to the minute. */
+const instant = fc.integer({ min: Date.UTC(2026, 1, 20), max: Date.UTC(2026, 10, 10) }).map((ms) => new Date(ms - (ms % 60_000)));
+
+describe('capPlacer: placeWithCap for a batch, resuming walks past full days', () => {
+  it('places every row of a batch where a walk from the start would (random windows, caps, counts)', () => {
+    fc.assert(
+      fc.property(
+        sendWindow,
+        fc.integer({ min: 0, max: 4 }),
+        // A few distinct starts and locations, as a feed batch has, and counts already in the database.
+        fc.array(instant, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom('loc-a', 'loc-b', 'loc-c')), { minLength: 1, maxLength: 150 }),
+        fc.array(fc.tuple(fc.constantFrom('loc-a', 'loc-b'), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 5 }))),
+        (w, cap, starts, rows, already) => {
+          const counts = new Map<string, number>();
+          for (const [loc, dayOffset, n] of already) {
+            const base = starts[0] ?? new Date(0);
+            counts.set(`${loc}|${localDayOf(new Date(base.getTime() + dayOffset * 86_400_000), w.timeZone)}`, n);
+          }
+          const place = capPlacer(w, cap);
+          for (const [pick, loc] of rows) {
+            const earliest = starts[pick % starts.length] ?? new Date(0);
+            const countOn = (day: string) => counts.get(`${loc}|${day}`) ?? 0;
+            const expected = walkFromStart(earliest, w, cap, countOn);
+            const at = place(earliest, loc, countOn);
+            expect(at.toISOString()).toBe(expected.toISOString());
+            const key = `${loc}|${localDayOf(at, w.timeZone)}`;
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('stops after 400 days like the walk from the start when every day is full', () => {
+    const place = capPlacer(window(), 1);
+    const earliest = new Date('2026-03-02T15:00:00Z');
+    const expected = walkFromStart(earliest, window(), 1, () => 1);
+    expect(place(earliest, 'loc', () => 1).toISOString()).toBe(expected.toISOString());
+    // A second row resumes at the 400th day and stays there, as a fresh walk would.
+    expect(place(earliest, 'loc', () => 1).toISOString()).toBe(expected.toISOString());
+  });
+});
+
+describe('localTimeOf: remembered answers equal a fresh Intl reading', () => {
+  it('matches a new formatter for random instants and zones, asked twice', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2040, 0, 1) }), (zone, ms) => {
+        const at = new Date(ms);
+        const fresh = new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          weekday: 'short',
+        }).formatToParts(at);
+        const part = (type: string) => fresh.find((p) => p.type === type)?.value ?? '';
+        const expected = {
+          year: Number(part('year')),
+          month: Number(part('month')),
+          day: Number(part('day')),
+          minute: Number(part('hour')) * 60 + Number(part('minute')),
+          weekday: part('weekday').toLowerCase(),
+        };
+        expect(localTimeOf(at, zone)).toEqual(expected);
+        expect(localTimeOf(new Date(ms), zone)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

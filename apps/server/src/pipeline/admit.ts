@@ -1,9 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { type ProcessingItemChannel, type ProcessingItemStatus, type SendDay, SURVEY_SETTINGS_DEFAULTS } from '@admin/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
-import { clientSurveySettings, clients, dataFeeds, surveyProcessingItems, surveys } from '../db/schema/index.ts';
-import { newSurveyToken } from '../modules/surveys/routes.ts';
-import { earliestSendTime, localDayOf, placeWithCap, type SendWindow } from './schedule.ts';
+import { clientSurveySettings, clients, dataFeeds, surveys } from '../db/schema/index.ts';
+import { capPlacer, earliestSendTime, localDayOf, type SendWindow } from './schedule.ts';
 import type { AdmitContext, AdmitOutcome, AdmitRows, NormalRow } from './types.ts';
 
 /**
@@ -17,8 +17,6 @@ import type { AdmitContext, AdmitOutcome, AdmitRows, NormalRow } from './types.t
  */
 
 const DAY_MS = 86_400_000;
-/** Rows per insert: well under PostgreSQL's 65,535 parameters at ~25 columns a row. */
-const INSERT_CHUNK = 1000;
 /** Statuses an invitation has once it went out (or is about to): they count for over-surveying and the daily cap. */
 const LIVE_STATUSES = ['scheduled', 'sent', 'delivered', 'opened', 'responded', 'reminded'];
 
@@ -108,36 +106,52 @@ async function lookups(tx: Db, ctx: AdmitContext, rows: NormalRow[], s: Settings
   const c = ctx.clientId;
   const live = list(LIVE_STATUSES);
 
-  const [locationRows, dupRows, recentRows, emailOut, phoneOut, suppressed, capRows] = await Promise.all([
-    locationIds.length ? tx.execute(sql`select _id as id, status, client_id from locations where _id in ${list(locationIds)}`) : null,
-    txIds.length
-      ? tx.execute(
-          sql`select distinct transaction_id as v from survey_processing_items where client_id = ${c} and transaction_id in ${list(txIds)}`,
-        )
-      : null,
-    emails.length || phones.length
-      ? tx.execute(sql`
-          select i.email, i.phone from survey_processing_items i
-          where i.client_id = ${c} and (i.email in ${list(emails)} or i.phone in ${list(phones)})
-            and ((i.sent_at >= ${cutoff}::timestamptz) or i.status = 'scheduled'
-              or exists (select 1 from survey_responses r where r.processing_item_id = i.id and r.submitted_at >= ${cutoff}::timestamptz))`)
-      : null,
-    emails.length
-      ? tx.execute(sql`select email as v from email_opt_outs where email in ${list(emails)} and (client_id is null or client_id = ${c})`)
-      : null,
-    phones.length
-      ? tx.execute(sql`select phone as v from sms_opt_outs where phone in ${list(phones)} and (client_id is null or client_id = ${c})`)
-      : null,
-    emails.length ? tx.execute(sql`select email as v from email_suppressions where email in ${list(emails)}`) : null,
-    locationIds.length
-      ? tx.execute(sql`
+  // One after another: a transaction is one connection, and node-postgres refuses (from pg 9)
+  // a query sent while the client is still busy with the previous one.
+  const locationRows = locationIds.length
+    ? await tx.execute(sql`select _id as id, status, client_id from locations where _id in ${list(locationIds)}`)
+    : null;
+  const dupRows = txIds.length
+    ? await tx.execute(
+        sql`select distinct transaction_id as v from survey_processing_items where client_id = ${c} and transaction_id in ${list(txIds)}`,
+      )
+    : null;
+  // The contacts surveyed recently: e-mails and phones looked up apart, each through its own index
+  // ((client_id, email), (client_id, phone)). One `email in … or phone in …` cannot use either and
+  // scanned every item of the client for each batch.
+  const recently = (column: 'email' | 'phone', values: string[]) => sql`
+    select i.email, i.phone from survey_processing_items i
+    where i.client_id = ${c} and i.${sql.raw(column)} in ${list(values)}
+      and ((i.sent_at >= ${cutoff}::timestamptz) or i.status = 'scheduled'
+        or exists (select 1 from survey_responses r where r.processing_item_id = i.id and r.submitted_at >= ${cutoff}::timestamptz))`;
+  const recentQuery =
+    emails.length && phones.length
+      ? sql`${recently('email', emails)} union all ${recently('phone', phones)}`
+      : emails.length
+        ? recently('email', emails)
+        : phones.length
+          ? recently('phone', phones)
+          : null;
+  const recentRows = recentQuery ? await tx.execute(recentQuery) : null;
+  const emailOut = emails.length
+    ? await tx.execute(
+        sql`select email as v from email_opt_outs where email in ${list(emails)} and (client_id is null or client_id = ${c})`,
+      )
+    : null;
+  const phoneOut = phones.length
+    ? await tx.execute(sql`select phone as v from sms_opt_outs where phone in ${list(phones)} and (client_id is null or client_id = ${c})`)
+    : null;
+  const suppressed = emails.length ? await tx.execute(sql`select email as v from email_suppressions where email in ${list(emails)}`) : null;
+  // What each location already has scheduled per day: only a daily cap reads it.
+  const capRows =
+    locationIds.length && s.dailyCap > 0
+      ? await tx.execute(sql`
           select location_id as id, to_char(scheduled_at at time zone ${s.timeZone}, 'YYYY-MM-DD') as day, count(*)::int as n
           from survey_processing_items
           where location_id in ${list(locationIds)} and scheduled_at >= ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz
             and status in ${live}
           group by 1, 2`)
-      : null,
-  ]);
+      : null;
   const values = (result: unknown) => new Set(rowsIn(result).map((r) => String(r.v)));
   const locationStatus = new Map(
     rowsIn(locationRows).map((r) => [String(r.id), Number(r.client_id) === c ? String(r.status) : 'elsewhere'] as const),
@@ -160,6 +174,65 @@ async function lookups(tx: Db, ctx: AdmitContext, rows: NormalRow[], s: Settings
     suppressed: values(suppressed),
     capCounts,
   };
+}
+
+/** A processing item's own columns as admitRows writes them (the batch's shared ones are parameters). */
+type ItemRow = {
+  location_id: string | null;
+  first_name: string;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  transaction_id: string | null;
+  transaction_date: string;
+  personnel_id: number | null;
+  product_id: number | null;
+  referral_source_id: number | null;
+  amount: string | null;
+  sms_opt_in: boolean;
+  row_number: number;
+  raw: Record<string, string>;
+  channel: ProcessingItemChannel;
+  status: ProcessingItemStatus;
+  skip_reason: string | null;
+  scheduled_at: string | null;
+  token: string;
+  expires_at: string;
+};
+
+/** `ItemRow`'s columns and their SQL types, for json_to_recordset (column names of survey_processing_items). */
+const ITEM_COLUMNS: readonly (readonly [keyof ItemRow, string])[] = [
+  ['location_id', 'text'],
+  ['first_name', 'text'],
+  ['last_name', 'text'],
+  ['email', 'text'],
+  ['phone', 'text'],
+  ['transaction_id', 'text'],
+  ['transaction_date', 'text'],
+  ['personnel_id', 'int'],
+  ['product_id', 'int'],
+  ['referral_source_id', 'int'],
+  ['amount', 'numeric'],
+  ['sms_opt_in', 'boolean'],
+  ['row_number', 'int'],
+  ['raw', 'jsonb'],
+  ['channel', 'text'],
+  ['status', 'text'],
+  ['skip_reason', 'text'],
+  ['scheduled_at', 'timestamptz'],
+  ['token', 'text'],
+  ['expires_at', 'timestamptz'],
+];
+
+/**
+ * `count` survey tokens as `newSurveyToken` (modules/surveys/routes.ts) makes them, 32 random
+ * bytes in base64url each, from one read of the random source instead of one per row.
+ */
+function surveyTokens(count: number): string[] {
+  const bytes = randomBytes(32 * count);
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) tokens.push(bytes.subarray(i * 32, i * 32 + 32).toString('base64url'));
+  return tokens;
 }
 
 type Decision = { status: ProcessingItemStatus; reason: string | null; channel: ProcessingItemChannel; scheduledAt: Date | null };
@@ -219,12 +292,15 @@ export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
     return status !== undefined && status !== 'elsewhere';
   };
 
-  const items = rows.map((row) => {
+  // The batch's counts only grow (each placed row is counted below), as capPlacer needs.
+  const place = capPlacer(s.window, s.dailyCap);
+  const tokens = surveyTokens(rows.length);
+  const items = rows.map((row, index) => {
     const decision = decide(row);
     if (decision.status === 'scheduled') {
       const earliest = earliestSendTime(row.transactionDate, now, s.sendDelayHours, s.timeZone);
       const key = (day: string) => `${row.locationId}|${day}`;
-      const at = placeWithCap(earliest, s.window, s.dailyCap, (day) => found.capCounts.get(key(day)) ?? 0);
+      const at = place(earliest, row.locationId, (day) => found.capCounts.get(key(day)) ?? 0);
       const day = key(localDayOf(at, s.timeZone));
       found.capCounts.set(day, (found.capCounts.get(day) ?? 0) + 1);
       decision.scheduledAt = at;
@@ -235,54 +311,52 @@ export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
       if (row.phone) found.recentPhones.add(row.phone);
     }
     const expiresFrom = decision.scheduledAt ?? now;
-    return {
-      row,
-      decision,
-      values: {
-        clientId: ctx.clientId,
-        // A location that is not the client's is not linked (the row says which it named).
-        locationId: ownLocation(row.locationId) ? row.locationId : null,
-        surveyId: ctx.surveyId,
-        firstName: row.firstName,
-        lastName: row.lastName,
-        email: row.email,
-        phone: row.phone,
-        transactionId: row.transactionId,
-        transactionDate: row.transactionDate,
-        personnelId: row.personnelId,
-        productId: row.productId,
-        referralSourceId: row.referralSourceId,
-        amount: row.amount,
-        smsOptIn: row.smsOptIn,
-        dataFeedId: ctx.dataFeedId,
-        runId: ctx.runId,
-        rowNumber: row.rowNumber,
-        raw: row.raw,
-        channel: decision.channel,
-        status: decision.status,
-        skipReason: decision.reason,
-        scheduledAt: decision.scheduledAt,
-        token: newSurveyToken(),
-        expiresAt: new Date(expiresFrom.getTime() + s.linkExpiresDays * DAY_MS),
-        source: ctx.source,
-        createdAt: now,
-        updatedAt: now,
-      },
+    const item: ItemRow = {
+      // A location that is not the client's is not linked (the row says which it named).
+      location_id: ownLocation(row.locationId) ? row.locationId : null,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      email: row.email,
+      phone: row.phone,
+      transaction_id: row.transactionId,
+      transaction_date: row.transactionDate,
+      personnel_id: row.personnelId,
+      product_id: row.productId,
+      referral_source_id: row.referralSourceId,
+      amount: row.amount,
+      sms_opt_in: row.smsOptIn,
+      row_number: row.rowNumber,
+      raw: row.raw,
+      channel: decision.channel,
+      status: decision.status,
+      skip_reason: decision.reason,
+      scheduled_at: decision.scheduledAt?.toISOString() ?? null,
+      token: tokens[index] ?? '',
+      expires_at: new Date(expiresFrom.getTime() + s.linkExpiresDays * DAY_MS).toISOString(),
     };
+    return { row, decision, item };
   });
 
+  // The whole batch in one statement: the rows go as one JSON parameter that json_to_recordset
+  // turns back into rows (the same on PGlite and PostgreSQL). Building a multi-row VALUES of ~27
+  // parameters a row took more time in the query builder than the database took to insert.
+  const inserted = rowsOf(
+    await tx.execute(sql`
+      insert into survey_processing_items (client_id, survey_id, data_feed_id, run_id, source, created_at, updated_at,
+        ${sql.raw(ITEM_COLUMNS.map(([name]) => name).join(', '))})
+      select ${ctx.clientId}::int, ${ctx.surveyId}::int, ${ctx.dataFeedId}::int, ${ctx.runId}::int, ${ctx.source}::text,
+        ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
+        ${sql.raw(ITEM_COLUMNS.map(([name]) => `r.${name}`).join(', '))}
+      from json_to_recordset(${JSON.stringify(items.map((i) => i.item))}::json)
+        as r(${sql.raw(ITEM_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', '))})
+      returning id, token`),
+  );
   const ids = new Map<string, number>();
-  for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-    const inserted = await tx
-      .insert(surveyProcessingItems)
-      .values(items.slice(i, i + INSERT_CHUNK).map((item) => item.values))
-      .returning({ id: surveyProcessingItems.id, token: surveyProcessingItems.token });
-    for (const r of inserted) ids.set(r.token, r.id);
-  }
+  for (const r of inserted) ids.set(String(r.token), Number(r.id));
   return items.map(
-    ({ row, decision, values }): AdmitOutcome => ({
+    ({ row, decision, item }): AdmitOutcome => ({
       rowNumber: row.rowNumber,
-      itemId: ids.get(values.token) ?? 0,
+      itemId: ids.get(item.token) ?? 0,
       status: decision.status,
       reason: decision.reason,
       scheduledAt: decision.scheduledAt,

@@ -38,10 +38,24 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-function partsOf(at: Date, timeZone: string) {
+type Parts = Readonly<{ year: number; month: number; day: number; hour: number; minute: number; second: number }>;
+
+/**
+ * `formatToParts` answers, remembered by zone and instant: admitting a batch asks about the same few
+ * instants (the batch's receive time, each transaction day's midnight, each send day's start) for
+ * thousands of rows, and one `formatToParts` costs microseconds. The answer for an instant never
+ * changes, so the memo only has to be bounded, not invalidated.
+ */
+const partsMemo = new Map<string, Parts>();
+const PARTS_MEMO_MAX = 50_000;
+
+function partsOf(at: Date, timeZone: string): Parts {
+  const key = `${timeZone}|${at.getTime()}`;
+  const known = partsMemo.get(key);
+  if (known) return known;
   const parts: Record<string, number> = {};
   for (const p of formatterOf(timeZone).formatToParts(at)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return {
+  const answer: Parts = {
     year: parts.year ?? 0,
     month: parts.month ?? 0,
     day: parts.day ?? 0,
@@ -49,6 +63,9 @@ function partsOf(at: Date, timeZone: string) {
     minute: parts.minute ?? 0,
     second: parts.second ?? 0,
   };
+  if (partsMemo.size >= PARTS_MEMO_MAX) partsMemo.clear();
+  partsMemo.set(key, answer);
+  return answer;
 }
 
 /** The wall clock in `timeZone` at `at`. */
@@ -128,17 +145,40 @@ export function nextSendTime(earliest: Date, window: SendWindow): Date {
   return earliest;
 }
 
+/** Days `placeWithCap` moves forward past full ones at most; then it takes the day it reached. */
+const CAP_MAX_DAYS = 400;
+
 /**
  * The send time past the location's daily cap: `nextSendTime(earliest)`, moved to the next allowed
  * day while `countOn(localDay)` has reached `cap` (the caller counts what is already scheduled).
  */
 export function placeWithCap(earliest: Date, window: SendWindow, cap: number, countOn: (localDay: string) => number): Date {
-  let at = nextSendTime(earliest, window);
-  if (cap <= 0) return at;
-  for (let i = 0; i < 400 && countOn(localDayOf(at, window.timeZone)) >= cap; i++) {
-    at = nextSendTime(nextLocalDayStart(at, window.timeZone), window);
-  }
-  return at;
+  return capPlacer(window, cap)(earliest, '', countOn);
+}
+
+/**
+ * `placeWithCap` for many rows in a row (admitRows places a batch), with the same answers: each
+ * walk past full days is remembered per scope (a location) and first send time, and the next row
+ * of that scope and start resumes where the last walk stopped instead of walking the full days
+ * again. Valid while the counts only grow, as they do when the caller counts each row it places:
+ * a day that was full stays full, so the first day with room is never behind where the walk stopped.
+ */
+export function capPlacer(window: SendWindow, cap: number) {
+  const stopped = new Map<string, { at: Date; days: number }>();
+  return (earliest: Date, scope: string, countOn: (localDay: string) => number): Date => {
+    const first = nextSendTime(earliest, window);
+    if (cap <= 0) return first;
+    // The days walked depend only on the first send time, so (scope, first) names one walk.
+    const key = `${scope}|${first.getTime()}`;
+    const from = stopped.get(key);
+    let at = from?.at ?? first;
+    let days = from?.days ?? 0;
+    for (; days < CAP_MAX_DAYS && countOn(localDayOf(at, window.timeZone)) >= cap; days++) {
+      at = nextSendTime(nextLocalDayStart(at, window.timeZone), window);
+    }
+    stopped.set(key, { at, days });
+    return at;
+  };
 }
 
 /**
