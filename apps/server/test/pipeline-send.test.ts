@@ -36,6 +36,7 @@ for (const kind of testDatabaseKinds()) {
     let clientId: number;
     let emailSurvey: number;
     let fallbackSurvey: number;
+    let twiceSurvey: number;
     let n = 0;
 
     beforeAll(async () => {
@@ -97,9 +98,10 @@ for (const kind of testDatabaseKinds()) {
         .values([
           { ...base, name: 'Email', channel: 'email' },
           { ...base, name: 'Fallback', channel: 'email_then_sms' },
+          { ...base, name: 'Twice', channel: 'email', reminderCount: 2, reminderIntervalDays: 2 },
         ])
         .returning({ id: surveys.id });
-      [emailSurvey, fallbackSurvey] = made.map((s) => s.id) as [number, number];
+      [emailSurvey, fallbackSurvey, twiceSurvey] = made.map((s) => s.id) as [number, number, number];
     });
     afterAll(async () => {
       await app?.close();
@@ -184,10 +186,10 @@ for (const kind of testDatabaseKinds()) {
         .where(eq(surveyProcessingItems.id, answered ?? 0));
       clock.set(new Date(sentAt + 3 * DAY - 60_000));
       await app.jobs.runDue();
-      expect((await itemOf(id)).remindersSent).toBe(0);
+      expect(await itemOf(id)).toMatchObject({ remindersSent: 0, nextReminderAt: new Date(sentAt + 3 * DAY) });
       clock.set(new Date(sentAt + 3 * DAY));
       await app.jobs.runDue();
-      expect(await itemOf(id)).toMatchObject({ status: 'reminded', remindersSent: 1 });
+      expect(await itemOf(id)).toMatchObject({ status: 'reminded', remindersSent: 1, nextReminderAt: null });
       expect((await messagesOf(id)).map((m) => m.type)).toEqual(['survey_invite', 'survey_reminder']);
       // Reminder count 1: no second one.
       clock.set(new Date(sentAt + 6 * DAY));
@@ -198,6 +200,34 @@ for (const kind of testDatabaseKinds()) {
       await app.jobs.runDue();
       expect((await itemOf(id)).status).toBe('expired');
       expect((await itemOf(answered)).status).toBe('responded');
+    });
+
+    it('reminds as many times as the survey says, each after its interval from the send', async () => {
+      clock.set(START);
+      const [id] = await admit([row()], twiceSurvey);
+      clock.advance(2 * HOUR);
+      await app.jobs.runDue();
+      const sentAt = clock.now().getTime();
+      const types = async () => (await messagesOf(id)).map((m) => m.type);
+      // [days after the send, reminders sent by then, the next one due (days after the send)]
+      let before = 0;
+      for (const [days, count, next] of [
+        [2, 1, 4],
+        [4, 2, null],
+        [6, 2, null],
+      ] as const) {
+        clock.set(new Date(sentAt + days * DAY - 60_000));
+        await app.jobs.runDue();
+        expect(await types(), `just before day ${days}`).toHaveLength(1 + before);
+        before = count;
+        clock.set(new Date(sentAt + days * DAY));
+        await app.jobs.runDue();
+        expect(await itemOf(id), `day ${days}`).toMatchObject({
+          remindersSent: count,
+          nextReminderAt: next === null ? null : new Date(sentAt + next * DAY),
+        });
+        expect(await types()).toHaveLength(1 + count);
+      }
     });
 
     it('falls back to SMS when the e-mail is refused and the customer opted in to texts', async () => {

@@ -1,6 +1,6 @@
 import type { ProcessingItemStatus } from '@admin/shared';
 import { effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
-import { and, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import { clients, locations, personnel, smsTemplates, surveyProcessingItems, surveys } from '../db/schema/index.ts';
 import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
@@ -168,6 +168,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
       scheduledAt: Date | null;
       sentAt: Date | null;
       expiresAt: Date | null;
+      nextReminderAt: Date | null;
     }[],
     now: Date,
   ) {
@@ -182,13 +183,14 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
           scheduled: r.scheduledAt?.toISOString() ?? null,
           sent: r.sentAt?.toISOString() ?? null,
           expires: r.expiresAt?.toISOString() ?? null,
+          reminder: r.nextReminderAt?.toISOString() ?? null,
         })),
       );
       await db.execute(sql`
         update survey_processing_items i set status = v.status, channel = v.channel, last_error = v.error,
           skip_reason = coalesce(v.skip, i.skip_reason), scheduled_at = v.scheduled, sent_at = coalesce(v.sent, i.sent_at),
-          expires_at = coalesce(v.expires, i.expires_at), updated_at = ${now.toISOString()}::timestamptz
-        from jsonb_to_recordset(${values}::jsonb) as v(id int, status text, channel text, error text, skip text, scheduled timestamptz, sent timestamptz, expires timestamptz)
+          expires_at = coalesce(v.expires, i.expires_at), next_reminder_at = v.reminder, updated_at = ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${values}::jsonb) as v(id int, status text, channel text, error text, skip text, scheduled timestamptz, sent timestamptz, expires timestamptz, reminder timestamptz)
         where i.id = v.id`);
     }
   }
@@ -221,7 +223,8 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
       const result = results[i] ?? null;
       const message = messages[i];
       const error = result ? result.error : typeof message === 'string' ? message : null;
-      const linkDays = d.surveys.get(item.surveyId)?.linkExpiresDays ?? 30;
+      const survey = d.surveys.get(item.surveyId);
+      const linkDays = survey?.linkExpiresDays ?? 30;
       let status: ProcessingItemStatus = result ? itemStatusOf(result) : 'failed';
       let scheduledAt: Date | null = null;
       // A transport error: try again after the back-off, until the attempts run out.
@@ -238,6 +241,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
         scheduledAt: sent ? now : scheduledAt,
         sentAt: sent ? now : null,
         expiresAt: sent ? new Date(now.getTime() + linkDays * DAY_MS) : null,
+        nextReminderAt: sent && survey && survey.reminderCount > 0 ? new Date(now.getTime() + survey.reminderIntervalDays * DAY_MS) : null,
         notificationId: result?.id ?? null,
       };
     });
@@ -253,19 +257,26 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     return messages.map((m) => (typeof m === 'string' ? null : (sent[k++] ?? null)));
   }
 
-  /** Reminders due: sent, unanswered, not expired, fewer than the survey's count, the interval passed since the send. */
+  /**
+   * Reminders due (`next_reminder_at` passed, read from its partial index): sent, unanswered, not
+   * expired. Each one counted moves the next due time on by the survey's interval, or clears it
+   * when the survey's count is reached.
+   */
   async function remind(now: Date): Promise<number> {
     const at = now.toISOString();
     const result = await db.execute(sql`
-      update survey_processing_items i set reminders_sent = i.reminders_sent + 1, updated_at = ${at}::timestamptz
-      where i.id in (
-        select p.id from survey_processing_items p join surveys s on s.id = p.survey_id
-        where p.status in ('sent', 'delivered', 'opened', 'reminded') and p.reminders_sent < s.reminder_count
+      update survey_processing_items i set reminders_sent = i.reminders_sent + 1, updated_at = ${at}::timestamptz,
+        next_reminder_at = case when i.reminders_sent + 1 < s.reminder_count
+          then i.sent_at + make_interval(days => s.reminder_interval_days * (i.reminders_sent + 2)) end
+      from surveys s
+      where s.id = i.survey_id and i.id in (
+        select p.id from survey_processing_items p
+        where p.next_reminder_at <= ${at}::timestamptz and p.next_reminder_at is not null
+          and p.status in ('sent', 'delivered', 'opened', 'reminded')
           and p.source not in ${SWEPT_NOT}
           and p.expires_at > ${at}::timestamptz
-          and p.sent_at + make_interval(days => s.reminder_interval_days * (p.reminders_sent + 1)) <= ${at}::timestamptz
           and not exists (select 1 from survey_responses r where r.processing_item_id = p.id)
-        order by p.sent_at, p.id limit ${batchSize} for update of p skip locked)
+        order by p.next_reminder_at, p.id limit ${batchSize} for update of p skip locked)
       returning i.id`);
     const ids = rowsOf(result).map((r) => Number(r.id));
     if (ids.length === 0) return 0;
@@ -279,19 +290,13 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     return ids.length;
   }
 
-  /** Links past `expires_at` that were never answered. */
+  /** Links past `expires_at` that were never answered (the statuses written out, so the expiry index's condition matches). */
   async function expire(now: Date): Promise<void> {
-    await db
-      .update(surveyProcessingItems)
-      .set({ status: 'expired', updatedAt: now })
-      .where(
-        and(
-          inArray(surveyProcessingItems.status, ['scheduled', 'sent', 'delivered', 'opened', 'reminded']),
-          sql`${surveyProcessingItems.source} not in ${SWEPT_NOT}`,
-          sql`${surveyProcessingItems.expiresAt} <= ${now.toISOString()}::timestamptz`,
-          or(isNull(surveyProcessingItems.scheduledAt), sql`${surveyProcessingItems.scheduledAt} <= ${now.toISOString()}::timestamptz`),
-        ),
-      );
+    const at = now.toISOString();
+    await db.execute(sql`
+      update survey_processing_items set status = 'expired', next_reminder_at = null, updated_at = ${at}::timestamptz
+      where status in ('scheduled', 'sent', 'delivered', 'opened', 'reminded') and expires_at <= ${at}::timestamptz
+        and source not in ${SWEPT_NOT} and (scheduled_at is null or scheduled_at <= ${at}::timestamptz)`);
   }
 
   return {
