@@ -105,7 +105,14 @@ for (const kind of testDatabaseKinds()) {
       const db = ctx.database.db;
       const [feed] = await db
         .insert(dataFeeds)
-        .values({ clientId, name: `Feed ${tag}`, sourceType: 'csv_upload', triggerEvent: 'invoice_paid', surveyId })
+        .values({
+          clientId,
+          name: `Feed ${tag}`,
+          sourceType: 'csv_upload',
+          triggerEvent: 'invoice_paid',
+          surveyId,
+          fieldMapping: { first_name: 'Name', email: 'Email', transaction_date: 'Date' },
+        })
         .returning();
       if (!feed) throw new Error('no feed');
       const started = new Date('2026-11-20T10:00:00Z');
@@ -134,7 +141,7 @@ for (const kind of testDatabaseKinds()) {
           rowNumber: 4,
           column: 'Email',
           message: 'The Email field must be a valid email',
-          raw: { Name: 'Al', Email: 'al@' },
+          raw: { Name: 'Al', Email: 'al@', Notes: 'VIP' },
         },
         { runId: run.id, rowNumber: 2, column: 'Date', message: 'The Date must be yyyy-MM-dd', raw: { Name: '=cmd', Date: '13/45' } },
       ]);
@@ -162,10 +169,10 @@ for (const kind of testDatabaseKinds()) {
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toContain('text/csv');
       expect(parseCsv(csv.body)).toEqual([
-        // The row's own columns as jsonb keeps them (shorter names first), then those of later rows.
-        ['Row', 'Column', 'Error', 'Date', 'Name', 'Email'],
-        ['2', 'Date', 'The Date must be yyyy-MM-dd', '13/45', "'=cmd", ''],
-        ['4', 'Email', 'The Email field must be a valid email', '', 'Al', 'al@'],
+        // The feed's mapped columns in the template's field order, then the others by name.
+        ['Row', 'Column', 'Error', 'Name', 'Email', 'Date', 'Notes'],
+        ['2', 'Date', 'The Date must be yyyy-MM-dd', "'=cmd", '', '13/45', ''],
+        ['4', 'Email', 'The Email field must be a valid email', 'Al', 'al@', '', 'VIP'],
       ]);
       expect((await get('/api/survey-manager-logs/runs/999999/rejected')).statusCode).toBe(404);
       const runsCsv = await get(`/api/survey-manager-logs/runs/export?feed=${feed.id}&columns=id,rows_skipped,status`);

@@ -1,4 +1,4 @@
-import { dataEnvelope, idParamSchema } from '@admin/shared';
+import { dataEnvelope, FEED_FIELDS, idParamSchema } from '@admin/shared';
 import { feedRunDetailSchema, feedRunResource, surveyChangeResource } from '@admin/shared/resources/survey-manager-logs';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -38,12 +38,17 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  // The run's refused rows as received (their own columns, in first-seen order) after where and why.
+  // The run's refused rows as received after where and why. A row is stored as JSON, which keeps no
+  // column order, so the feed's mapped columns come first in the sample template's field order
+  // (first name, last name, e-mail, …), then the row's other columns by name.
   app.get(`${feedRunResource.path}/:id/rejected`, { schema: { params: idParamSchema } }, async (request, reply) => {
     const run = await findRun(app.db, request.params.id);
     if (!run) throw notFound('Run');
     const errors = await rowErrors(app.db, run.id, MAX_REJECTED);
-    const columns = [...new Set(errors.flatMap((e) => Object.keys(e.raw)))];
+    const [feed] = await app.db.select({ mapping: dataFeeds.fieldMapping }).from(dataFeeds).where(eq(dataFeeds.id, run.data_feed_id));
+    const seen = new Set(errors.flatMap((e) => Object.keys(e.raw)));
+    const mapped = FEED_FIELDS.flatMap((f) => feed?.mapping[f] ?? []).filter((c) => seen.has(c));
+    const columns = [...new Set([...mapped, ...[...seen].sort()])];
     const csv = csvRecords([
       ['Row', 'Column', 'Error', ...columns],
       ...errors.map((e) => [e.rowNumber, e.column, e.message, ...columns.map((c) => e.raw[c] ?? '')]),
