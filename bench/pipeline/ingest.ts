@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -192,6 +192,8 @@ async function run(kind: 'pglite' | 'pg') {
     },
     copy_ms: Math.round(copyMs),
     copy_rows_per_s: Math.round(ROWS / (copyMs / 1000)),
+    // The machine is shared: the 1, 5 and 15-minute load averages when the run ended.
+    load_average: loadavg().map((l) => Number(l.toFixed(2))),
   };
   console.log(JSON.stringify(out));
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
