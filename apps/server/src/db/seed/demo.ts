@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { secretBox } from '../../pipeline/ingest/secret.ts';
 import type { Db } from '../client.ts';
 import {
   clients,
@@ -13,6 +14,7 @@ import {
   teams,
   users,
 } from '../schema/index.ts';
+import { seedFeeds } from './feeds.ts';
 import { seededRandom } from './random.ts';
 import { seedSurveys } from './surveys.ts';
 import { generateSystemLogs } from './system-logs.ts';
@@ -91,7 +93,7 @@ function slug(name: string): string {
  */
 export async function seedDemoData(
   db: Db,
-  config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'> & Partial<Pick<Config, 'messaging'>>,
+  config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'> & Partial<Pick<Config, 'messaging' | 'secretKey' | 'database'>>,
 ): Promise<void> {
   const rnd = seededRandom(20261122);
   const passwordHash = await hashPassword(config.demoPassword);
@@ -288,13 +290,20 @@ export async function seedDemoData(
     }
 
     // Surveys, a month of invitations and their answers, made by the product's own code paths.
-    await seedSurveys(tx, { publicBaseUrl: config.messaging?.publicBaseUrl ?? 'http://localhost:3000', anchor: new Date() });
+    const publicBaseUrl = config.messaging?.publicBaseUrl ?? 'http://localhost:3000';
+    const anchor = new Date();
+    await seedSurveys(tx, { publicBaseUrl, anchor });
+
+    // Data feeds and their runs over the same month, made by the pipeline: ingest, rules, send engine.
+    // The SFTP password is encrypted with the key the server uses (SECRET_KEY, or the embedded database's key file).
+    const secrets = secretBox({ secretKey: config.secretKey ?? null, database: config.database ?? { kind: 'pglite', dataDir: null } });
+    await seedFeeds(tx, { publicBaseUrl, anchor, secrets });
 
     // A few months of application and audit log, so System Logs has pages to walk.
     const staff = await tx.select({ id: users.id }).from(users).where(eq(users.isSuperadmin, 1));
-    const anchor = new Date();
-    anchor.setUTCMinutes(0, 0, 0);
-    await generateSystemLogs(tx, { count: 20_000, anchor, days: 90, userIds: staff.map((u) => u.id), clientIds });
+    const logsAnchor = new Date(anchor);
+    logsAnchor.setUTCMinutes(0, 0, 0);
+    await generateSystemLogs(tx, { count: 20_000, anchor: logsAnchor, days: 90, userIds: staff.map((u) => u.id), clientIds });
   });
   // Statistics for the tables just filled: the embedded database has no autovacuum, and a list's
   // "about N (estimated)" is the planner's estimate (apps/server/src/kit/totals.ts), which without

@@ -28,7 +28,7 @@ import { seededRandom } from './random.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 /** Share of invitations answered: a typical e-mail survey response rate. */
-const ANSWER_RATE = 0.35;
+export const ANSWER_RATE = 0.35;
 /**
  * Invitations to returning customers who unsubscribed from an earlier one (refused: opted out), to
  * addresses that hard-bounced before (refused: suppressed), and e-mails mistyped in the business's
@@ -195,6 +195,53 @@ async function invitationOf(db: Db, token: string): Promise<Invitation> {
   return invitation;
 }
 
+/**
+ * A customer answers an invitation as the public page records it: found by its link
+ * (`findInvitation`), the answers checked (`answerProblems`), the key score and comment taken
+ * (`keyScoreOf`, `commentOf`), then `recordResponse`; within two days of the send, never after
+ * the anchor, in the industry's mix of promoters, passives and detractors.
+ */
+export async function answerInvitation(
+  db: Db,
+  rnd: ReturnType<typeof seededRandom>,
+  options: { token: string; sentAt: Date; anchor: Date; industry: string },
+): Promise<void> {
+  const { sentAt } = options;
+  const [promoterShare, passiveShare] = NPS_MIX[options.industry] ?? DEFAULT_MIX;
+  const invitation = await invitationOf(db, options.token);
+  const submittedAt = new Date(Math.min(options.anchor.getTime(), sentAt.getTime() + (0.5 + rnd.next() * 47.5) * HOUR_MS));
+  const roll = rnd.next();
+  const mood = roll < promoterShare ? 'promoter' : roll < promoterShare + passiveShare ? 'passive' : 'detractor';
+  const keyQuestion = invitation.questions.find((q) => q.is_key_metric);
+  const score =
+    keyQuestion?.type === 'nps_0_10'
+      ? mood === 'promoter'
+        ? rnd.int(9, 10)
+        : mood === 'passive'
+          ? rnd.int(7, 8)
+          : rnd.pick([2, 3, 4, 5, 5, 6, 6, 6])
+      : mood === 'promoter'
+        ? 5
+        : mood === 'passive'
+          ? rnd.pick([3, 4])
+          : rnd.pick([1, 2, 2]);
+  const answers: Answers = { '1': score };
+  if (rnd.next() < 0.6) answers['2'] = mood !== 'detractor';
+  if (rnd.next() < 0.45) answers['3'] = rnd.pick(COMMENTS[mood]);
+  const problems = answerProblems(invitation.questions, answers);
+  if (Object.keys(problems).length > 0) throw new Error(`demo answers refused: ${JSON.stringify(problems)}`);
+  const key = keyScoreOf(invitation.questions, answers);
+  const comment = commentOf(invitation.questions, answers);
+  await recordResponse(db, invitation, {
+    answers,
+    keyScore: key?.score ?? null,
+    npsClass: key?.npsClass ?? null,
+    comment,
+    testimonialConsent: comment !== null && mood === 'promoter' && rnd.next() < 0.5,
+    submittedAt,
+  });
+}
+
 /** One invitation to send: to whom, by which channel, and what the customer does afterwards. */
 type Planned = {
   survey: typeof surveys.$inferSelect;
@@ -289,7 +336,6 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
     const count = rnd.int(18, 30);
     const times = Array.from({ length: count }, () => options.anchor.getTime() - rnd.next() * 30 * DAY_MS);
     const areaCode = client.phone?.slice(2, 5) ?? '303';
-    const [promoterShare, passiveShare] = NPS_MIX[industry] ?? DEFAULT_MIX;
     const planned: Planned[] = [];
     for (const [i, time] of times.entries()) {
       const target = made.length > 1 && rnd.next() < 0.35 ? made[1] : made[0];
@@ -395,38 +441,7 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
 
       // About a third answer within two days (never after the anchor), as the public page records it.
       if (rnd.next() >= ANSWER_RATE) continue;
-      const invitation = await invitationOf(db, token);
-      const submittedAt = new Date(Math.min(options.anchor.getTime(), sentAt.getTime() + (0.5 + rnd.next() * 47.5) * HOUR_MS));
-      const roll = rnd.next();
-      const mood = roll < promoterShare ? 'promoter' : roll < promoterShare + passiveShare ? 'passive' : 'detractor';
-      const keyQuestion = invitation.questions.find((q) => q.is_key_metric);
-      const score =
-        keyQuestion?.type === 'nps_0_10'
-          ? mood === 'promoter'
-            ? rnd.int(9, 10)
-            : mood === 'passive'
-              ? rnd.int(7, 8)
-              : rnd.pick([2, 3, 4, 5, 5, 6, 6, 6])
-          : mood === 'promoter'
-            ? 5
-            : mood === 'passive'
-              ? rnd.pick([3, 4])
-              : rnd.pick([1, 2, 2]);
-      const answers: Answers = { '1': score };
-      if (rnd.next() < 0.6) answers['2'] = mood !== 'detractor';
-      if (rnd.next() < 0.45) answers['3'] = rnd.pick(COMMENTS[mood]);
-      const problems = answerProblems(invitation.questions, answers);
-      if (Object.keys(problems).length > 0) throw new Error(`demo answers refused: ${JSON.stringify(problems)}`);
-      const key = keyScoreOf(invitation.questions, answers);
-      const comment = commentOf(invitation.questions, answers);
-      await recordResponse(db, invitation, {
-        answers,
-        keyScore: key?.score ?? null,
-        npsClass: key?.npsClass ?? null,
-        comment,
-        testimonialConsent: comment !== null && mood === 'promoter' && rnd.next() < 0.5,
-        submittedAt,
-      });
+      await answerInvitation(db, rnd, { token, sentAt, anchor: options.anchor, industry });
     }
   }
   messenger.close();
