@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataFeeds, endpointConfigs, locations, surveys, users } from '../src/db/schema/index.ts';
+import { clients, clientUsers, dataFeeds, endpointConfigs, locations, surveys, users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 for (const kind of testDatabaseKinds()) {
@@ -112,7 +112,7 @@ for (const kind of testDatabaseKinds()) {
     describe('the ingest endpoint', () => {
       let token: string;
       const url = () => `/api/v1/endpoints/${locationId}/transactions`;
-      const call = (body: unknown, opts: { token?: string | null; ip?: string; type?: string } = {}) =>
+      const call = (body: unknown, opts: { token?: string | null; ip?: string; type?: string; secret?: string } = {}) =>
         ctx.app.inject({
           method: 'POST',
           url: url(),
@@ -120,6 +120,7 @@ for (const kind of testDatabaseKinds()) {
           headers: {
             'content-type': opts.type ?? 'application/json',
             ...(opts.token === null ? {} : { authorization: `Bearer ${opts.token ?? token}` }),
+            ...(opts.secret === undefined ? {} : { 'x-webhook-secret': opts.secret }),
           },
           payload: typeof body === 'string' ? body : JSON.stringify(body),
         });
@@ -240,6 +241,66 @@ for (const kind of testDatabaseKinds()) {
         await send('POST', `/api/api-token/${fresh.id}/revoke`);
         expect((await call([row(22)], { token: fresh.token })).statusCode).toBe(401);
         expect((await call([row(23)], { token })).statusCode).toBe(401);
+      });
+
+      it('takes the endpoint’s webhook secret instead of a token (X-Webhook-Secret), with the same address, pause and format checks', async () => {
+        // No linked token: the secret is the credential.
+        const saved = await send('PUT', `/api/api-endpoints/${locationId}`, {
+          survey_id: surveyId,
+          allowed_ips: ['127.0.0.1'],
+          rate_limit_per_min: 1000,
+          new_webhook_secret: true,
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+        const secret: string = saved.json().data.webhook_secret;
+        const ok = await call([row(30)], { token: null, secret });
+        expect(ok.statusCode, ok.body).toBe(200);
+        expect(ok.json().data.accepted).toHaveLength(1);
+        const wrong = await call([row(31)], { token: null, secret: `${secret.slice(0, -1)}x` });
+        expect(wrong.statusCode).toBe(401);
+        expect(wrong.json().message).toContain('x-webhook-secret');
+        expect((await call([row(32)], { token: null, secret: 'x'.repeat(300) })).statusCode).toBe(401);
+        expect((await call([row(33)], { token: null, secret, ip: '198.51.100.9' })).statusCode).toBe(403);
+        // The secret opens only its own endpoint, and only this route: not the console.
+        const [other] = await ctx.database.db.select().from(locations).where(ne(locations.id, locationId)).limit(1);
+        const elsewhere = await ctx.app.inject({
+          method: 'POST',
+          url: `/api/v1/endpoints/${other?.id}/transactions`,
+          remoteAddress: '127.0.0.1',
+          headers: { 'content-type': 'application/json', 'x-webhook-secret': secret },
+          payload: JSON.stringify([row(34)]),
+        });
+        expect(elsewhere.statusCode).toBe(401);
+        expect((await ctx.app.inject({ method: 'GET', url: '/api/api-token', headers: { 'x-webhook-secret': secret } })).statusCode).toBe(
+          401,
+        );
+        // An unlinked endpoint takes no token of another client's portal user.
+        const db = ctx.database.db;
+        const [own] = await db.select({ clientId: locations.clientId }).from(locations).where(eq(locations.id, locationId));
+        const [otherClient] = await db
+          .select({ id: clients.id })
+          .from(clients)
+          .where(ne(clients.id, own?.clientId ?? 0))
+          .limit(1);
+        const [portal] = await db
+          .insert(users)
+          .values({ name: `Portal ${kind}`, email: `portal-${kind}@example.com` })
+          .returning({ id: users.id });
+        await db.insert(clientUsers).values({ clientId: otherClient?.id ?? 0, userId: portal?.id ?? 0 });
+        const portalToken = await send('POST', '/api/api-token', { user_id: portal?.id, name: 'Portal feed', scopes: ['feeds:write'] });
+        expect(portalToken.statusCode, portalToken.body).toBe(201);
+        const foreign = await call([row(37)], { token: portalToken.json().data.token });
+        expect(foreign.statusCode).toBe(403);
+        expect(foreign.json().message).toContain('another client');
+        await db.insert(clientUsers).values({ clientId: own?.clientId ?? 0, userId: portal?.id ?? 0 });
+        expect((await call([row(38)], { token: portalToken.json().data.token })).statusCode).toBe(200);
+        // With an Authorization header the token decides, whatever the secret says.
+        expect((await call([row(35)], { token: 'rp_not-a-token', secret })).statusCode).toBe(401);
+        await send('PATCH', `/api/api-endpoints/${locationId}/status`, { status: 'paused' });
+        expect((await call([row(36)], { token: null, secret })).statusCode).toBe(423);
+        await send('PATCH', `/api/api-endpoints/${locationId}/status`, { status: 'active' });
+        const calls = (await get(`/api/api-endpoints/${locationId}/calls`)).json().data;
+        expect(calls[0]).toMatchObject({ status_code: 423 });
       });
     });
   });

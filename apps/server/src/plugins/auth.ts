@@ -13,10 +13,15 @@ import { findSession, isAllowed, touchDue, touchSession } from '../modules/ident
  * - `superadmin`: a valid bearer token of an active super-admin who is not the retired master.
  * - `{ token: scope }`: a machine route (the ingest endpoint): only an API token (`Bearer rp_…`)
  *   with that scope, from an allowed IP; a console session never opens it, and an API token
- *   never opens a console route (it is no session).
+ *   never opens a console route (it is no session). With `secret`, a request that carries no
+ *   Authorization header but the secret's header is let in when the route's own secret matches
+ *   (a vendor's webhook that can send a fixed header, not a token), and refused with 401 otherwise.
  * A route that declares nothing is `superadmin` (default deny).
  */
-export type Access = 'public' | 'superadmin' | { token: ApiTokenScope };
+export type Access = 'public' | 'superadmin' | { token: ApiTokenScope; secret?: SecretCheck };
+
+/** A machine route's shared-secret credential: the header it comes in, and whether it is the one for this request's route and parameters. */
+export type SecretCheck = { header: string; verify(request: FastifyRequest, secret: string): Promise<boolean> };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,6 +31,8 @@ declare module 'fastify' {
     auth: { user: typeof users.$inferSelect; sessionId: number; token: string } | null;
     /** The API token of a machine route's request (`{ token: scope }` access), with the caller's address. */
     apiToken: TokenAuth | null;
+    /** Whether a machine route's request came in with the route's secret instead of a token. */
+    viaSecret: boolean;
   }
 }
 
@@ -53,10 +60,19 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
   async (app, opts) => {
     app.decorateRequest('auth', null);
     app.decorateRequest('apiToken', null);
+    app.decorateRequest('viaSecret', false);
     app.addHook('onRequest', async (request) => {
       const access = accessOf(request);
       if (access === 'public') return;
       if (typeof access === 'object') {
+        const secret = access.secret ? request.headers[access.secret.header] : undefined;
+        if (access.secret && typeof secret === 'string' && request.headers.authorization === undefined) {
+          if (secret.length > 256 || !(await access.secret.verify(request, secret))) {
+            throw new HttpError(401, `The ${access.secret.header} header does not hold this endpoint's secret.`);
+          }
+          request.viaSecret = true;
+          return;
+        }
         request.apiToken = await authenticateToken(app.db, bearerToken(request), request.ip, access.token, app.clock.now());
         return;
       }

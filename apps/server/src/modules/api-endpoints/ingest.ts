@@ -1,13 +1,16 @@
 import { dataEnvelope, type IngestResult, ingestResultSchema, LOCATION_ID } from '@admin/shared';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiCallLogs, apiTokens, dataFeeds, endpointConfigs } from '../../db/schema/index.ts';
+import { rowsOf } from '../../db/client.ts';
+import { apiCallLogs, apiTokens, dataFeeds, endpointConfigs, locations } from '../../db/schema/index.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { ipAllowed } from '../../lib/ip-allow.ts';
+import { ipAllowed, plainIp } from '../../lib/ip-allow.ts';
 import { FeedFileError, type FeedRecord, parseFeedFile } from '../../pipeline/ingest/parse.ts';
 import { runFeed } from '../../pipeline/ingest/run.ts';
+import type { SecretCheck } from '../../plugins/auth.ts';
 import { fixedWindowLimiter } from './rate-limit.ts';
 
 /** Rows one call may carry; a bigger batch belongs in an SFTP or uploaded file. */
@@ -54,6 +57,22 @@ function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
  */
 export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   const limiter = fixedWindowLimiter();
+  // The endpoint's webhook secret (made on API Managers, stored as its SHA-256) stands in for a
+  // token for callers that can send a fixed header but no bearer token; everything after the
+  // credential (allowed IPs, pause, rate limit, format) is the same.
+  const webhookSecret: SecretCheck = {
+    header: 'x-webhook-secret',
+    async verify(request, secret) {
+      const { _id: id } = request.params as { _id?: unknown };
+      if (typeof id !== 'string' || !LOCATION_ID.test(id)) return false;
+      const [found] = await app.db
+        .select({ id: endpointConfigs.locationId })
+        .from(endpointConfigs)
+        .where(and(eq(endpointConfigs.locationId, id), eq(endpointConfigs.webhookSecretHash, sha256Hex(secret))))
+        .limit(1);
+      return found !== undefined;
+    },
+  };
   const notes = new WeakMap<FastifyRequest, CallNote>();
   const noteOf = (request: FastifyRequest) => {
     const note = notes.get(request) ?? { accepted: 0, rejected: 0, runId: null, error: null };
@@ -84,16 +103,17 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/endpoints/:_id/transactions',
     {
       bodyLimit: MAX_BODY_BYTES,
-      config: { access: { token: 'feeds:write' } },
+      config: { access: { token: 'feeds:write', secret: webhookSecret } },
       schema: { params: paramsSchema, body: bodySchema, response: { 200: dataEnvelope(ingestResultSchema) } },
     },
     async (request, reply) => {
       const id = request.params._id;
       const auth = request.apiToken;
-      if (!auth) throw new HttpError(401, 'An API token is required.');
+      if (!auth && !request.viaSecret) throw new HttpError(401, 'An API token is required.');
       const [endpoint] = await app.db
-        .select({ config: endpointConfigs, linkedReplaces: apiTokens.replacesId })
+        .select({ config: endpointConfigs, linkedReplaces: apiTokens.replacesId, clientId: locations.clientId })
         .from(endpointConfigs)
+        .innerJoin(locations, eq(locations.id, endpointConfigs.locationId))
         .leftJoin(apiTokens, eq(apiTokens.id, endpointConfigs.tokenId))
         .where(eq(endpointConfigs.locationId, id))
         .limit(1);
@@ -102,10 +122,19 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new HttpError(404, 'No ingest endpoint is set up for this location.');
       }
       // The linked token, or the one it replaced while that one's grace period lasts.
-      if (config.tokenId !== null && config.tokenId !== auth.token.id && endpoint.linkedReplaces !== auth.token.id) {
+      if (auth && config.tokenId !== null && config.tokenId !== auth.token.id && endpoint.linkedReplaces !== auth.token.id) {
         throw new HttpError(403, 'This endpoint takes another API token.');
       }
-      if (!ipAllowed(request.ip, config.allowedIps)) throw new HttpError(403, `This endpoint may not be called from ${auth.ip}.`);
+      // A client portal user's token feeds only the endpoints of that user's clients, linked or not
+      // (an endpoint with no linked token must not take another client's token); the provider's own
+      // staff belong to no client and feed any.
+      if (auth) {
+        const elsewhere = await app.db.execute(sql`select 1 from client_users c where c.user_id = ${auth.token.userId}
+          having count(*) > 0 and count(*) filter (where c.client_id = ${endpoint.clientId}) = 0`);
+        if (rowsOf(elsewhere).length > 0) throw new HttpError(403, 'This API token’s user belongs to another client.');
+      }
+      if (!ipAllowed(request.ip, config.allowedIps))
+        throw new HttpError(403, `This endpoint may not be called from ${plainIp(request.ip)}.`);
       if (config.status === 'paused') throw new HttpError(423, 'This endpoint is paused; calls are refused until it is resumed.');
       const wait = limiter.take(id, config.rateLimitPerMin, app.clock.now());
       if (wait !== null) {

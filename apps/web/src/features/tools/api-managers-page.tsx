@@ -304,7 +304,7 @@ export default function ApiManagersPage() {
         title="Copy the webhook secret"
         label="Webhook secret"
         value={secret}
-        note="This is the only time the webhook secret is shown; only its hash is kept."
+        note="This is the only time the webhook secret is shown; only its hash is kept. A caller that cannot send an API token sends this in the X-Webhook-Secret header instead."
         onClose={() => setSecret(null)}
       />
     </>
