@@ -142,6 +142,7 @@ describe('normalize', () => {
       `Bad,Date,bd@example.com,,INV-5,2026-11-21,${storeCode},,,,,`,
       `No,Contact,,,INV-6,11/21/2026,${storeCode},,,,,`,
       `Bad,Codes,bc@example.com,,INV-7,11/21/2026,NOPE,E-NOBODY,,,abc,maybe`,
+      `Far,Date,fd@example.com,,INV-8,12/31/9999,${storeCode},,,,,`,
     ];
     const { records } = parseFeedFile(`${header}\r\n${lines.join('\r\n')}\r\n`, { delimiter: 'comma', hasHeader: true });
     const { rows, errors } = await normalize(database.db, feed, records);
@@ -174,6 +175,7 @@ describe('normalize', () => {
       [7, 'personnel_code', 'The Personnel code E-NOBODY is not an employee code or alias of this client'],
       [7, 'amount', 'The Amount field must be a number with at most 2 decimals'],
       [7, 'opt_in_sms', 'The SMS opt-in field must be yes or no (true/false, 1/0, y/n)'],
+      [8, 'transaction_date', 'The Transaction date field must be a date from 2000 to 2099'],
     ]);
     expect(errors[0]?.raw.last_name).toBe('Nofirst');
   });

@@ -32,6 +32,12 @@ const FALSE = new Set(['false', 'no', '0', 'n', '']);
 const AMOUNT = /^-?\d{1,12}(\.\d{1,2})?$/;
 /** Codes looked up per query (a parameter each). */
 const LOOKUP_CHUNK = 5000;
+/**
+ * The years a transaction date may fall in. A typo like 9999 would put the invitation's send and
+ * expiry times past what the database stores, failing the whole batch instead of the one row.
+ */
+const FIRST_YEAR = 2000;
+const LAST_YEAR = 2099;
 
 const DATE_PATTERNS: Record<FeedDateFormat, { re: RegExp; y: number; m: number; d: number }> = {
   // A time after the date (`2026-11-20 14:30`, `…T14:30:00Z`) is allowed and ignored: the day is what counts.
@@ -50,6 +56,11 @@ export function feedDate(value: string, format: FeedDateFormat): string | null {
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
+
+const inYears = (isoDay: string) => {
+  const year = Number(isoDay.slice(0, 4));
+  return year >= FIRST_YEAR && year <= LAST_YEAR;
+};
 
 /** A phone as E.164 (US numbers may be written without +1), or null when it is not a valid number. */
 export function e164(value: string): string | null {
@@ -189,6 +200,7 @@ export async function normalize(db: Db, feed: FeedForIngest, records: FeedRecord
     const transactionDate = dateText === '' ? null : feedDate(dateText, feed.dateFormat);
     if (dateText === '') fail('transaction_date', 'field is required');
     else if (transactionDate === null) fail('transaction_date', `field must be a date in the format ${feed.dateFormat}`);
+    else if (!inYears(transactionDate)) fail('transaction_date', `field must be a date from ${FIRST_YEAR} to ${LAST_YEAR}`);
 
     let locationId = feed.locationMode === 'single' ? feed.locationId : null;
     if (feed.locationMode === 'column') {

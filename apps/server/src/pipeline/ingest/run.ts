@@ -108,15 +108,18 @@ export async function runFeed(deps: RunDeps, feed: DataFeedRow, options: RunOpti
     try {
       const normalized = await normalize(db, feedForIngest(feed), options.records);
       errors = normalized.errors;
-      for (let i = 0; i < errors.length; i += ERROR_BATCH) {
-        await db
-          .insert(dataFeedRowErrors)
-          .values(
-            errors
-              .slice(i, i + ERROR_BATCH)
-              .map((e) => ({ runId, rowNumber: e.rowNumber, column: e.column, message: e.message, raw: e.raw })),
-          );
-      }
+      const storeErrors = async (list: RowError[]) => {
+        for (let i = 0; i < list.length; i += ERROR_BATCH) {
+          await db
+            .insert(dataFeedRowErrors)
+            .values(
+              list
+                .slice(i, i + ERROR_BATCH)
+                .map((e) => ({ runId, rowNumber: e.rowNumber, column: e.column, message: e.message, raw: e.raw })),
+            );
+        }
+      };
+      await storeErrors(errors);
       const ctx = {
         clientId: feed.clientId,
         surveyId: feed.surveyId,
@@ -126,7 +129,22 @@ export async function runFeed(deps: RunDeps, feed: DataFeedRow, options: RunOpti
       };
       for (let i = 0; i < normalized.rows.length; i += ADMIT_BATCH) {
         const batch = normalized.rows.slice(i, i + ADMIT_BATCH);
-        outcomes.push(...(await db.transaction((tx) => admitRows(tx, ctx, batch, clock.now()))));
+        try {
+          outcomes.push(...(await db.transaction((tx) => admitRows(tx, ctx, batch, clock.now()))));
+        } catch (err) {
+          // A batch the database refused wrote nothing: its rows are stored as refused, with the
+          // reason, so the run counts them, Re-run failed rows can replay them, and the other
+          // batches still go in. (Should storing fail too, the run fails below.)
+          const reason = err instanceof Error ? err.message : String(err);
+          const lost = batch.map((r) => ({
+            rowNumber: r.rowNumber,
+            column: null,
+            message: `The row could not be admitted: ${reason}`,
+            raw: r.raw,
+          }));
+          await storeErrors(lost);
+          errors = [...errors, ...lost];
+        }
       }
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,79 @@
+import { IDENTITY_MAPPING } from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openTestDatabase } from '../../../test/helpers.ts';
+import { testConfig } from '../../config.ts';
+import { type Database, rowsOf } from '../../db/client.ts';
+import { dataFeedRowErrors, dataFeeds } from '../../db/schema/index.ts';
+import { seedDemoData } from '../../db/seed/demo.ts';
+import { movableClock } from '../clock.ts';
+import { runFeed } from './run.ts';
+
+// The database refusing one batch (here: any batch holding a row named Boom) must not lose it silently.
+vi.mock('../admit.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../admit.ts')>();
+  return {
+    ...real,
+    admitRows: (async (tx, ctx, rows, now) => {
+      if (rows.some((r) => r.firstName === 'Boom')) throw new Error('value out of range');
+      return real.admitRows(tx, ctx, rows, now);
+    }) satisfies typeof real.admitRows,
+  };
+});
+
+describe('runFeed with a batch the database refuses', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase('pglite');
+    await seedDemoData(database.db, testConfig({ demoData: true }));
+  });
+  afterAll(() => database?.close());
+
+  it('stores that batch’s rows as refused with the reason and admits the other batches', async () => {
+    const [target] = rowsOf(
+      await database.db.execute(sql`
+        select s.id as survey_id, s.client_id, l._id as location_id from surveys s
+        join locations l on l.client_id = s.client_id and l.status = 'active'
+        where s.status = 'active' order by s.id limit 1`),
+    );
+    const [feed] = await database.db
+      .insert(dataFeeds)
+      .values({
+        clientId: Number(target?.client_id),
+        name: 'Batch test',
+        sourceType: 'csv_upload',
+        triggerEvent: 'invoice_paid',
+        surveyId: Number(target?.survey_id),
+        locationMode: 'single',
+        locationId: String(target?.location_id),
+        dateFormat: 'yyyy-MM-dd',
+        fieldMapping: IDENTITY_MAPPING,
+      })
+      .returning();
+    if (!feed) throw new Error('no feed');
+    // 2,000 rows fill the first batch; the 2,001st (Boom) is in the second.
+    const records = Array.from({ length: 2001 }, (_, i) => ({
+      rowNumber: i + 1,
+      raw: {
+        first_name: i === 2000 ? 'Boom' : `Row${i + 1}`,
+        email: `batch${i + 1}@example.com`,
+        transaction_id: `BATCH-${i + 1}`,
+        transaction_date: '2026-11-20',
+      },
+    }));
+    const result = await runFeed({ db: database.db, clock: movableClock(new Date('2026-11-20T15:00:00Z')) }, feed, {
+      source: 'csv_upload',
+      sourceName: 'batch.csv',
+      records,
+      startedBy: null,
+    });
+    expect(result?.run).toMatchObject({ status: 'partial', rows_read: 2001, rows_invalid: 1, error: null });
+    expect(result?.outcomes).toHaveLength(2000);
+    const stored = await database.db
+      .select()
+      .from(dataFeedRowErrors)
+      .where(eq(dataFeedRowErrors.runId, result?.run.id ?? 0));
+    expect(stored).toMatchObject([{ rowNumber: 2001, message: 'The row could not be admitted: value out of range' }]);
+    expect(stored[0]?.raw.first_name).toBe('Boom');
+  });
+});
