@@ -3,7 +3,7 @@ import { parseCsv } from '@admin/shared';
 import type { FeedRun, FeedRunDetail, SurveyChange } from '@admin/shared/resources/survey-manager-logs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataFeedRowErrors, dataFeedRuns, dataFeeds } from '../src/db/schema/index.ts';
+import { dataFeedRowErrors, dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const BODY = 'Hi {first_name}, how was {location_name}? {survey_link}\nUnsubscribe: {unsubscribe_link}';
@@ -145,6 +145,23 @@ for (const kind of testDatabaseKinds()) {
         },
         { runId: run.id, rowNumber: 2, column: 'Date', message: 'The Date must be yyyy-MM-dd', raw: { Name: '=cmd', Date: '13/45' } },
       ]);
+      // Three invitations of the run, two of them sent (data_feed_runs.sent is never written).
+      await db.insert(surveyProcessingItems).values(
+        [new Date('2026-11-21T15:00:00Z'), new Date('2026-11-21T15:05:00Z'), null].map((sentAt) => ({
+          clientId,
+          surveyId,
+          dataFeedId: feed.id,
+          runId: run.id,
+          firstName: 'Dana',
+          email: 'dana@example.com',
+          channel: 'email' as const,
+          status: sentAt ? ('sent' as const) : ('scheduled' as const),
+          sentAt,
+          token: randomBytes(32).toString('base64url'),
+          expiresAt: new Date('2026-12-21T15:00:00Z'),
+          source: 'csv_upload' as const,
+        })),
+      );
 
       const list = await get(
         `/api/survey-manager-logs/runs?feed=${feed.id}&status=partial,failed&user=${userId}&startDate=2026-11-20&endDate=2026-11-20`,
@@ -156,12 +173,14 @@ for (const kind of testDatabaseKinds()) {
         feed_name: `Feed ${tag}`,
         duration_s: 42,
         errors: 2,
+        sent: 2,
         run_status: 'partial',
         survey_id: surveyId,
       });
       expect((await get(`/api/survey-manager-logs/runs?feed=${feed.id}&status=succeeded`)).json().data).toEqual([]);
       const detail = (await get(`/api/survey-manager-logs/runs/${run.id}`)).json().data as FeedRunDetail;
       expect(detail.row_errors.map((e) => e.row_number)).toEqual([2, 4]);
+      expect(detail.sent).toBe(2);
       const options = (await get(`/api/survey-manager-logs/runs/options/feed?q=${tag}`)).json();
       expect(options.data).toEqual([{ value: String(feed.id), label: `Feed ${tag}` }]);
 

@@ -7,7 +7,16 @@ import type {
 } from '@admin/shared/resources/survey-manager-logs';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { clients, dataFeedRowErrors, dataFeedRuns, dataFeeds, surveyChangeLogs, surveys, users } from '../../db/schema/index.ts';
+import {
+  clients,
+  dataFeedRowErrors,
+  dataFeedRuns,
+  dataFeeds,
+  surveyChangeLogs,
+  surveyProcessingItems,
+  surveys,
+  users,
+} from '../../db/schema/index.ts';
 import {
   afterCursor,
   allOf,
@@ -72,6 +81,13 @@ function runsWhere(q: RunFilters): SQL | undefined {
 
 const errorCount = sql<number>`(select count(*)::int from ${dataFeedRowErrors} where ${dataFeedRowErrors.runId} = ${dataFeedRuns.id})`;
 
+/**
+ * Invitations of the run that went out, counted when read (the run_id index,
+ * survey_processing_items_run_idx) rather than kept in data_feed_runs.sent: sends happen after the
+ * run ended (send engine, Send now, Retry), and a counter would need every one of them to update it.
+ */
+const sentCount = sql<number>`(select count(*)::int from ${surveyProcessingItems} where ${surveyProcessingItems.runId} = ${dataFeedRuns.id} and ${surveyProcessingItems.sentAt} is not null)`;
+
 const runFields = {
   run: dataFeedRuns,
   clientName: clients.name,
@@ -79,6 +95,7 @@ const runFields = {
   surveyId: dataFeeds.surveyId,
   startedByName: users.name,
   errors: errorCount,
+  sent: sentCount,
 };
 
 function selectRuns<T extends Record<string, SQL>>(db: Db, extra: T) {
@@ -97,6 +114,7 @@ type RunRow = {
   surveyId: number | null;
   startedByName: string | null;
   errors: number;
+  sent: number;
 };
 
 function toRun({ run, ...r }: RunRow): FeedRun {
@@ -117,7 +135,7 @@ function toRun({ run, ...r }: RunRow): FeedRun {
     rows_skipped: run.rowsSkipped,
     rows_invalid: run.rowsInvalid,
     scheduled: run.scheduled,
-    sent: run.sent,
+    sent: Number(r.sent),
     errors: Number(r.errors),
     run_status: run.status,
     error: run.error,
