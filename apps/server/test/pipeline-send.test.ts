@@ -293,6 +293,25 @@ for (const kind of testDatabaseKinds()) {
       expect((await messagesOf(id)).map((m) => m.status)).toEqual(['failed', 'failed', 'failed']);
     });
 
+    it('two calls admitting the same transaction at once schedule it once', async () => {
+      clock.set(START);
+      const same = row({ transactionId: `RACE-${kind}` });
+      const admitOne = (r: NormalRow) =>
+        database.db.transaction((tx) =>
+          admitRows(tx, { clientId, surveyId: emailSurvey, dataFeedId: null, runId: null, source: 'api' }, [r], clock.now()),
+        );
+      const outcomes = await Promise.all([
+        admitOne(same),
+        admitOne({ ...same, rowNumber: same.rowNumber + 1000, email: `other-${kind}@x.test` }),
+      ]);
+      expect(
+        outcomes
+          .flat()
+          .map((o) => o.status)
+          .sort(),
+      ).toEqual(['scheduled', 'skipped_duplicate']);
+    });
+
     it('two engines sending at once never send an invitation twice', async () => {
       clock.set(START);
       const ids = await admit(Array.from({ length: 40 }, () => row()));

@@ -237,8 +237,15 @@ function surveyTokens(count: number): string[] {
 
 type Decision = { status: ProcessingItemStatus; reason: string | null; channel: ProcessingItemChannel; scheduledAt: Date | null };
 
+/** The first key of the advisory lock admitting a client's rows (the second is the client id). */
+const ADMIT_LOCK = 7_301;
+
 export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
   if (rows.length === 0) return [];
+  // One batch of a client at a time, until its transaction ends: the duplicate, over-survey and
+  // daily-cap rules read what is already admitted, so two calls, a pull and an upload at once
+  // would otherwise both schedule the same transaction or both take the cap's last places.
+  await tx.execute(sql`select pg_advisory_xact_lock(${ADMIT_LOCK}, ${ctx.clientId}::int)`);
   const s = await settingsOf(tx, ctx);
   const found = await lookups(tx, ctx, rows, s, now);
   const channels = channelsOf(s.surveyChannel);
