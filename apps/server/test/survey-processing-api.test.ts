@@ -3,7 +3,23 @@ import { parseCsv } from '@admin/shared';
 import type { ProcessingItem, ProcessingItemDetail } from '@admin/shared/resources/survey-processing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, locations, notificationLogs, surveyProcessingItems, surveys, systemLogs } from '../src/db/schema/index.ts';
+import { testConfig } from '../src/config.ts';
+import {
+  clients,
+  emailOptOuts,
+  emailSuppressions,
+  locations,
+  notificationLogs,
+  smsOptOuts,
+  smsTemplates,
+  surveyProcessingItems,
+  surveys,
+  systemLogs,
+} from '../src/db/schema/index.ts';
+import { createMessenger } from '../src/messaging/send.ts';
+import { movableClock } from '../src/pipeline/clock.ts';
+import { backoffMs } from '../src/pipeline/queue.ts';
+import { createSendEngine, MAX_SEND_ATTEMPTS } from '../src/pipeline/send.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 type Page = { data: ProcessingItem[]; total: number; nextCursor: string | null };
@@ -61,10 +77,24 @@ for (const kind of testDatabaseKinds()) {
       clientId = client?.id ?? 0;
       const [location] = await db.select({ id: locations.id }).from(locations).where(eq(locations.clientId, clientId)).limit(1);
       locationId = location?.id ?? null;
+      const [template] = await db
+        .insert(smsTemplates)
+        .values({
+          clientId,
+          name: `Invite ${tag}`,
+          purpose: 'survey_invite',
+          language: 'en',
+          body: 'Hi {first_name}, rate us: {link} STOP to opt out',
+          encoding: 'GSM-7',
+          segments: 1,
+          hasOptOut: true,
+        })
+        .returning({ id: smsTemplates.id });
       const [survey] = await db
         .insert(surveys)
         .values({
           clientId,
+          smsTemplateId: template?.id ?? null,
           name: `Processing ${tag}`,
           type: 'nps',
           language: 'en',
@@ -184,6 +214,69 @@ for (const kind of testDatabaseKinds()) {
       expect((await detail(sent.id)).item_status).toBe('sent');
       expect((await post(`${PATH}/retry`, {})).statusCode).toBe(422);
       expect((await post(`${PATH}/retry`, { filter: { status: ['bogus'] } })).statusCode).toBe(422);
+    });
+
+    it('retries failed invitations in bulk with their attempts started over: a failure then waits its back-off', async () => {
+      const item = await newItem({
+        status: 'failed',
+        attempts: MAX_SEND_ATTEMPTS,
+        lastError: 'timeout',
+        email: `again.${tag}@example.com`,
+      });
+      const res = await post(`${PATH}/retry`, { ids: [item.id] });
+      expect(res.json().data).toEqual({ changed: 1 });
+      expect(await detail(item.id)).toMatchObject({ item_status: 'scheduled', attempts: 0 });
+      // The send engine's next pass, through a transport that fails: the first of the attempts, retried later.
+      const clock = movableClock(new Date(Date.now() + 1000));
+      const messenger = createMessenger(ctx.database.db, testConfig().messaging, {
+        now: () => clock.now(),
+        email: {
+          name: 'broken',
+          send: async () => {
+            throw new Error('421 4.3.0 Temporary failure');
+          },
+          close: () => undefined,
+        },
+      });
+      await createSendEngine(ctx.database.db, messenger, clock).run(clock.now());
+      const after = await detail(item.id);
+      expect(after).toMatchObject({ item_status: 'scheduled', attempts: 1, last_error: '421 4.3.0 Temporary failure' });
+      expect(after.scheduled_at).toBe(new Date(clock.now().getTime() + backoffMs(1)).toISOString());
+    });
+
+    it('fixes a contact with a phone alone only for a customer who opted in to SMS', async () => {
+      const noOptIn = await newItem({ status: 'invalid_contact', email: null, phone: null, smsOptIn: false });
+      const refused = await post(`${PATH}/${noOptIn.id}/fix-contact`, { phone: '+13035550199' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().errors).toEqual({ phone: ['The Phone can be texted only when the customer opted in to SMS'] });
+      expect(await detail(noOptIn.id)).toMatchObject({ item_status: 'invalid_contact', phone_full: null, channel: 'email', messages: [] });
+      const optedIn = await newItem({ status: 'invalid_contact', email: null, phone: null, smsOptIn: true });
+      const ok = await post(`${PATH}/${optedIn.id}/fix-contact`, { phone: '+13035550199' });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data).toMatchObject({ channel: 'sms', phone_full: '+13035550199', item_status: 'sent' });
+    });
+
+    it('fixes a contact to an opted-out or suppressed one: the messenger refuses it and the invitation says why', async () => {
+      const db = ctx.database.db;
+      await db.insert(emailOptOuts).values({ email: `gone.${tag}@example.com`, clientId, source: 'unsubscribe_link' });
+      await db.insert(emailSuppressions).values({ email: `bounced.${tag}@example.com`, reason: 'BOUNCE' });
+      await db.insert(smsOptOuts).values({ phone: '+13035550777', clientId: null, keyword: 'STOP', source: 'inbound_sms' });
+      const fix = async (body: object, fields: Partial<typeof surveyProcessingItems.$inferInsert> = {}) => {
+        const item = await newItem({ status: 'invalid_contact', email: null, phone: null, ...fields });
+        const res = await post(`${PATH}/${item.id}/fix-contact`, body);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data as ProcessingItemDetail;
+      };
+      const optedOut = await fix({ email: `gone.${tag}@example.com` });
+      expect(optedOut).toMatchObject({ item_status: 'skipped_opt_out', skip_reason: 'The address opted out (unsubscribe_link)' });
+      expect(optedOut.messages).toMatchObject([{ delivery_status: 'suppressed' }]);
+      const suppressed = await fix({ email: `bounced.${tag}@example.com` });
+      expect(suppressed).toMatchObject({
+        item_status: 'skipped_suppressed',
+        skip_reason: 'The address is on the suppression list (BOUNCE)',
+      });
+      const stopped = await fix({ phone: '+13035550777' }, { smsOptIn: true });
+      expect(stopped).toMatchObject({ item_status: 'skipped_opt_out', channel: 'sms', skip_reason: 'The phone opted out (STOP)' });
     });
 
     it('fixes a contact (checked as the form checks it) and sends again', async () => {

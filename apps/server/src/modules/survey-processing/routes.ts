@@ -185,7 +185,9 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       const at = now();
       const changed = await app.db
         .update(items)
-        .set({ status: 'scheduled', scheduledAt: at, updatedAt: at })
+        // Attempts start over (as Send now's do, pipeline/send.ts sendItemsNow): a failed one has used
+        // them all, so the send engine would fail it again after one try, without back-off.
+        .set({ status: 'scheduled', scheduledAt: at, attempts: 0, updatedAt: at })
         .where(allOf([sql`${items.status} = 'failed'`, which]))
         .returning({ id: items.id });
       await request.audit({
@@ -210,6 +212,12 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       // The channel follows the contact fixed: a phone alone sends a text, an e-mail alone an e-mail.
       const channel =
         email !== undefined && phone === undefined ? 'email' : phone !== undefined && email === undefined ? 'sms' : item.channel;
+      // Never text a customer who did not opt in to SMS (TCPA); the form has no opt-in to record here.
+      if (channel === 'sms' && !item.sms_opt_in)
+        throw new HttpError(422, 'Please correct: phone.', { phone: ['The Phone can be texted only when the customer opted in to SMS'] });
+      // Opt-outs and suppressions are not checked here: the messenger checks every send against them
+      // (messaging/send.ts, refusalsOf) and the send engine records a refused one as skipped_opt_out or
+      // skipped_suppressed with the reason (and an e-mail → SMS survey still falls back to an opted-in phone).
       await change(
         request,
         item,
