@@ -293,6 +293,29 @@ for (const kind of testDatabaseKinds()) {
       expect((await messagesOf(id)).map((m) => m.status)).toEqual(['failed', 'failed', 'failed']);
     });
 
+    it('an invitation cancelled while its batch is out stays cancelled', async () => {
+      clock.set(START);
+      const [id] = await admit([row()]);
+      // The transport is slow: a person cancels the invitation on screen meanwhile.
+      const messenger = createMessenger(database.db, testConfig().messaging, {
+        now: () => clock.now(),
+        email: {
+          name: 'slow',
+          send: async () => {
+            await database.db
+              .update(surveyProcessingItems)
+              .set({ status: 'skipped_manual', skipReason: 'Customer called' })
+              .where(eq(surveyProcessingItems.id, id ?? 0));
+            return { providerMessageId: 'slow-1', detail: 'accepted' };
+          },
+          close: () => undefined,
+        },
+      });
+      clock.advance(2 * HOUR);
+      await createSendEngine(database.db, messenger, clock).run(clock.now());
+      expect(await itemOf(id)).toMatchObject({ status: 'skipped_manual', skipReason: 'Customer called' });
+    });
+
     it('two calls admitting the same transaction at once schedule it once', async () => {
       clock.set(START);
       const same = row({ transactionId: `RACE-${kind}` });

@@ -158,7 +158,10 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     return db.select().from(surveyProcessingItems).where(inArray(surveyProcessingItems.id, claimed)).orderBy(surveyProcessingItems.id);
   }
 
-  /** The item columns an outcome sets, written for the whole batch in one statement. */
+  /**
+   * The item columns an outcome sets, written for the whole batch in one statement; only to items
+   * still claimed (`scheduled`), so one cancelled on screen while its batch was out stays cancelled.
+   */
   async function record(
     rows: {
       id: number;
@@ -191,7 +194,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
           skip_reason = coalesce(v.skip, i.skip_reason), scheduled_at = v.scheduled, sent_at = coalesce(v.sent, i.sent_at),
           expires_at = coalesce(v.expires, i.expires_at), next_reminder_at = v.reminder, updated_at = ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${values}::jsonb) as v(id int, status text, channel text, error text, skip text, scheduled timestamptz, sent timestamptz, expires timestamptz, reminder timestamptz)
-        where i.id = v.id`);
+        where i.id = v.id and i.status = 'scheduled'`);
     }
   }
 
@@ -285,7 +288,11 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     const results = await sendAll(items.map((item) => messageOf(item, item.channel, 'survey_reminder', d, messenger)));
     const reminded = items.filter((_item, i) => results[i]?.status === 'sent').map((item) => item.id);
     if (reminded.length > 0) {
-      await db.update(surveyProcessingItems).set({ status: 'reminded', updatedAt: now }).where(inArray(surveyProcessingItems.id, reminded));
+      // Only what still waits: one answered (or opened) while its reminder went out keeps that status.
+      await db
+        .update(surveyProcessingItems)
+        .set({ status: 'reminded', updatedAt: now })
+        .where(and(inArray(surveyProcessingItems.id, reminded), inArray(surveyProcessingItems.status, ['sent', 'delivered'])));
     }
     return ids.length;
   }
