@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, systemLogs, users } from '../src/db/schema/index.ts';
+import { authenticateToken } from '../src/modules/api-tokens/repository.ts';
 import { storedParts } from '../src/modules/api-tokens/token.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
@@ -102,6 +103,8 @@ for (const kind of testDatabaseKinds()) {
       expect(regen.statusCode).toBe(201);
       const fresh = regen.json().data;
       expect(fresh.token).not.toBe(made.token);
+      // A token made to never expire stays so.
+      expect(fresh.expires_at).toBeNull();
       const [old] = await ctx.database.db.select().from(apiTokens).where(eq(apiTokens.id, made.id));
       expect(old?.revokedAt?.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
       expect((await send('POST', `/api/api-token/${made.id}/regenerate`, { grace_hours: 73 })).statusCode).toBe(400);
@@ -117,6 +120,34 @@ for (const kind of testDatabaseKinds()) {
       expect((await get('/api/api-token?expired=yes')).json().data).toEqual([]);
       // After a revoke the user may be given a new token.
       expect((await send('POST', '/api/api-token', { user_id: adminId, name: 'Next', scopes: ['feeds:write'] })).statusCode).toBe(201);
+    });
+
+    it('regenerates an expired token with a fresh expiry: the default 90 days, or the one asked for', async () => {
+      const db = ctx.database.db;
+      const [live] = await db
+        .select()
+        .from(apiTokens)
+        .where(and(eq(apiTokens.userId, staffId), isNull(apiTokens.revokedAt)));
+      if (!live) throw new Error('no staff token');
+      await db
+        .update(apiTokens)
+        .set({ expiresAt: new Date(Date.now() - 86_400_000) })
+        .where(eq(apiTokens.id, live.id));
+      const regen = await send('POST', `/api/api-token/${live.id}/regenerate`, { grace_hours: 0 });
+      expect(regen.statusCode, regen.body).toBe(201);
+      const fresh = regen.json().data;
+      expect(fresh.state).toBe('active');
+      expect(fresh.expires_at.slice(0, 10)).toBe(inDays(90));
+      // It works where a token is checked (the ingest endpoint's check).
+      const auth = await authenticateToken(db, fresh.token, '203.0.113.9', 'feeds:write', new Date());
+      expect(auth.token.id).toBe(fresh.id);
+
+      const bad = await send('POST', `/api/api-token/${fresh.id}/regenerate`, { grace_hours: 0, expires_at: inDays(0) });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().errors).toEqual({ expires_at: ['The Expires must be after today'] });
+      const asked = await send('POST', `/api/api-token/${fresh.id}/regenerate`, { grace_hours: 0, expires_at: inDays(30) });
+      expect(asked.statusCode, asked.body).toBe(201);
+      expect(asked.json().data.expires_at.slice(0, 10)).toBe(inDays(30));
     });
   });
 }

@@ -168,8 +168,12 @@ export const apiTokenUpdateSchema = z.strictObject({
 });
 export type ApiTokenUpdate = z.infer<typeof apiTokenUpdateSchema>;
 
-/** `POST /api/api-token/:id/regenerate`: how long the old token keeps working (0 = revoked at once). */
+/**
+ * `POST /api/api-token/:id/regenerate`: how long the old token keeps working (0 = revoked at once),
+ * and the new one's expiry (as Generate's: 90 days from today when left out).
+ */
 export const apiTokenRegenerateSchema = z.strictObject({
+  expires_at: apiTokenResource.fields.expires_at.schema,
   grace_hours: z
     .number()
     .int('The Grace period field must be a whole number of hours')

@@ -116,12 +116,18 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     `${path}/:id/regenerate`,
     { schema: { params: idParamSchema, body: apiTokenRegenerateSchema, response: { 201: created } } },
     async (request, reply) => {
-      const { grace_hours: grace } = validated<z.infer<typeof apiTokenRegenerateSchema>>(request.body);
+      const body = validated<z.infer<typeof apiTokenRegenerateSchema>>(request.body);
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
       const at = now();
+      const grace = body.grace_hours;
+      const asked = body.expires_at === undefined ? undefined : expiryOf(body.expires_at, at);
       const result = await app.db.transaction(async (tx) => {
         const old = await lockToken(tx, id);
         if (old.revokedAt) throw new HttpError(409, `API token ${old.name} is revoked; generate a new one.`);
+        // The new token's own lifetime (the old one's expiry may have passed: that is often why it is
+        // regenerated): the one asked for, else Generate's default from today. A token made to never
+        // expire stays so unless asked, so a rotation does not end its integration 90 days later.
+        const expiresAt = asked !== undefined ? asked : old.expiresAt === null ? null : expiryOf(undefined, at);
         const until = new Date(at.getTime() + grace * 3_600_000);
         await tx.update(apiTokens).set({ revokedAt: until, updatedAt: at }).where(eq(apiTokens.id, old.id));
         const fresh = await issue(tx, request, {
@@ -129,7 +135,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
           name: old.name,
           scopes: old.scopes,
           allowedIps: old.allowedIps,
-          expiresAt: old.expiresAt,
+          expiresAt,
           replacesId: old.id,
           clientId: old.clientId,
           action: 'regenerate',
