@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { apiOf, collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 const USER = 'Sam Staff';
 
@@ -98,6 +98,22 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   expect(answer.accepted).toEqual([expect.objectContaining({ row: 1, processing_item_id: expect.any(Number) })]);
   expect(answer.rejected.map((r: { row: number }) => r.row)).toEqual([2]);
   expect((await page.request.post(path, { data: rows })).status()).toBe(401);
+  // A token without the feeds:write scope (made for another of the provider's staff) is refused, naming the scope.
+  const api = await apiOf(page);
+  const users = await api.get<{ data: { id: number; email: string; client_id: number | null; token_id: number | null }[] }>(
+    '/api/api-token?perPage=100',
+  );
+  const other = users.data.find((u) => u.token_id === null && u.client_id === null && u.email !== 'staff@example.com');
+  if (!other) throw new Error('the demo data has no other staff user without a token');
+  const reportsOnly = await api.post<{ data: { id: number; token: string } }>('/api/api-token', {
+    user_id: other.id,
+    name: `Reports ${attempt}`,
+    scopes: ['reports:read'],
+  });
+  const wrongScope = await page.request.post(path, { headers: { authorization: `Bearer ${reportsOnly.data.token}` }, data: rows });
+  expect(wrongScope.status()).toBe(403);
+  expect((await wrongScope.json()).message).toContain('feeds:write');
+  await api.post(`/api/api-token/${reportsOnly.data.id}/revoke`, {}, 200);
 
   // Paused on screen: 423 until resumed.
   await setStatus('Pause');

@@ -43,14 +43,15 @@ export async function switchClient(page: Page, name: string): Promise<void> {
 export async function apiOf(page: Page) {
   const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
   const headers = { authorization: `Bearer ${token}` };
-  const call = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, data?: unknown): Promise<T> => {
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, data?: unknown, status = 200): Promise<T> => {
     const res = await page.request.fetch(url, { method, headers, data });
-    expect(res.status(), `${method} ${url}: ${await res.text()}`).toBe(method === 'POST' ? 201 : 200);
+    expect(res.status(), `${method} ${url}: ${await res.text()}`).toBe(status);
     return (await res.json()) as T;
   };
   return {
     get: <T>(url: string) => call<T>('GET', url),
-    post: <T>(url: string, data: unknown) => call<T>('POST', url, data),
+    /** A POST that creates answers 201; an action (revoke, regenerate…) answers 200. */
+    post: <T>(url: string, data: unknown, status = 201) => call<T>('POST', url, data, status),
     put: <T>(url: string, data: unknown) => call<T>('PUT', url, data),
     delete: <T>(url: string) => call<T>('DELETE', url),
   };
