@@ -5,7 +5,9 @@ import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { seedDemoData } from '../src/db/seed/demo.ts';
+import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { createSession, findUserByEmail } from '../src/modules/identity/repository.ts';
+import type { NormalRow } from '../src/pipeline/types.ts';
 
 export type DbKind = 'pglite' | 'pg';
 
@@ -88,3 +90,35 @@ export async function sessionFor(ctx: TestContext, email: string): Promise<strin
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A messenger whose e-mail transport always fails with a provider's temporary error (retries, Retry failed). */
+export function failingMessenger(db: Database['db'], now: () => Date): Messenger {
+  return createMessenger(db, testConfig().messaging, {
+    now,
+    email: {
+      name: 'broken',
+      send: async () => {
+        throw new Error('421 4.3.0 Temporary failure');
+      },
+      close: () => undefined,
+    },
+  });
+}
+
+/** A feed row after normalize, as `admitRows` takes it: a customer with an e-mail only, unless told otherwise. */
+export function normalRow(
+  row: Pick<NormalRow, 'rowNumber' | 'email' | 'transactionId' | 'transactionDate' | 'locationId'> & Partial<NormalRow>,
+): NormalRow {
+  return {
+    firstName: `Pat${row.rowNumber}`,
+    lastName: null,
+    phone: null,
+    personnelId: null,
+    productId: null,
+    referralSourceId: null,
+    amount: null,
+    smsOptIn: false,
+    raw: {},
+    ...row,
+  };
+}

@@ -21,7 +21,7 @@ import { movableClock } from '../src/pipeline/clock.ts';
 import { backoffMs } from '../src/pipeline/queue.ts';
 import { createSendEngine, MAX_SEND_ATTEMPTS } from '../src/pipeline/send.ts';
 import type { NormalRow } from '../src/pipeline/types.ts';
-import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
+import { failingMessenger, normalRow, openTestDatabase, testDatabaseKinds } from './helpers.ts';
 
 /** Monday 2 March 2026, 09:00 in Chicago. */
 const START = new Date('2026-03-02T15:00:00Z');
@@ -110,23 +110,14 @@ for (const kind of testDatabaseKinds()) {
 
     const row = (overrides: Partial<NormalRow> = {}): NormalRow => {
       n++;
-      return {
+      return normalRow({
         rowNumber: n,
-        firstName: `Pat${n}`,
-        lastName: null,
         email: `send${n}-${kind}@x.test`,
-        phone: null,
         transactionId: `S-${n}`,
         transactionDate: '2026-03-01',
         locationId: 'S-LOC',
-        personnelId: null,
-        productId: null,
-        referralSourceId: null,
-        amount: null,
-        smsOptIn: false,
-        raw: {},
         ...overrides,
-      };
+      });
     };
     const admit = async (rows: NormalRow[], surveyId = emailSurvey) => {
       const outcomes = await admitRows(
@@ -265,17 +256,11 @@ for (const kind of testDatabaseKinds()) {
     it('retries a failing transport with back-off, then fails with the provider error', async () => {
       clock.set(START);
       const [id] = await admit([row()]);
-      const messenger = createMessenger(database.db, testConfig().messaging, {
-        now: () => clock.now(),
-        email: {
-          name: 'broken',
-          send: async () => {
-            throw new Error('421 4.3.0 Temporary failure');
-          },
-          close: () => undefined,
-        },
-      });
-      const engine = createSendEngine(database.db, messenger, clock);
+      const engine = createSendEngine(
+        database.db,
+        failingMessenger(database.db, () => clock.now()),
+        clock,
+      );
       clock.advance(2 * HOUR);
       for (let attempt = 1; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
         await engine.run(clock.now());

@@ -3,7 +3,6 @@ import { parseCsv } from '@admin/shared';
 import type { ProcessingItem, ProcessingItemDetail } from '@admin/shared/resources/survey-processing';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../src/config.ts';
 import {
   clients,
   emailOptOuts,
@@ -16,11 +15,10 @@ import {
   surveys,
   systemLogs,
 } from '../src/db/schema/index.ts';
-import { createMessenger } from '../src/messaging/send.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { backoffMs } from '../src/pipeline/queue.ts';
 import { createSendEngine, MAX_SEND_ATTEMPTS } from '../src/pipeline/send.ts';
-import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { bearer, failingMessenger, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 type Page = { data: ProcessingItem[]; total: number; nextCursor: string | null };
 const PATH = '/api/survey-processing';
@@ -228,16 +226,7 @@ for (const kind of testDatabaseKinds()) {
       expect(await detail(item.id)).toMatchObject({ item_status: 'scheduled', attempts: 0 });
       // The send engine's next pass, through a transport that fails: the first of the attempts, retried later.
       const clock = movableClock(new Date(Date.now() + 1000));
-      const messenger = createMessenger(ctx.database.db, testConfig().messaging, {
-        now: () => clock.now(),
-        email: {
-          name: 'broken',
-          send: async () => {
-            throw new Error('421 4.3.0 Temporary failure');
-          },
-          close: () => undefined,
-        },
-      });
+      const messenger = failingMessenger(ctx.database.db, () => clock.now());
       await createSendEngine(ctx.database.db, messenger, clock).run(clock.now());
       const after = await detail(item.id);
       expect(after).toMatchObject({ item_status: 'scheduled', attempts: 1, last_error: '421 4.3.0 Temporary failure' });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { notificationLogs, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { admitRows } from '../src/pipeline/admit.ts';
-import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { bearer, login, normalRow, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const HOUR = 3_600_000;
 
@@ -70,22 +70,14 @@ for (const kind of testDatabaseKinds()) {
           tx,
           { clientId: Number(target.client_id), surveyId: Number(target.survey_id), dataFeedId: null, runId: null, source: 'api' },
           [
-            {
+            normalRow({
               rowNumber: 1,
               firstName: 'Clocky',
-              lastName: null,
               email: `clock-${kind}@example.com`,
-              phone: null,
               transactionId: `CLOCK-${kind}`,
               transactionDate: now.toISOString().slice(0, 10),
               locationId: String(target.location_id),
-              personnelId: null,
-              productId: null,
-              referralSourceId: null,
-              amount: null,
-              smsOptIn: false,
-              raw: {},
-            },
+            }),
           ],
           now,
         ),

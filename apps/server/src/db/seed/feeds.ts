@@ -1,6 +1,5 @@
 import { checkFeed, type DataFeedBody, dataFeedResource, type FeedTriggerEvent } from '@admin/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, min, sql } from 'drizzle-orm';
-import type { MessagingConfig } from '../../config.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { createMessenger } from '../../messaging/send.ts';
@@ -26,7 +25,7 @@ import {
   users,
 } from '../schema/index.ts';
 import { seededRandom } from './random.ts';
-import { ANSWER_RATE, answerInvitation } from './surveys.ts';
+import { ANSWER_RATE, answerInvitation, demoOutbox } from './surveys.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -151,14 +150,7 @@ export async function seedFeeds(db: Db, options: { publicBaseUrl: string; anchor
   const rnd = seededRandom(20261124);
   const { anchor } = options;
   const clock = movableClock(anchor);
-  const outbox: MessagingConfig = {
-    publicBaseUrl: options.publicBaseUrl,
-    email: { transport: 'outbox' },
-    emailFrom: 'Demo <demo@example.com>',
-    sms: { transport: 'outbox' },
-    smsFrom: '',
-  };
-  const messenger = createMessenger(db, outbox, { now: () => clock.now() });
+  const messenger = createMessenger(db, demoOutbox(options.publicBaseUrl), { now: () => clock.now() });
   const engine = createSendEngine(db, messenger, clock);
   // An SFTP password needs the server's key (none on PostgreSQL without SECRET_KEY): then no SFTP feed.
   const canEncrypt = options.secrets.encrypt('demo') !== null;

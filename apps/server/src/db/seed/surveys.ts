@@ -270,18 +270,19 @@ type Planned = {
  * Tracking Logs, Survey Manager and Surveys count the same. Tokens stay random (they are
  * credentials); everything else follows the seeded random.
  */
+/** The outbox whatever the configuration: demo invitations go to made-up addresses. */
+export const demoOutbox = (publicBaseUrl: string): MessagingConfig => ({
+  publicBaseUrl,
+  email: { transport: 'outbox' },
+  emailFrom: 'Demo <demo@example.com>',
+  sms: { transport: 'outbox' },
+  smsFrom: '',
+});
+
 export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anchor: Date }): Promise<void> {
   const rnd = seededRandom(20261123);
   let clock = options.anchor;
-  // The outbox whatever the configuration: demo invitations go to made-up addresses.
-  const outbox: MessagingConfig = {
-    publicBaseUrl: options.publicBaseUrl,
-    email: { transport: 'outbox' },
-    emailFrom: 'Demo <demo@example.com>',
-    sms: { transport: 'outbox' },
-    smsFrom: '',
-  };
-  const messenger = createMessenger(db, outbox, { now: () => clock });
+  const messenger = createMessenger(db, demoOutbox(options.publicBaseUrl), { now: () => clock });
   const allClients = await db
     .select({ id: clients.id, name: clients.name, industry: clients.industry, phone: clients.phone })
     .from(clients)
