@@ -135,26 +135,26 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
     const emails = [...new Set(messages.filter((m) => m.channel === 'email').map((m) => m.to.trim().toLowerCase()))];
     const phones = [...new Set(messages.filter((m) => m.channel === 'sms').map((m) => m.to.trim()))];
     const listOf = (values: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
-    const [suppressed, emailOuts, phoneOuts] = await Promise.all([
-      emails.length
-        ? db
-            .select({ key: emailSuppressions.email, reason: emailSuppressions.reason })
-            .from(emailSuppressions)
-            .where(sql`${emailSuppressions.email} in ${listOf(emails)}`)
-        : [],
-      emails.length
-        ? db
-            .select({ key: emailOptOuts.email, clientId: emailOptOuts.clientId, source: emailOptOuts.source })
-            .from(emailOptOuts)
-            .where(sql`${emailOptOuts.email} in ${listOf(emails)}`)
-        : [],
-      phones.length
-        ? db
-            .select({ key: smsOptOuts.phone, clientId: smsOptOuts.clientId, keyword: smsOptOuts.keyword })
-            .from(smsOptOuts)
-            .where(sql`${smsOptOuts.phone} in ${listOf(phones)}`)
-        : [],
-    ]);
+    // One after another: the messenger may run inside a transaction (the demo seed), whose one
+    // connection must not be sent a query while another is running.
+    const suppressed = emails.length
+      ? await db
+          .select({ key: emailSuppressions.email, reason: emailSuppressions.reason })
+          .from(emailSuppressions)
+          .where(sql`${emailSuppressions.email} in ${listOf(emails)}`)
+      : [];
+    const emailOuts = emails.length
+      ? await db
+          .select({ key: emailOptOuts.email, clientId: emailOptOuts.clientId, source: emailOptOuts.source })
+          .from(emailOptOuts)
+          .where(sql`${emailOptOuts.email} in ${listOf(emails)}`)
+      : [];
+    const phoneOuts = phones.length
+      ? await db
+          .select({ key: smsOptOuts.phone, clientId: smsOptOuts.clientId, keyword: smsOptOuts.keyword })
+          .from(smsOptOuts)
+          .where(sql`${smsOptOuts.phone} in ${listOf(phones)}`)
+      : [];
     const suppression = new Map(suppressed.map((r) => [r.key, r.reason]));
     return messages.map((message) => {
       const owner = message.clientId ?? null;

@@ -54,19 +54,19 @@ async function detailsOf(db: Db, items: Claimed[]) {
   const locationIds = ids(items.map((i) => i.locationId)) as string[];
   const personnelIds = ids(items.map((i) => i.personnelId)) as number[];
   const clientIds = ids(items.map((i) => i.clientId)) as number[];
-  const [surveyRows, locationRows, personnelRows, clientRows] = await Promise.all([
-    db.select().from(surveys).where(inArray(surveys.id, surveyIds)),
-    locationIds.length
-      ? db.select({ id: locations.id, name: locations.locationname }).from(locations).where(inArray(locations.id, locationIds))
-      : [],
-    personnelIds.length
-      ? db
-          .select({ id: personnel.id, first: personnel.firstName, last: personnel.lastName })
-          .from(personnel)
-          .where(inArray(personnel.id, personnelIds))
-      : [],
-    db.select({ id: clients.id, name: clients.name }).from(clients).where(inArray(clients.id, clientIds)),
-  ]);
+  // One after another: the engine may run inside a transaction (the demo seed), whose one
+  // connection must not be sent a query while another is running.
+  const surveyRows = await db.select().from(surveys).where(inArray(surveys.id, surveyIds));
+  const locationRows = locationIds.length
+    ? await db.select({ id: locations.id, name: locations.locationname }).from(locations).where(inArray(locations.id, locationIds))
+    : [];
+  const personnelRows = personnelIds.length
+    ? await db
+        .select({ id: personnel.id, first: personnel.firstName, last: personnel.lastName })
+        .from(personnel)
+        .where(inArray(personnel.id, personnelIds))
+    : [];
+  const clientRows = await db.select({ id: clients.id, name: clients.name }).from(clients).where(inArray(clients.id, clientIds));
   const templateIds = ids(surveyRows.map((s) => s.smsTemplateId)) as number[];
   const templates = templateIds.length
     ? await db
