@@ -278,6 +278,29 @@ for (const kind of testDatabaseKinds()) {
       expect((await messagesOf(id)).map((m) => m.status)).toEqual(['failed', 'failed', 'failed']);
     });
 
+    it('a survey paused after admission stops its sends and reminders until resumed', async () => {
+      clock.set(START);
+      const [due, sent] = await admit([row(), row()]);
+      clock.advance(2 * HOUR - 60_000);
+      // One goes out before the pause, the other is due after it.
+      await app.sendEngine.sendItemsNow([sent ?? 0]);
+      await database.db.update(surveys).set({ status: 'paused' }).where(eq(surveys.id, emailSurvey));
+      try {
+        clock.advance(60_000);
+        await app.jobs.runDue();
+        expect(await itemOf(due)).toMatchObject({ status: 'skipped_paused', skipReason: 'The survey is paused' });
+        expect(await messagesOf(due)).toHaveLength(0);
+        clock.advance(3 * DAY);
+        await app.jobs.runDue();
+        expect(await itemOf(sent)).toMatchObject({ status: 'sent', remindersSent: 0 });
+      } finally {
+        await database.db.update(surveys).set({ status: 'active' }).where(eq(surveys.id, emailSurvey));
+      }
+      clock.advance(60_000);
+      await app.jobs.runDue();
+      expect(await itemOf(sent)).toMatchObject({ status: 'reminded', remindersSent: 1 });
+    });
+
     it('an invitation cancelled while its batch is out stays cancelled', async () => {
       clock.set(START);
       const [id] = await admit([row()]);

@@ -58,7 +58,10 @@ async function detailsOf(db: Db, items: Claimed[]) {
   // connection must not be sent a query while another is running.
   const surveyRows = await db.select().from(surveys).where(inArray(surveys.id, surveyIds));
   const locationRows = locationIds.length
-    ? await db.select({ id: locations.id, name: locations.locationname }).from(locations).where(inArray(locations.id, locationIds))
+    ? await db
+        .select({ id: locations.id, name: locations.locationname, status: locations.status })
+        .from(locations)
+        .where(inArray(locations.id, locationIds))
     : [];
   const personnelRows = personnelIds.length
     ? await db
@@ -66,7 +69,10 @@ async function detailsOf(db: Db, items: Claimed[]) {
         .from(personnel)
         .where(inArray(personnel.id, personnelIds))
     : [];
-  const clientRows = await db.select({ id: clients.id, name: clients.name }).from(clients).where(inArray(clients.id, clientIds));
+  const clientRows = await db
+    .select({ id: clients.id, name: clients.name, status: clients.status })
+    .from(clients)
+    .where(inArray(clients.id, clientIds));
   const templateIds = ids(surveyRows.map((s) => s.smsTemplateId)) as number[];
   const templates = templateIds.length
     ? await db
@@ -84,12 +90,29 @@ async function detailsOf(db: Db, items: Claimed[]) {
     locations: new Map(locationRows.map((l) => [l.id, l.name])),
     personnel: new Map(personnelRows.map((p) => [p.id, [p.first, p.last].filter(Boolean).join(' ')])),
     clients: new Map(clientRows.map((c) => [c.id, c.name])),
+    /** Each client's, survey's and location's status now (a pause after admission stops the send). */
+    clientStatus: new Map(clientRows.map((c) => [c.id, c.status])),
+    locationStatus: new Map(locationRows.map((l) => [l.id, l.status])),
     templates: new Map(templates.map((t) => [t.id, t])),
     settings,
   };
 }
 
 type Details = Awaited<ReturnType<typeof detailsOf>>;
+
+/**
+ * Why an item must not go out now although it was admitted: its client, survey or location was
+ * paused or archived since (rule 1 again, at send time); null when all are active.
+ */
+function pausedOf(item: Claimed, d: Details): string | null {
+  const client = d.clientStatus.get(item.clientId);
+  if (client !== undefined && client !== 'active') return `The client is ${client}`;
+  const survey = d.surveys.get(item.surveyId)?.status;
+  if (survey !== undefined && survey !== 'active') return `The survey is ${survey}`;
+  const location = item.locationId ? d.locationStatus.get(item.locationId) : undefined;
+  if (location !== undefined && location !== 'active') return `The location is ${location}`;
+  return null;
+}
 
 /** The message of one item by one channel, or why it cannot be made. */
 function messageOf(
@@ -203,12 +226,13 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     if (items.length === 0) return [];
     const d = await detailsOf(db, items);
     const channels = items.map((item) => item.channel);
-    const messages = items.map((item) => messageOf(item, item.channel, 'survey_invite', d, messenger));
+    const paused = items.map((item) => pausedOf(item, d));
+    const messages = items.map((item, i) => paused[i] ?? messageOf(item, item.channel, 'survey_invite', d, messenger));
     const results = await sendAll(messages);
     // Fallback: e-mail refused or impossible → SMS, when the survey allows it and the customer opted in.
     const fallback = items.flatMap((item, i) => {
       const result = results[i];
-      const refused = result === null || result?.status === 'suppressed';
+      const refused = paused[i] === null && (result === null || result?.status === 'suppressed');
       const survey = d.surveys.get(item.surveyId);
       return refused && item.channel === 'email' && survey?.channel === 'email_then_sms' && item.phone && item.smsOptIn ? [i] : [];
     });
@@ -228,7 +252,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
       const error = result ? result.error : typeof message === 'string' ? message : null;
       const survey = d.surveys.get(item.surveyId);
       const linkDays = survey?.linkExpiresDays ?? 30;
-      let status: ProcessingItemStatus = result ? itemStatusOf(result) : 'failed';
+      let status: ProcessingItemStatus = paused[i] ? 'skipped_paused' : result ? itemStatusOf(result) : 'failed';
       let scheduledAt: Date | null = null;
       // A transport error: try again after the back-off, until the attempts run out.
       if (status === 'failed' && result !== null && item.attempts < MAX_SEND_ATTEMPTS) {
@@ -278,6 +302,9 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
           and p.status in ('sent', 'delivered', 'opened', 'reminded')
           and p.source not in ${SWEPT_NOT}
           and p.expires_at > ${at}::timestamptz
+          -- Paused or archived since the send: no reminder until active again.
+          and exists (select 1 from surveys ps join clients pc on pc.id = ps.client_id
+            where ps.id = p.survey_id and ps.status = 'active' and pc.status = 'active')
           and not exists (select 1 from survey_responses r where r.processing_item_id = p.id)
         order by p.next_reminder_at, p.id limit ${batchSize} for update of p skip locked)
       returning i.id`);
