@@ -85,10 +85,11 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onError', async (request, _reply, error) => {
     noteOf(request).error = error.message.slice(0, 500);
   });
-  // Every call is logged, refusals too (the auth plugin's 401/403 included), if the location exists.
-  app.addHook('onResponse', async (request, reply) => {
+  // Every call is logged, refusals too (the auth plugin's 401/403 included), if the location exists;
+  // written before the answer goes out, so a caller (or API Managers) that has the answer finds the call.
+  app.addHook('onSend', async (request, reply, payload) => {
     const { _id: id } = request.params as { _id?: unknown };
-    if (typeof id !== 'string' || !LOCATION_ID.test(id)) return;
+    if (typeof id !== 'string' || !LOCATION_ID.test(id)) return payload;
     const note = noteOf(request);
     try {
       await app.db.execute(sql`insert into ${apiCallLogs} (location_id, token_id, received_at, ip, status_code, rows_accepted, rows_rejected, run_id, error)
@@ -97,6 +98,7 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     } catch (err) {
       request.log.error({ err }, 'ingest: the call log could not be written');
     }
+    return payload;
   });
 
   app.post(
