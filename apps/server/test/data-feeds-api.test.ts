@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { MAX_FEED_FILE_BYTES } from '@admin/shared/resources/data-feeds';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataFeedFiles, dataFeedRowErrors, dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
@@ -216,6 +217,22 @@ for (const kind of testDatabaseKinds()) {
         expect((await send('POST', `/api/data-feeds/${feed.id}/run`)).statusCode).toBe(202);
         await ctx.app.jobs.runDue();
         expect(await ctx.database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.dataFeedId, feed.id))).toHaveLength(1);
+
+        // A file too big to read is taken with a failed run saying why, without being downloaded (a sparse file: no disk used).
+        const big = join(dir, 'invoices_2.csv');
+        writeFileSync(big, '');
+        truncateSync(big, MAX_FEED_FILE_BYTES + 1);
+        expect((await send('POST', `/api/data-feeds/${feed.id}/run`)).statusCode).toBe(202);
+        await ctx.app.jobs.runDue();
+        const [tooBig] = await ctx.database.db
+          .select()
+          .from(dataFeedRuns)
+          .where(and(eq(dataFeedRuns.dataFeedId, feed.id), eq(dataFeedRuns.sourceName, 'invoices_2.csv')));
+        expect(tooBig).toMatchObject({
+          status: 'failed',
+          rowsRead: 0,
+          error: 'The file is 61 MB; a feed file may be at most 60 MB. Split it into smaller files.',
+        });
       } finally {
         await server.close();
         rmSync(dir, { recursive: true, force: true });

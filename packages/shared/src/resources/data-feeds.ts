@@ -278,10 +278,13 @@ export function checkFeed(values: {
   return errors;
 }
 
+/** The largest feed file taken, uploaded or pulled (about 500,000 rows of a typical export). */
+export const MAX_FEED_FILE_BYTES = 60_000_000;
+
 /** `POST /api/data-feeds/:id/upload`, `/validate` and `/preview`: a file's text (as Personnel's import: JSON, not multipart). */
 export const feedFileSchema = z.strictObject({
   file_name: z.string().trim().min(1).max(255).optional(),
-  csv: z.string().min(1, 'The File field is required').max(60_000_000),
+  csv: z.string().min(1, 'The File field is required').max(MAX_FEED_FILE_BYTES),
 });
 export type FeedFileBody = z.infer<typeof feedFileSchema>;
 

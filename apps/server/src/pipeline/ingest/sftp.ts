@@ -1,3 +1,4 @@
+import { MAX_FEED_FILE_BYTES } from '@admin/shared/resources/data-feeds';
 import { and, eq } from 'drizzle-orm';
 import SftpClient from 'ssh2-sftp-client';
 import type { Db } from '../../db/client.ts';
@@ -58,6 +59,14 @@ export async function pullFeed(deps: PullDeps, feed: DataFeedRow): Promise<RunRe
       .filter((f) => !seen.has(key(f.name, f.size, f.modifiedAt.getTime())))
       .sort((a, b) => a.modifiedAt.getTime() - b.modifiedAt.getTime() || a.name.localeCompare(b.name));
     for (const file of fresh) {
+      // Too big to read into memory: taken, with a failed run saying so, and never downloaded.
+      if (file.size > MAX_FEED_FILE_BYTES) {
+        const mb = (n: number) => Math.ceil(n / 1_000_000);
+        const error = `The file is ${mb(file.size)} MB; a feed file may be at most ${mb(MAX_FEED_FILE_BYTES)} MB. Split it into smaller files.`;
+        const result = await runFeed(deps, feed, { source: 'sftp', sourceName: file.name, records: [], startedBy: null, file, error });
+        if (result) results.push(result);
+        continue;
+      }
       const content = await sftp.get(`${dir.replace(/\/$/, '')}/${file.name}`);
       const text = Buffer.isBuffer(content) ? content.toString('utf8') : String(content);
       let records: ReturnType<typeof parseFeedFile>['records'] = [];
