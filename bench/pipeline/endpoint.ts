@@ -181,5 +181,6 @@ async function run(kind: 'pglite' | 'pg') {
   console.log(JSON.stringify(result, null, 2));
 }
 
-await run('pglite');
+// BENCH_ONLY=pg skips PGlite.
+if (process.env.BENCH_ONLY !== 'pg') await run('pglite');
 if (process.env.BENCH_DATABASE_URL) await run('pg');

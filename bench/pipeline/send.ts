@@ -172,6 +172,7 @@ async function worker(url: string) {
 if (process.argv[2] === 'worker') {
   await worker(process.argv[3] ?? '');
 } else {
-  await run('pglite');
+  // BENCH_ONLY=pg skips PGlite.
+  if (process.env.BENCH_ONLY !== 'pg') await run('pglite');
   if (process.env.BENCH_DATABASE_URL) await run('pg');
 }
