@@ -48,20 +48,18 @@ test('Survey Platform: an SFTP feed made on screen pulls a dropped file once', a
       await row.getByRole('button', { name: `More actions for ${name}` }).click();
       await page.getByRole('menuitem', { name: 'Run now' }).click();
     };
+    // The worker pulls in the background: the feed's last file shows once the run is in.
+    const pulled = async (file: string) =>
+      expect(async () => {
+        await page.reload();
+        await expect(row).toContainText(file, { timeout: 1000 });
+      }).toPass({ timeout: 20_000 });
     drop(`orders_${tag}_1.csv`, 'Ana');
     await runNow();
-    // The worker pulls in the background: the feed's last file shows once the run is in.
-    await expect(async () => {
-      await page.reload();
-      await expect(row).toContainText(`orders_${tag}_1.csv`, { timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
-
+    await pulled(`orders_${tag}_1.csv`);
     drop(`orders_${tag}_2.csv`, 'Bo');
     await runNow();
-    await expect(async () => {
-      await page.reload();
-      await expect(row).toContainText(`orders_${tag}_2.csv`, { timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
+    await pulled(`orders_${tag}_2.csv`);
 
     // Survey Manager Logs: one run per file, the first file not taken again.
     await row.getByRole('button', { name: `More actions for ${name}` }).click();

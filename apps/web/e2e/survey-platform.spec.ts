@@ -143,15 +143,14 @@ test('feed to answer: rows uploaded on screen are scheduled by the rules (a repe
     );
     const due = Math.max(...items.data.map((i) => new Date(i.scheduled_at ?? 0).getTime()));
     expect(due, 'the scheduled time').toBeGreaterThan(Date.now());
-    const moved = await api.put<{ data: { jobs_run: number } }>('/api/test-clock', { now: new Date(due + 60_000).toISOString() });
-    expect(moved.data).toBeTruthy();
+    await api.put('/api/test-clock', { now: new Date(due + 60_000).toISOString() });
     await page.reload();
-    await expect(
+    const alexAs = (status: string) =>
       table
         .getByRole('row')
         .filter({ hasText: `A-${tag}` })
-        .filter({ hasText: 'Sent' }),
-    ).toHaveCount(1);
+        .filter({ hasText: status });
+    await expect(alexAs('Sent')).toHaveCount(1);
 
     // The invitation in Tracking Logs, and its link.
     await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(alex)}`);
@@ -171,12 +170,7 @@ test('feed to answer: rows uploaded on screen are scheduled by the rules (a repe
     await page.getByRole('button', { name: 'Send my answers' }).click();
     await expect(page.getByRole('heading', { name: 'Thank you, Alex!' })).toBeVisible();
     await page.goto(`/admin/survey-processing?q=${encodeURIComponent(alex)}`);
-    await expect(
-      table
-        .getByRole('row')
-        .filter({ hasText: `A-${tag}` })
-        .filter({ hasText: 'Responded' }),
-    ).toHaveCount(1);
+    await expect(alexAs('Responded')).toHaveCount(1);
   } finally {
     // The tests after this one see the real time again.
     await api.delete('/api/test-clock');
