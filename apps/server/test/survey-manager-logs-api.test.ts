@@ -195,7 +195,7 @@ for (const kind of testDatabaseKinds()) {
       ]);
       expect((await get('/api/survey-manager-logs/runs/999999/rejected')).statusCode).toBe(404);
       const runsCsv = await get(`/api/survey-manager-logs/runs/export?feed=${feed.id}&columns=id,rows_skipped,status`);
-      expect(parseCsv(runsCsv.body)[1]).toEqual([String(run.id), 'skipped_duplicate: 1', 'Partial']);
+      expect(parseCsv(runsCsv.body)[1]).toEqual([String(run.id), 'Skipped: duplicate 1', 'Partial']);
 
       // Re-run failed rows: a new run over the refused rows as received, naming this one.
       const rerun = await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`);

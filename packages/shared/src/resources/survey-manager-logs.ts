@@ -8,6 +8,7 @@ import {
   SURVEY_CHANGE_ACTIONS,
   type SurveyChangeAction,
 } from '../pipeline/enums.ts';
+import { PROCESSING_STATUS_LABELS } from './survey-processing.ts';
 
 /**
  * Survey Manager Logs (docs/screens.md, Survey Manager Logs), two read-only lists: the feeds' runs
@@ -63,12 +64,14 @@ export const feedRunSchema = z.object({
 });
 export type FeedRun = z.infer<typeof feedRunSchema>;
 
-/** `skipped_duplicate: 3, skipped_opt_out: 1`, as the table and the CSV show the skipped rows. */
-export const skippedText = (skipped: Record<string, number>): string =>
-  Object.entries(skipped)
+/** `Skipped: duplicate 3, Skipped: opted out 1`: the skipped rows by reason, named as Survey Processing names the status (table and CSV). */
+export const skippedText = (skipped: Record<string, number>): string => {
+  const labels: Record<string, string> = PROCESSING_STATUS_LABELS;
+  return Object.entries(skipped)
     .filter(([, n]) => n > 0)
-    .map(([reason, n]) => `${reason}: ${n}`)
+    .map(([reason, n]) => `${Object.hasOwn(labels, reason) ? labels[reason] : reason} ${n}`)
     .join(', ');
+};
 
 export const feedRowErrorSchema = z.object({
   row_number: z.number().int(),
