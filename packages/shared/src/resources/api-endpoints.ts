@@ -14,7 +14,7 @@ import { locationResource } from './locations.ts';
  * runs through the feed machinery (runs, row errors, Survey Manager Logs).
  */
 
-/** The ingest route of one endpoint (docs/pipeline table of public surfaces). */
+/** The ingest route of one endpoint (docs/pipeline.md, Public surfaces). */
 export const ingestPath = (locationId: string) => `/api/v1/endpoints/${locationId}/transactions`;
 
 /** The fields an API row is named by: the feed fields less the location (the endpoint is the location). */

@@ -46,7 +46,7 @@ function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
 }
 
 /**
- * The ingest endpoint `POST /api/v1/endpoints/:_id/transactions` (docs/pipeline table of public
+ * The ingest endpoint `POST /api/v1/endpoints/:_id/transactions` (docs/pipeline.md, Public
  * surfaces): an API token with `feeds:write` (checked by the auth plugin), the endpoint's token
  * and allowed IPs (403), 423 when paused, a rate limit per endpoint (429 with Retry-After), then
  * the rows through the endpoint's `api` feed (`runFeed`: normalize, row errors, `admitRows`).
