@@ -1,7 +1,7 @@
 import type { Location } from '@admin/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, locations, systemLogs, users } from '../src/db/schema/index.ts';
+import { clients, clientUsers, locations, systemLogs, users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const valid = {
@@ -216,6 +216,65 @@ for (const kind of testDatabaseKinds()) {
         expect(none.json().message).toBe('Choose a client first (client switcher).');
       } finally {
         await ctx.database.db.update(users).set({ currentClientId: currentClient }).where(eq(users.email, 'admin@example.com'));
+      }
+    });
+
+    it("serves the Manager's options paged on the server: the location's client's users, search, chosen values", async () => {
+      const db = ctx.database.db;
+      const other = currentClient === 2 ? 3 : 2;
+      const made = await db
+        .insert(users)
+        .values([
+          ...Array.from({ length: 150 }, (_, i) => {
+            const n = String(i + 1).padStart(3, '0');
+            return { name: `Manager option ${n}`, email: `manager-option-${n}@example.test` };
+          }),
+          { name: 'Manager option other', email: 'manager-option-other@example.test' },
+        ])
+        .returning({ id: users.id, name: users.name });
+      const otherUser = made.find((u) => u.name === 'Manager option other');
+      const last = made.find((u) => u.name === 'Manager option 150');
+      if (!otherUser || !last) throw new Error('users not made');
+      await db
+        .insert(clientUsers)
+        .values([
+          ...made.filter((u) => u !== otherUser).map((u) => ({ clientId: currentClient, userId: u.id })),
+          { clientId: other, userId: otherUser.id },
+        ]);
+      try {
+        const first = await get('/api/endpoints/options/manager?q=manager%20OPTION&perPage=100');
+        expect(first.statusCode).toBe(200);
+        const page = first.json() as { data: { value: string; label: string }[]; more: boolean };
+        expect(page.data).toHaveLength(100);
+        expect(page.data[0]?.label).toBe('Manager option 001');
+        // More than a page matched: a narrower search reaches the rest.
+        expect(page.more).toBe(true);
+        expect((await get('/api/endpoints/options/manager?q=option%20150')).json()).toEqual({
+          data: [{ value: String(last.id), label: 'Manager option 150' }],
+          more: false,
+        });
+        // Another client's user is no option here, even chosen; this client's chosen user keeps its label.
+        expect((await get('/api/endpoints/options/manager?q=option%20other')).json().data).toEqual([]);
+        const chosen = await get(`/api/endpoints/options/manager?q=zzzz-nothing&value=${last.id}&value=${otherUser.id}&value=x`);
+        expect(chosen.json()).toEqual({ data: [{ value: String(last.id), label: 'Manager option 150' }], more: false });
+
+        // An existing location's options are its own client's users, which a save accepts.
+        const [foreign] = await db.select({ id: locations.id }).from(locations).where(eq(locations.clientId, other)).limit(1);
+        const theirs = (await get(`/api/endpoints/${foreign?.id}/options/manager?q=manager%20option`)).json();
+        expect(theirs).toEqual({ data: [{ value: String(otherUser.id), label: 'Manager option other' }], more: false });
+        const saved = await send('PATCH', `/api/endpoints/${foreign?.id}`, { manager_user_id: otherUser.id });
+        expect(saved.statusCode).toBe(200);
+        expect(saved.json().data.manager_user_id).toBe(otherUser.id);
+        await db.update(locations).set({ managerUserId: null }).where(eq(locations.managerUserId, otherUser.id));
+
+        expect((await get('/api/endpoints/aaaaaaaaaaaaaaaaaaaaaaaa/options/manager')).statusCode).toBe(404);
+        expect((await get('/api/endpoints/nope/options/manager')).statusCode).toBe(400);
+        expect((await get('/api/endpoints/options/manager?perPage=101')).statusCode).toBe(400);
+      } finally {
+        const ids = made.map((u) => u.id);
+        await db.update(locations).set({ managerUserId: null }).where(inArray(locations.managerUserId, ids));
+        await db.delete(clientUsers).where(inArray(clientUsers.userId, ids));
+        await db.delete(users).where(like(users.email, 'manager-option-%@example.test'));
       }
     });
 

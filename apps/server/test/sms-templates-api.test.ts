@@ -1,5 +1,7 @@
+import { and, eq, isNull, like, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smsOptOuts } from '../src/db/schema/index.ts';
+import { smsOptOuts, smsTemplates } from '../src/db/schema/index.ts';
+import { computedColumns } from '../src/modules/sms-templates/repository.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const INVITE = 'Hi {first_name}, how was your visit to {business_name}? {link} Reply STOP to opt out';
@@ -114,6 +116,69 @@ for (const kind of testDatabaseKinds()) {
         expect(copy.json().data).toMatchObject({ name: 'Global invite (copy)', client_id: other, encoding: 'gsm7', has_opt_out: true });
       } finally {
         await send('PUT', `/api/users/switch-client/${currentClient}`);
+      }
+    });
+
+    it("serves a survey's SMS template options paged on the server: the client's and global, active ones, search, chosen values", async () => {
+      const other = currentClient === 2 ? 3 : 2;
+      const row = (clientId: number | null, name: string, status = 'active') => ({
+        clientId,
+        name,
+        purpose: 'survey_invite',
+        language: 'en',
+        body: INVITE,
+        ...computedColumns(INVITE),
+        status,
+      });
+      // More than a page: 150 of the client's own, one paused, one of another client, one global.
+      const bulk = Array.from({ length: 150 }, (_, i) => row(currentClient, `Bulk option ${String(i + 1).padStart(3, '0')}`));
+      await ctx.database.db.insert(smsTemplates).values(bulk);
+      const [paused] = await ctx.database.db
+        .insert(smsTemplates)
+        .values(row(currentClient, 'Bulk option paused', 'paused'))
+        .returning();
+      const [foreign] = await ctx.database.db.insert(smsTemplates).values(row(other, 'Bulk option foreign')).returning();
+      const [shared] = await ctx.database.db.insert(smsTemplates).values(row(null, 'Bulk option shared')).returning();
+      try {
+        const first = await get('/api/sms-templates/options?q=bulk%20OPTION&perPage=100');
+        expect(first.statusCode).toBe(200);
+        const page = first.json() as { data: { value: string; label: string }[]; more: boolean };
+        expect(page.data).toHaveLength(100);
+        // More than a page matched: a narrower search reaches the rest.
+        expect(page.more).toBe(true);
+        expect(page.data[0]?.label).toBe('Bulk option 001');
+        expect((await get('/api/sms-templates/options?q=option%20150')).json()).toEqual({
+          data: [{ value: expect.any(String), label: 'Bulk option 150' }],
+          more: false,
+        });
+        // The default page is 50; the global default is named so; paused and another client's are no options.
+        expect((await get('/api/sms-templates/options?q=bulk')).json().data).toHaveLength(50);
+        const named = (await get('/api/sms-templates/options?q=option%20s')).json().data.map((o: { label: string }) => o.label);
+        expect(named).toEqual(['Bulk option shared (global)']);
+        expect((await get('/api/sms-templates/options?q=option%20paused')).json().data).toEqual([]);
+        expect((await get('/api/sms-templates/options?q=option%20foreign')).json().data).toEqual([]);
+        // Chosen values come with their labels whatever their status; another client's never, nor what no id can be.
+        const chosen = await get(
+          `/api/sms-templates/options?q=zzzz-nothing&value=${paused?.id}&value=${shared?.id}&value=${foreign?.id}&value=x&value=99999999999`,
+        );
+        expect(chosen.json()).toEqual({
+          data: [
+            { value: String(paused?.id), label: 'Bulk option paused' },
+            { value: String(shared?.id), label: 'Bulk option shared (global)' },
+          ],
+          more: false,
+        });
+        expect((await get('/api/sms-templates/options?perPage=101')).statusCode).toBe(400);
+        expect((await get('/api/sms-templates/options?other=1')).statusCode).toBe(400);
+      } finally {
+        await ctx.database.db
+          .delete(smsTemplates)
+          .where(
+            and(
+              like(smsTemplates.name, 'Bulk option %'),
+              or(isNull(smsTemplates.clientId), eq(smsTemplates.clientId, currentClient), eq(smsTemplates.clientId, other)),
+            ),
+          );
       }
     });
 

@@ -157,3 +157,11 @@ export const locationResource = defineResource({
 
 export type LocationCreate = z.infer<typeof locationResource.createSchema>;
 export type LocationListQuery = z.infer<typeof locationResource.listQuerySchema>;
+
+/**
+ * `GET /api/endpoints/options/manager` (`optionsQuerySchema` → `optionsAnswerSchema`): the current
+ * client's users for a new location's Manager, by name, searched and paged on the server, then the
+ * chosen ones; `GET /api/endpoints/:id/options/manager`: the same for an existing location's client.
+ */
+export const LOCATION_MANAGER_OPTIONS_PATH = `${locationResource.path}/options/manager`;
+export const locationManagerOptionsPath = (id: string) => `${locationResource.path}/${id}/options/manager`;

@@ -126,3 +126,10 @@ export const smsTemplateTestSchema = z.strictObject({
 });
 /** What a test send ended as: the NotificationLog row (Tracking Logs), its status and any refusal or error. */
 export const smsTemplateTestResultSchema = z.object({ id: z.number().int(), status: z.string(), error: z.string().nullable() });
+
+/**
+ * `GET /api/sms-templates/options` (`optionsQuerySchema` → `optionsAnswerSchema`): the SMS templates
+ * a survey of the current client may use — its own and the global defaults, active ones by name,
+ * searched and paged on the server — then the chosen ones whatever their status, so their labels show.
+ */
+export const SMS_TEMPLATE_OPTIONS_PATH = `${smsTemplateResource.path}/options`;

@@ -10,7 +10,7 @@ import {
 import { checkLocationExtras } from '@admin/shared/resources/location-extras';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { clients, clientUsers, locations } from '../../db/schema/index.ts';
+import { clients, clientUsers, locations, users } from '../../db/schema/index.ts';
 import { type ClientScope, clientScopeOf, inClientScope } from '../../kit/current-client.ts';
 import {
   afterCursor,
@@ -23,6 +23,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import { isId, pagedOptions } from '../../kit/options.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
@@ -127,7 +128,7 @@ export async function countLocations(db: Db, q: Filters, clientId: number | null
 }
 
 /** One location as answered: with its client's name and its personnel count. */
-async function findLocation(db: Db, id: string): Promise<Location> {
+export async function findLocation(db: Db, id: string): Promise<Location> {
   const [r] = await db
     .select({ row: locations, clientName: clients.name, personnelCount })
     .from(locations)
@@ -189,6 +190,25 @@ export function clientOptions(db: Db, q: OptionsQuery): Promise<OptionsAnswer> {
       const ids = values.filter((v) => /^[1-9]\d{0,8}$/.test(v)).map(Number);
       return ids.length > 0 ? select(inList(sql`${clients.id}`, ids)) : Promise.resolve([]);
     },
+  );
+}
+
+/**
+ * The users of one client as the Manager's options (`GET /api/endpoints/options/manager`): by name,
+ * at most `perPage` matching `q`, then the chosen ones that are the client's users — the same set
+ * `assertClientUser` accepts.
+ */
+export function managerOptions(db: Db, clientId: number, q: OptionsQuery): Promise<OptionsAnswer> {
+  return pagedOptions(
+    db,
+    q,
+    {
+      value: sql`${users.id}`,
+      label: sql`${users.name}`,
+      from: sql`${clientUsers} inner join ${users} on ${users.id} = ${clientUsers.userId}`,
+      where: sql`${clientUsers.clientId} = ${clientId}`,
+    },
+    isId,
   );
 }
 

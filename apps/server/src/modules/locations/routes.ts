@@ -1,14 +1,21 @@
-import { locationResource, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
+import {
+  LOCATION_MANAGER_OPTIONS_PATH,
+  locationIdParamSchema,
+  locationResource,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+} from '@admin/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
-import { clientOptions, locationOptions, locationStore } from './repository.ts';
+import { clientOptions, findLocation, locationOptions, locationStore, managerOptions } from './repository.ts';
 
 const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } };
 
 /**
  * Locations, served as the spec's `endpoints` collection: the kit's routes for the definition
- * (the current client's by default, or the clients chosen in the filter), and two option lists.
+ * (the current client's by default, or the clients chosen in the filter), and the option lists of
+ * its pickers and filters, paged on the server.
  */
 export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   // The current client's locations for pickers (e.g. Personnel's Locations), paged by name.
@@ -17,5 +24,12 @@ export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   // The Clients filter's options, paged on the server like every option list.
   app.get('/api/endpoints/client-options', { schema: options }, async (request) => clientOptions(app.db, request.query));
+  // The Manager's options: a user of the location's client (the current one for a new location).
+  app.get(LOCATION_MANAGER_OPTIONS_PATH, { schema: options }, async (request) =>
+    managerOptions(app.db, requireCurrentClientId(request), request.query),
+  );
+  app.get(`${locationResource.path}/:id/options/manager`, { schema: { params: locationIdParamSchema, ...options } }, async (request) =>
+    managerOptions(app.db, (await findLocation(app.db, request.params.id)).client_id, request.query),
+  );
   await app.register(resourceRoutes(locationResource, locationStore));
 };

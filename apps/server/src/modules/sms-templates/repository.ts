@@ -2,13 +2,18 @@ import {
   checkSmsTemplateBody,
   countSms,
   hasOptOut,
+  type OptionsAnswer,
+  type OptionsQuery,
   type SmsTemplate,
   type SmsTemplateCreate,
   type SmsTemplateListQuery,
   smsTemplateResource,
 } from '@admin/shared';
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
 import { smsTemplates } from '../../db/schema/index.ts';
+import { containsPattern } from '../../kit/keyset.ts';
+import { isId } from '../../kit/options.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { tableStore } from '../../kit/table-store.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -82,3 +87,33 @@ export const smsTemplateStore: ResourceStore<SmsTemplate, SmsTemplateRow, SmsTem
     if (errors.length > 0) throw new HttpError(422, 'Please correct: body.', { body: errors });
   },
 };
+
+/**
+ * The SMS templates a survey of this client may use, as options (`GET /api/sms-templates/options`):
+ * the client's own and the global defaults (the survey's check accepts no other), active ones by
+ * name, at most `perPage` matching `q`, then the chosen ones whatever their status, so a survey's
+ * paused template still shows its name. A global default is named so.
+ */
+export async function smsTemplateOptions(db: Db, clientId: number, q: OptionsQuery): Promise<OptionsAnswer> {
+  const like = containsPattern(q.q);
+  const usable = or(eq(smsTemplates.clientId, clientId), isNull(smsTemplates.clientId));
+  const select = (where: SQL | undefined) =>
+    db
+      .select({ id: smsTemplates.id, name: smsTemplates.name, clientId: smsTemplates.clientId })
+      .from(smsTemplates)
+      .where(and(usable, where))
+      .orderBy(sql`lower(${smsTemplates.name})`, asc(smsTemplates.id));
+  const active = and(eq(smsTemplates.status, 'active'), like ? sql`${smsTemplates.name} ilike ${like}` : undefined);
+  const rows = await select(active).limit(q.perPage + 1);
+  const found = rows.slice(0, q.perPage);
+  // Only values an id can hold are looked up: anything else chosen matches no template.
+  const missing = (q.value ?? [])
+    .filter(isId)
+    .map(Number)
+    .filter((id) => !found.some((f) => f.id === id));
+  const chosen = missing.length > 0 ? await select(inArray(smsTemplates.id, missing)) : [];
+  return {
+    data: [...found, ...chosen].map((t) => ({ value: String(t.id), label: t.clientId === null ? `${t.name} (global)` : t.name })),
+    more: rows.length > q.perPage,
+  };
+}

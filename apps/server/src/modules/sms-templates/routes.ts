@@ -2,7 +2,10 @@ import {
   dataEnvelope,
   idParamSchema,
   type NotificationType,
+  optionsAnswerSchema,
+  optionsQuerySchema,
   SAMPLE_FIRST_NAME,
+  SMS_TEMPLATE_OPTIONS_PATH,
   type SmsPurpose,
   smsTemplateDuplicateSchema,
   smsTemplateResource,
@@ -17,7 +20,7 @@ import { requireCurrentClientId, requireWritableClient } from '../../kit/current
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { notFound } from '../../lib/http-error.ts';
 import { invitationSms } from '../../messaging/invitation.ts';
-import { computedColumns, smsTemplateStore, toSmsTemplate } from './repository.ts';
+import { computedColumns, smsTemplateOptions, smsTemplateStore, toSmsTemplate } from './repository.ts';
 
 const NAME_MAX = 120;
 
@@ -40,10 +43,17 @@ const copyName = (name: string) => {
 /**
  * SMS templates (collection `/api/sms-templates`): the kit's routes for the definition, and
  * Duplicate — a copy named "… (copy)", active, of the current client or global (`global`; the
- * source's kind when absent), so a global default can be copied and adapted for one client.
+ * source's kind when absent), so a global default can be copied and adapted for one client —
+ * and the options of a survey's SMS template select, paged on the server.
  */
 export const smsTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(resourceRoutes(smsTemplateResource, smsTemplateStore));
+
+  app.get(
+    SMS_TEMPLATE_OPTIONS_PATH,
+    { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+    async (request) => smsTemplateOptions(app.db, requireCurrentClientId(request), request.query),
+  );
 
   app.post(
     `${smsTemplateResource.path}/:id/duplicate`,
