@@ -152,6 +152,14 @@ for (const kind of testDatabaseKinds()) {
       const csv = parseCsv((await get('/api/get-merge-personnel/history/export')).body);
       expect(csv[0]).toEqual(['Date', 'By', 'Survivor', 'Merged names', 'Moved']);
       expect(csv[1]?.slice(2)).toEqual(['Maria Gonzalez', 'Mary Gonzales', 'Location links: 1']);
+      // A list is one text in the table and the CSV: the column's format joins it with ", ".
+      const chosen = parseCsv((await get('/api/get-merge-personnel/history/export?columns=survivor_name,aliases_added')).body);
+      expect(chosen).toEqual([
+        ['Survivor', 'Aliases added'],
+        ['Maria Gonzalez', 'Mary Gonzales, MG-2'],
+      ]);
+      const exports = (await get('/api/system-logs?q=Exported%20the%20merge%20history&level=info')).json();
+      expect(exports.data[0]).toMatchObject({ action: 'personnel_merge.export' });
 
       const logs = (await get('/api/system-logs?q=Merged%20Mary&level=info')).json();
       expect(logs.data[0]?.action).toBe('personnel.merge');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId, INT4_MAX, queryInt } from '../api/ids.ts';
-import { type ColumnDef, exportColumnsSchema, listQuerySchema } from '../api/list.ts';
+import type { ColumnDef } from '../api/list.ts';
+import { defineResource } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 
 /**
@@ -148,29 +149,6 @@ export const mergeRecordSchema = z.object({
 });
 export type MergeRecord = z.infer<typeof mergeRecordSchema>;
 
-export const MERGE_HISTORY_COLUMN_KEYS = [
-  'performed_at',
-  'performed_by',
-  'survivor_name',
-  'merged_names',
-  'moved',
-  'aliases_added',
-] as const;
-export const mergeHistoryColumns: ColumnDef<(typeof MERGE_HISTORY_COLUMN_KEYS)[number]>[] = [
-  { key: 'performed_at', label: 'Date', sortable: true, defaultVisible: true },
-  { key: 'performed_by', label: 'By', defaultVisible: true },
-  { key: 'survivor_name', label: 'Survivor', defaultVisible: true },
-  { key: 'merged_names', label: 'Merged names', defaultVisible: true },
-  { key: 'moved', label: 'Moved', defaultVisible: true },
-  { key: 'aliases_added', label: 'Aliases added', defaultVisible: false },
-];
-export const MERGE_HISTORY_SORTS = ['performed_at'] as const;
-export const mergeHistoryQuerySchema = listQuerySchema(MERGE_HISTORY_SORTS, {});
-export type MergeHistoryQuery = z.infer<typeof mergeHistoryQuerySchema>;
-export const mergeHistoryExportQuerySchema = listQuerySchema(MERGE_HISTORY_SORTS, {
-  columns: exportColumnsSchema(MERGE_HISTORY_COLUMN_KEYS).optional(),
-});
-
 /** "Location links: 2, Responses: 5" — the counts a merge moved, for the table and the CSV. */
 export function describeMoved(counts: Record<string, number>): string {
   const labels: Record<string, string> = MOVED_KINDS;
@@ -178,3 +156,33 @@ export function describeMoved(counts: Record<string, number>): string {
   const moved = Object.entries(counts).filter(([, n]) => n > 0);
   return moved.length === 0 ? 'Nothing' : moved.map(([k, n]) => `${labels[k] ?? k}: ${n}`).join(', ');
 }
+
+/**
+ * The History tab: a read-only list of the current client's merges (docs/conventions.md, Adding a
+ * read-only screen). Each column's `format` is the text of both the table and the CSV; lists are
+ * joined with ", " in both.
+ */
+export const mergeHistoryResource = defineResource({
+  name: 'personnel_merge',
+  noun: 'merge',
+  plural: 'merges',
+  path: '/api/get-merge-personnel/history',
+  // Also the CSV's name (`personnel-merge-history-<date>.csv`) and the column choice's key.
+  screen: 'personnel-merge-history',
+  scope: 'current-client',
+  record: mergeRecordSchema,
+  fields: {},
+  columns: {
+    performed_at: { label: 'Date', sortable: true },
+    performed_by: { label: 'By' },
+    survivor_name: { label: 'Survivor' },
+    merged_names: { label: 'Merged names', format: (r) => r.merged_names.join(', ') },
+    moved: { label: 'Moved', format: (r) => describeMoved(r.moved_counts) },
+    aliases_added: { label: 'Aliases added', defaultVisible: false, format: (r) => r.aliases_added.join(', ') },
+  },
+  filters: {},
+  defaultSort: { sort: 'performed_at', order: 'desc' },
+  // The tab has no search box: a client's merges are few, read newest first.
+  search: '',
+});
+export type MergeHistoryQuery = z.infer<typeof mergeHistoryResource.listQuerySchema>;

@@ -406,6 +406,7 @@ export async function applyMerge(tx: Db, people: People, clientId: number, plan:
   return row.id;
 }
 
+/** The SQL of each sortable column of the history's definition (`mergeHistoryResource`). */
 const HISTORY_SORTS: Record<NonNullable<MergeHistoryQuery['sort']>, SortSpec> = {
   performed_at: [
     { expr: sql`${personnelMerges.performedAt}`, cast: 'timestamptz' },
@@ -417,7 +418,7 @@ export async function listHistory(
   db: Db,
   people: People,
   clientId: number,
-  q: { sort?: MergeHistoryQuery['sort']; order?: 'asc' | 'desc'; cursor?: string; q?: string },
+  q: Pick<MergeHistoryQuery, 'sort' | 'order' | 'cursor'>,
   limit: number,
 ): Promise<{ rows: MergeRecord[]; nextCursor: string | null }> {
   const keys = HISTORY_SORTS[q.sort ?? 'performed_at'];

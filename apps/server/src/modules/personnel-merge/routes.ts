@@ -2,21 +2,17 @@ import {
   dataEnvelope,
   describeMoved,
   dismissGroupSchema,
-  listEnvelope,
   mergeGroupsAnswerSchema,
   mergeGroupsQuerySchema,
-  mergeHistoryColumns,
-  mergeHistoryExportQuerySchema,
-  mergeHistoryQuerySchema,
+  mergeHistoryResource,
   mergePreviewSchema,
-  mergeRecordSchema,
   mergeRequestSchema,
   mergeSelectionSchema,
 } from '@admin/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { csvFileName, sendCsv } from '../../kit/csv.ts';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
+import { listRoutes } from '../../kit/resource-routes.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import {
   applyMerge,
@@ -139,46 +135,22 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/api/get-merge-personnel/history',
-    {
-      config: { access: 'superadmin' },
-      schema: {
-        querystring: mergeHistoryQuerySchema,
-        response: { 200: listEnvelope(mergeRecordSchema).extend({ totalIsEstimate: z.boolean() }) },
-      },
-    },
-    async (request) => {
-      const clientId = requireCurrentClientId(request);
-      const { rows, nextCursor } = await listHistory(app.db, app.personnel, clientId, request.query, request.query.perPage);
-      return { data: rows, nextCursor, total: await countHistory(app.db, clientId), totalIsEstimate: false };
-    },
-  );
-
-  app.get(
-    '/api/get-merge-personnel/history/export',
-    { config: { access: 'superadmin' }, schema: { querystring: mergeHistoryExportQuerySchema } },
-    async (request, reply) => {
-      const clientId = requireCurrentClientId(request);
-      const { cursor: _c, perPage: _p, columns: chosen, ...q } = request.query;
-      const columns = chosen
-        ? chosen.map((k) => mergeHistoryColumns.find((c) => c.key === k)).filter((c) => c !== undefined)
-        : mergeHistoryColumns.filter((c) => c.defaultVisible);
-      const db = app.db;
-      async function* batches() {
-        let cursor: string | undefined;
-        do {
-          const page = await listHistory(db, app.personnel, clientId, { ...q, ...(cursor ? { cursor } : {}) }, 1000);
-          yield page.rows.map((r) => ({
-            ...r,
-            merged_names: r.merged_names.join('; '),
-            aliases_added: r.aliases_added.join('; '),
-            moved: describeMoved(r.moved_counts),
-          }));
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-      }
-      return sendCsv(reply, csvFileName('personnel-merge-history'), columns, batches());
-    },
+  // The History tab on the kit's list and export routes (kit/resource-routes.ts `listRoutes`):
+  // the definition's schemas, sorts and columns, the CSV through the columns' formats, the export
+  // audited. Not `readOnlyRoutes`, whose store is given no request, so no current client.
+  const history = mergeHistoryResource;
+  await app.register(async (scope) =>
+    listRoutes(scope, history, {
+      page: (request, q, limit) => listHistory(app.db, app.personnel, requireCurrentClientId(request), q, limit),
+      count: async (request) => ({ total: await countHistory(app.db, requireCurrentClientId(request)), totalIsEstimate: false }),
+      onExport: (request, filters) =>
+        request.audit({
+          action: 'personnel_merge.export',
+          message: 'Exported the merge history as CSV',
+          clientId: requireCurrentClientId(request),
+          entityType: history.name,
+          after: filters,
+        }),
+    }),
   );
 };

@@ -1,29 +1,29 @@
-import type { ListResult, MergeGroup, MergeGroupsAnswer, MergePerson, MergeRecord, Person } from '@admin/shared';
-import { describeMoved, MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryColumns } from '@admin/shared/resources/personnel-merge';
+import { cellValue, type MergeGroup, type MergeGroupsAnswer, type MergePerson, type MergeRecord, type Person } from '@admin/shared';
+import { MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryResource } from '@admin/shared/resources/personnel-merge';
 import { Badge, Button, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { DateTimeCell } from '../../components/data-table/cells.tsx';
+import { DateTimeCell, EmptyCell } from '../../components/data-table/cells.tsx';
+import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
 import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
-import { useColumnPreference } from '../../components/data-table/use-column-preference.ts';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { listConfigOf, useResourceList } from '../../components/resource/use-resource-list.ts';
 import { SidePanel } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
-import { type ListParamsConfig, toApiQuery, useListParams } from '../../lib/list-params.ts';
+import { type ListParamsConfig, useListParams } from '../../lib/list-params.ts';
 import { useSession } from '../../lib/session-store.ts';
 import { MergePanel } from './merge-panel.tsx';
 
 const config: ListParamsConfig = { multi: {}, single: ['tab', 'person'] };
+const historyResource = mergeHistoryResource;
+// The history's own list state: no filters, so the tab and the handed-over person stay out of its query.
+const HISTORY_CONFIG = listConfigOf(historyResource);
 const NO_SORT = { sort: undefined, order: undefined };
 const GROUP_COLUMN_KEYS = mergeGroupColumns.map((c) => c.key);
-
-function Dash() {
-  return <Text c="dimmed">—</Text>;
-}
 
 /** Suspected duplicate groups of the current client, with Review merge and Not duplicates. */
 function Suggestions(props: {
@@ -93,11 +93,11 @@ function Suggestions(props: {
           if (key === 'names') return g.people.map((p) => p.name).join(', ');
           if (key === 'employee_codes') {
             const codes = g.people.map((p) => p.employee_code).filter((c) => c !== null);
-            return codes.length > 0 ? codes.join(', ') : <Dash />;
+            return codes.length > 0 ? codes.join(', ') : <EmptyCell />;
           }
           if (key === 'locations') {
             const names = [...new Set(g.people.flatMap((p) => p.location_names))];
-            return names.length > 0 ? names.join(', ') : <Dash />;
+            return names.length > 0 ? names.join(', ') : <EmptyCell />;
           }
           if (key === 'reasons')
             return (
@@ -148,60 +148,47 @@ function Suggestions(props: {
   );
 }
 
-/** Performed merges: date, by, survivor, merged names, counts moved. */
+/**
+ * Performed merges, on the kit (`useResourceList` over `mergeHistoryResource`): columns, sort,
+ * paging and export from the definition; each cell is its column's format, the CSV's text.
+ */
 function History() {
-  const { params, update } = useListParams(config);
-  const currentClient = useSession((s) => s.currentClient);
-  const columns = useColumnPreference('personnel-merge-history', mergeHistoryColumns);
-  // The tab, the handed-over person and the suggestions' search are not history filters.
-  const { tab: _t, person: _p, q: _q, ...query } = toApiQuery(params);
-  const list = useQuery({
-    queryKey: ['merge-history', currentClient?.id, query],
-    queryFn: ({ signal }) => api.get<ListResult<MergeRecord>>('/api/get-merge-personnel/history', { query, signal }),
-    placeholderData: keepPreviousData,
-    enabled: currentClient !== null,
-    meta: { what: 'merge history' },
-  });
+  const list = useResourceList(historyResource, HISTORY_CONFIG);
+  const { params, update, currentClient, waiting } = list;
   return (
     <Stack gap="md" mt="md">
-      <Group justify="flex-end">
-        <ExportButton
-          path="/api/get-merge-personnel/history/export"
-          query={() => {
-            const { tab: _t, person: _p, q: _q, ...q } = toApiQuery(params, false);
-            return { ...q, columns: columns.visible };
-          }}
-        />
+      <Group justify="flex-end" gap="xs">
+        <ColumnChooser columns={historyResource.columns} choice={list.columns.choice} onChange={list.columns.setChoice} />
+        <ExportButton path={`${historyResource.path}/export`} query={list.exportQuery} />
       </Group>
       <DataTable<MergeRecord>
         caption="Merge history"
-        columns={mergeHistoryColumns}
-        visible={columns.visible}
-        rows={list.data?.data}
+        columns={historyResource.columns}
+        visible={list.columns.visible}
+        rows={list.list.data?.data}
         rowKey={(r) => r.id}
         sort={{ sort: params.sort, order: params.order }}
-        defaultSort={{ sort: 'performed_at', order: 'desc' }}
+        defaultSort={historyResource.defaultSort}
         onSort={(s) => update({ sort: s.sort, order: s.order })}
-        isPending={list.isPending && currentClient !== null}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        isPending={list.list.isPending && !waiting}
+        error={list.list.error}
+        onRetry={() => void list.list.refetch()}
         empty={{
           title: currentClient ? `No personnel of ${currentClient.name} have been merged yet.` : 'Choose a client to see its merges.',
         }}
         renderCell={(key, r) => {
           if (key === 'performed_at') return <DateTimeCell value={r.performed_at} />;
-          if (key === 'merged_names') return r.merged_names.join(', ');
-          if (key === 'moved') return describeMoved(r.moved_counts);
-          if (key === 'aliases_added') return r.aliases_added.join(', ') || <Dash />;
-          return String(r[key as 'performed_by' | 'survivor_name']);
+          const column = historyResource.columns.find((c) => c.key === key);
+          const text = column ? cellValue(column, r) : null;
+          return text === null || text === undefined || text === '' ? <EmptyCell /> : String(text);
         }}
       />
       <CursorPager
         cursor={params.cursor}
-        nextCursor={list.data?.nextCursor}
-        total={list.data?.total}
-        totalIsEstimate={list.data?.totalIsEstimate}
-        shownCount={list.data?.data.length ?? 0}
+        nextCursor={list.list.data?.nextCursor}
+        total={list.list.data?.total}
+        totalIsEstimate={list.list.data?.totalIsEstimate}
+        shownCount={list.list.data?.data.length ?? 0}
         onCursor={(cursor) => update({ cursor })}
       />
     </Stack>
@@ -260,7 +247,7 @@ export default function MergePersonnelPage() {
         Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>. Merging is permanent: the duplicates are
         archived and their names and codes become aliases of the survivor.
       </Text>
-      <Tabs value={tab} onChange={(t) => update({ single: { tab: t === 'history' ? 'history' : '' } })} keepMounted={false}>
+      <Tabs value={tab} onChange={(t) => update({ q: '', single: { tab: t === 'history' ? 'history' : '' } })} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="suggestions">Suggestions</Tabs.Tab>
           <Tabs.Tab value="history">History</Tabs.Tab>
@@ -288,7 +275,7 @@ export default function MergePersonnelPage() {
               close();
               notifications.show({ color: 'green', message: `Merged into ${survivor}.` });
               await queryClient.invalidateQueries({ queryKey: ['merge-groups'] });
-              await queryClient.invalidateQueries({ queryKey: ['merge-history'] });
+              await queryClient.invalidateQueries({ queryKey: [historyResource.screen] });
               await queryClient.invalidateQueries({ queryKey: ['personnel'] });
             }}
           />
