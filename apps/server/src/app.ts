@@ -11,6 +11,7 @@ import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { messagingPlugin } from './messaging/plugin.ts';
 import { apiEndpointRoutes } from './modules/api-endpoints/routes.ts';
+import { apiTokensRepository } from './modules/api-tokens/repository.ts';
 import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
 import { clientsRepository } from './modules/clients/repository.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dbPlugin, { database });
   await app.register(auditPlugin);
   await app.register(clientsRepository);
+  await app.register(apiTokensRepository);
   await app.register(identityRepository);
   await app.register(personnelRepository);
   await app.register(surveySettingsRepository);

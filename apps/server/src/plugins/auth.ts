@@ -1,11 +1,9 @@
 import type { ApiTokenScope } from '@admin/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { users } from '../db/schema/index.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { isApiPath } from '../lib/request-path.ts';
-import { authenticateToken, type TokenAuth } from '../modules/api-tokens/repository.ts';
-import { findSession, isAllowed, touchDue, touchSession } from '../modules/identity/repository.ts';
 
 /**
  * Who may call a route. Every route may declare it in `config.access`:
@@ -22,6 +20,9 @@ export type Access = 'public' | 'superadmin' | { token: ApiTokenScope; secret?: 
 
 /** A machine route's shared-secret credential: the header it comes in, and whether it is the one for this request's route and parameters. */
 export type SecretCheck = { header: string; verify(request: FastifyRequest, secret: string): Promise<boolean> };
+
+/** An authenticated API token, as the api-tokens module's decorator (`app.apiTokens`) answers it. */
+type TokenAuth = Awaited<ReturnType<FastifyInstance['apiTokens']['authenticate']>>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -73,20 +74,20 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
           request.viaSecret = true;
           return;
         }
-        request.apiToken = await authenticateToken(app.db, bearerToken(request), request.ip, access.token, app.clock.now());
+        request.apiToken = await app.apiTokens.authenticate(bearerToken(request), request.ip, access.token, app.clock.now());
         return;
       }
       const token = bearerToken(request);
       if (!token || token.length > 512) throw new HttpError(401, 'Sign-in required.');
-      const found = await findSession(app.db, token);
+      const found = await app.identity.findSession(token);
       if (!found) throw new HttpError(401, 'Your session has expired or is not valid. Please sign in again.');
-      if (!isAllowed(found.user, opts.retiredMasterEmail)) {
+      if (!app.identity.isAllowed(found.user, opts.retiredMasterEmail)) {
         throw new HttpError(403, 'This account may not use the admin console.');
       }
       request.auth = { user: found.user, sessionId: found.sessionId, token };
       // One query per request in the common case: the write happens only once a minute.
-      if (touchDue(found.lastSeenAt)) await touchSession(app.db, found.sessionId, opts.session);
+      if (app.identity.touchDue(found.lastSeenAt)) await app.identity.touchSession(found.sessionId, opts.session);
     });
   },
-  { name: 'auth', dependencies: ['db', 'pipeline'] },
+  { name: 'auth', dependencies: ['db', 'pipeline', 'identity-repository', 'api-tokens-repository'] },
 );

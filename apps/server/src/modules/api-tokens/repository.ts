@@ -7,6 +7,7 @@ import {
   tokenDisplay,
 } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
 import { apiTokens, clients, users } from '../../db/schema/index.ts';
 import {
@@ -178,3 +179,20 @@ export async function authenticateToken(db: Db, plaintext: string | null, ip: st
   }
   return { token, ip: plainIp(ip) };
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** API tokens as the auth hook (plugins/auth.ts) reaches them (never by importing this file). */
+    apiTokens: { authenticate(plaintext: string | null, ip: string, scope: ApiTokenScope, now: Date): Promise<TokenAuth> };
+  }
+}
+
+export const apiTokensRepository = fp(
+  async (app) => {
+    app.decorate('apiTokens', {
+      authenticate: (plaintext: string | null, ip: string, scope: ApiTokenScope, now: Date) =>
+        authenticateToken(app.db, plaintext, ip, scope, now),
+    });
+  },
+  { name: 'api-tokens-repository', dependencies: ['db'] },
+);

@@ -274,8 +274,15 @@ export async function markLoggedIn(db: Db, userId: number): Promise<void> {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Accounts as other modules reach them (never by importing this file). */
-    identity: { findUser(id: number): Promise<User | undefined>; toUser(row: UserRow): User };
+    /** Accounts and sessions as other modules and the auth hook (plugins/auth.ts) reach them (never by importing this file). */
+    identity: {
+      findUser(id: number): Promise<User | undefined>;
+      toUser(row: UserRow): User;
+      findSession(token: string): Promise<ActiveSession | undefined>;
+      isAllowed: typeof isAllowed;
+      touchDue: typeof touchDue;
+      touchSession(sessionId: number, limits: Config['session']): Promise<void>;
+    };
   }
 }
 
@@ -287,6 +294,10 @@ export const identityRepository = fp(
         return row ? toUser(row) : undefined;
       },
       toUser,
+      findSession: (token: string) => findSession(app.db, token),
+      isAllowed,
+      touchDue,
+      touchSession: (sessionId: number, limits: Config['session']) => touchSession(app.db, sessionId, limits),
     });
   },
   { name: 'identity-repository', dependencies: ['db'] },
