@@ -1,8 +1,14 @@
 import { checkLocationExtras, type Hours, type ReviewLinks } from '@admin/shared/resources/location-extras';
-import { type Location, locationResource } from '@admin/shared/resources/locations';
-import { Select, SimpleGrid } from '@mantine/core';
+import {
+  LOCATION_MANAGER_OPTIONS_PATH,
+  type Location,
+  locationManagerOptionsPath,
+  locationResource,
+} from '@admin/shared/resources/locations';
+import { SimpleGrid } from '@mantine/core';
 import { type BaseSyntheticEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { defaultTimeZone } from '../../components/forms/time-zone-select.tsx';
 import { CITY_LINE, Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
@@ -41,7 +47,6 @@ function toBody(values: Partial<FormValues>): Record<string, unknown> {
 export function LocationForm(props: ResourceFormProps<Location>) {
   const record = props.record;
   const clientTimezone = useSession((s) => s.currentClient?.timezone);
-  const users = useSession((s) => s.users).filter((u) => u.id !== 1000);
   const form = useResourceForm(locationResource, props, {
     initial: {
       hours: JSON.stringify(record?.hours ?? {}),
@@ -98,17 +103,16 @@ export function LocationForm(props: ResourceFormProps<Location>) {
           control={control}
           name="manager_user_id"
           render={({ field }) => (
-            <Select
-              label={locationResource.labels.manager_user_id}
+            <RemoteSelect
+              label={locationResource.fields.manager_user_id.label}
               description="A user of this client"
               clearable
-              searchable
-              data={users.map((u) => ({ value: String(u.id), label: u.name }))}
+              // A user of the location's client: the current one for a new location.
+              path={record ? locationManagerOptionsPath(record._id) : LOCATION_MANAGER_OPTIONS_PATH}
               value={typeof field.value === 'string' && field.value !== '' ? field.value : null}
               onChange={(v) => field.onChange(v ?? '')}
               onBlur={field.onBlur}
               error={form.error('manager_user_id')}
-              comboboxProps={{ withinPortal: true }}
             />
           )}
         />

@@ -1,8 +1,8 @@
 import { type Survey, type SurveyTestResult, surveyResource, surveyTestSchema } from '@admin/shared/resources/surveys';
-import { Alert, Anchor, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Menu, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
 import { SendTestDialog } from '../../components/send-test-dialog.tsx';
 import { compactPhone } from '../../lib/format.ts';
@@ -66,11 +66,6 @@ export function SendTestAction({ row }: { row: Survey }) {
 export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList<Survey> }) {
   const [picking, setPicking] = useState(false);
   const [clientId, setClientId] = useState<string | null>(null);
-  const clients = useQuery({
-    queryKey: ['surveys', 'client-options'],
-    queryFn: () => api.get<{ data: { value: string; label: string }[] }>(CLIENT_OPTIONS_PATH, { query: { perPage: 100 } }),
-    enabled: picking,
-  });
   const duplicate = async (client?: number) => {
     try {
       const { data } = await api.post<{ data: Survey }>(
@@ -90,7 +85,6 @@ export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList
       notifications.show({ color: 'red', message: message(e) });
     }
   };
-  const others = (clients.data?.data ?? []).filter((c) => c.value !== String(row.client_id));
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -106,7 +100,16 @@ export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList
       </Menu>
       <Modal opened={picking} onClose={() => setPicking(false)} title={`Copy ${row.name} to another client`}>
         <Stack gap="sm">
-          <Select label="Client" data={others} value={clientId} onChange={setClientId} searchable comboboxProps={{ withinPortal: true }} />
+          {/* Mounted only while the dialog is open, so the clients are asked for when needed. */}
+          {picking && (
+            <RemoteSelect
+              label="Client"
+              path={CLIENT_OPTIONS_PATH}
+              value={clientId}
+              onChange={setClientId}
+              exclude={(value) => value === String(row.client_id)}
+            />
+          )}
           <Text size="xs" c="dimmed">
             The copy keeps the questions, messages and rules; it is paused until its locations are chosen there.
           </Text>

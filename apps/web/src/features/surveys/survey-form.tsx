@@ -1,11 +1,13 @@
+import { SMS_TEMPLATE_OPTIONS_PATH } from '@admin/shared/resources/sms-templates';
 import { type SurveySettings, surveySettingsResource } from '@admin/shared/resources/survey-settings';
 import { checkSurvey, EMAIL_TOKENS, SURVEY_REVIEW_SITE_OPTIONS, type Survey, surveyResource } from '@admin/shared/resources/surveys';
 import { SURVEY_TYPES, type SurveyQuestion, type SurveyType } from '@admin/shared/surveys/questions';
-import { Alert, Badge, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, MultiSelect, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type BaseSyntheticEvent, useEffect, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { RemoteMultiSelect } from '../../components/filters/remote-multi-select.tsx';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
@@ -57,8 +59,6 @@ function toBody(values: Partial<FormValues>, questions: SurveyQuestion[]): Recor
   return { ...body, questions: custom ? questions.map((q) => ({ ...q, is_key_metric: false })) : questions };
 }
 
-type SmsTemplateOption = { id: number; name: string; status: string; client_id: number | null };
-
 /**
  * The Survey Admin settings of a survey's client, which a blank Reply-to and Over-survey
  * protection inherit (docs/decisions/027-surveys-inherit-survey-admin.md).
@@ -103,13 +103,6 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
     if (!record && fromName && !getFieldState('sender_name').isDirty) setValue('sender_name', fromName);
   }, [record, fromName, getFieldState, setValue]);
   const [type, channel, mode] = useWatch({ control, name: ['type', 'channel', 'review_invite_mode'] });
-  const templates = useQuery({
-    queryKey: ['surveys', 'sms-template-options'],
-    queryFn: () => api.get<{ data: SmsTemplateOption[] }>('/api/sms-templates', { query: { perPage: 100 } }),
-  });
-  const templateOptions = (templates.data?.data ?? [])
-    .filter((t) => t.status === 'active' || t.id === record?.sms_template_id)
-    .map((t) => ({ value: String(t.id), label: t.client_id === null ? `${t.name} (global)` : t.name }));
 
   const flagged = new Set<Tab>([
     ...Object.keys(form.form.formState.errors).map(tabOf),
@@ -212,19 +205,17 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
               control={control}
               name="sms_template_id"
               render={({ field }) => (
-                <Select
-                  label={surveyResource.labels.sms_template_id}
+                <RemoteSelect
+                  label={surveyResource.fields.sms_template_id.label}
                   description={channel === 'email' ? 'Only used when the channel sends SMS' : undefined}
-                  data={templateOptions}
+                  path={SMS_TEMPLATE_OPTIONS_PATH}
                   disabled={otherClient}
                   value={text(field.value) || null}
                   onChange={(v) => field.onChange(v ?? '')}
                   onBlur={field.onBlur}
                   error={form.error('sms_template_id')}
                   clearable
-                  searchable
-                  nothingFoundMessage="No SMS templates: add one on SMS Text"
-                  comboboxProps={{ withinPortal: true }}
+                  nothingFound="No SMS templates: add one on SMS Text"
                 />
               )}
             />

@@ -1,22 +1,9 @@
-import type { OptionsAnswer } from '@admin/shared';
 import { FEED_FIELDS, type FeedField, type FeedMapping } from '@admin/shared/pipeline/enums';
 import { checkFeed, type DataFeed, dataFeedResource, FEED_FIELD_LABELS, type FeedPreview } from '@admin/shared/resources/data-feeds';
-import {
-  Alert,
-  Autocomplete,
-  Fieldset,
-  FileInput,
-  PasswordInput,
-  ScrollArea,
-  Select,
-  SimpleGrid,
-  Table,
-  TagsInput,
-  Text,
-} from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Autocomplete, Fieldset, FileInput, PasswordInput, ScrollArea, SimpleGrid, Table, TagsInput, Text } from '@mantine/core';
 import { type BaseSyntheticEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
@@ -36,14 +23,8 @@ function mappingOf(values: Partial<FormValues>): FeedMapping {
   return mapping;
 }
 
-/** A server option list (`{ data: [{ value, label }] }`) for a select. */
-function useOptions(path: string) {
-  const answer = useQuery({
-    queryKey: ['survey-platform', path],
-    queryFn: () => api.get<OptionsAnswer>(path, { query: { perPage: 100 } }),
-  });
-  return answer.data?.data ?? [];
-}
+/** The current client's locations, paged on the server (`GET /api/endpoints/options`). */
+const LOCATIONS_PATH = '/api/endpoints/options';
 
 /**
  * A feed's form (docs/screens.md, Survey Platform): the feed (name, source system, vendor, trigger,
@@ -81,8 +62,11 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
     control,
     name: ['source_type', 'location_mode', 'delimiter', 'has_header'],
   });
-  const surveys = useOptions(dataFeedResource.filters.survey.optionsPath);
-  const locations = useOptions('/api/endpoints/options');
+  // The feed's own names label its survey and location before the first answer.
+  const known = {
+    survey_id: record ? { [String(record.survey_id)]: record.survey_name ?? String(record.survey_id) } : {},
+    location_id: record?.location_id ? { [record.location_id]: record.location_name ?? record.location_id } : {},
+  };
   const [preview, setPreview] = useState<FeedPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
 
@@ -126,21 +110,20 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
     return form.submit(event);
   };
 
-  const select = (name: 'survey_id' | 'location_id', data: { value: string; label: string }[]) => (
+  const select = (name: 'survey_id' | 'location_id', path: string) => (
     <Controller
       control={control}
       name={name}
       render={({ field }) => (
-        <Select
-          label={dataFeedResource.labels[name]}
+        <RemoteSelect
+          label={dataFeedResource.fields[name].label}
           required
-          searchable
-          data={data}
+          path={path}
           value={text(field.value) || null}
           onChange={(v) => field.onChange(v ?? '')}
           onBlur={field.onBlur}
           error={form.error(name)}
-          comboboxProps={{ withinPortal: true }}
+          labels={known[name]}
         />
       )}
     />
@@ -152,9 +135,9 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
       <Field form={form} name="name" />
       <FieldRow form={form} names={['source_type', 'vendor']} />
       <Field form={form} name="trigger_event" />
-      {select('survey_id', surveys)}
+      {select('survey_id', dataFeedResource.filters.survey.optionsPath)}
       <Field form={form} name="location_mode" />
-      {locationMode !== 'column' && select('location_id', locations)}
+      {locationMode !== 'column' && select('location_id', LOCATIONS_PATH)}
       {sourceType === 'sftp' && (
         <Fieldset legend="SFTP">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
