@@ -53,6 +53,8 @@ for (const kind of testDatabaseKinds()) {
         status: 'active',
         modules: [],
       });
+      // The list's plain-SQL row is the record the write answered, field for field.
+      expect((await get('/api/create-client?q=Riverbend%20Dental')).json().data).toEqual([client]);
       const [team] = await ctx.database.db.select().from(teams).where(eq(teams.id, client.root_team_id));
       expect(team).toMatchObject({ clientId: client.id, name: 'Riverbend Dental', parentTeamId: null });
       const [log] = await ctx.database.db

@@ -60,6 +60,8 @@ for (const kind of testDatabaseKinds()) {
         aliases: ['Rosie D'],
         location_ids: expect.arrayContaining(locationIds.slice(0, 2)),
       });
+      // The list's plain-SQL row is the record the write answered, locations and their order included.
+      expect((await get('/api/personnel?q=rosie')).json().data).toEqual([rosa]);
       expect(
         (await send('POST', '/api/personnel', { first_name: 'X', last_name: 'Y', employee_code: 't-77', location_ids: [locationIds[0]] }))
           .statusCode,

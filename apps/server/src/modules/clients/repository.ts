@@ -2,19 +2,9 @@ import type { Client, ClientCreate, ClientListItem, ClientListQuery, RootTeam } 
 import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import fp from 'fastify-plugin';
-import type { Db } from '../../db/client.ts';
+import { type Db, isoText, rowsOf } from '../../db/client.ts';
 import { clients, teams, users } from '../../db/schema/index.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  cursorFields,
-  decodeCursor,
-  inList,
-  orderBy,
-  pageOf,
-  type SortSpec,
-} from '../../kit/keyset.ts';
+import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -115,15 +105,42 @@ const toItem = (r: {
   locations_count: Number(r.locationsCount),
 });
 
+/**
+ * The page's columns as the API's fields, so the rows go out as they come in.
+ *
+ * Plain SQL rather than `withNames` and `toItem`: the query builder's select of every column and
+ * its mapping of 50 joined rows were a quarter of the server's CPU for this list (bench/api).
+ * The answer is what `toItem` gives for the same rows.
+ */
+const listColumns = sql`
+  ${clients.id} as id, ${clients.name} as name, ${clients.industry} as industry, ${clients.website} as website,
+  ${clients.phone} as phone, ${clients.address1} as address1, ${clients.city} as city, ${clients.state} as state,
+  ${clients.postalCode} as postal_code, ${clients.country} as country, ${clients.timezone} as timezone,
+  ${clients.rootTeamId} as root_team_id, ${clients.accountCoordinatorId} as account_coordinator_id,
+  ${clients.primaryContactName} as primary_contact_name, ${clients.primaryContactEmail} as primary_contact_email,
+  ${clients.modules} as modules, ${clients.defaultReviewSite} as default_review_site, ${clients.status} as status,
+  ${isoText(clients.createdAt)} as created_at, ${isoText(clients.updatedAt)} as updated_at,
+  ${rootTeam.name} as root_team_name, ${ac.name} as account_coordinator_name,
+  ${usersCount} as users_count, ${locationsCount} as locations_count`;
+
 async function listClients(db: Db, q: ClientListQuery, _all: null, limit: number) {
   const keys = SORTS[q.sort ?? 'name'];
   const order = q.order ?? 'asc';
   const where = allOf([clientWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const rows = await withNames(db, where, cursorFields(keys))
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
-  return { rows: page.map(toItem), nextCursor };
+  const result = await db.execute(sql`
+    select ${listColumns}, ${sql.join(
+      keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
+      sql`, `,
+    )}
+    from ${clients}
+    left join ${teams} as ${sql.raw('root_team')} on ${rootTeam.id} = ${clients.rootTeamId}
+    left join ${users} as ${sql.raw('ac')} on ${ac.id} = ${clients.accountCoordinatorId}
+    ${where ? sql`where ${where}` : sql``}
+    order by ${sql.join(orderBy(keys, order), sql`, `)}
+    limit ${limit + 1}`);
+  const { page, nextCursor } = pageOf(rowsOf(result), limit, keys);
+  // The columns are the item's fields (listColumns); the row type is the database driver's.
+  return { rows: page as ClientListItem[], nextCursor };
 }
 
 async function countClients(db: Db, q: ClientListQuery) {

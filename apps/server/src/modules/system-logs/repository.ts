@@ -9,7 +9,7 @@ import {
 } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import { type Db, rowsOf } from '../../db/client.ts';
+import { type Db, isoText, rowsOf } from '../../db/client.ts';
 import { clients, systemLogs, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
@@ -121,7 +121,7 @@ export function toSystemLog(r: Row): SystemLog {
 /** The columns of a list row as the API writes them: ISO times, `type#id` entities, the names joined in. */
 const listColumns = sql`
   ${systemLogs.id}::text as id,
-  to_char(${systemLogs.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+  ${isoText(systemLogs.at)} as at,
   ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
   ${systemLogs.message} as message, ${systemLogs.actorUserId} as actor_user_id, ${actor.name} as actor_name,
   ${systemLogs.clientId} as client_id, ${client.name} as client_name,
@@ -222,7 +222,7 @@ export const clientOptions = (db: Db, q: OptionsQuery) => namedOptions(db, clien
 
 /** The export's columns: all text, as the CSV writes them. */
 const exportColumns = sql`
-  to_char(${systemLogs.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+  ${isoText(systemLogs.at)} as at,
   ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
   ${systemLogs.message} as message, ${actor.name} as actor_name, ${client.name} as client_name,
   case when ${systemLogs.entityType} is not null then ${systemLogs.entityType} || '#' || coalesce(${systemLogs.entityId}, '') end as entity,
