@@ -55,9 +55,9 @@ const ENDPOINTS = [
 type Side = { label: string; root: string; child: ChildProcess; port: number; token: string; results: Record<string, unknown>[] };
 
 /** One statement as the server sent it, with when it started and finished. */
-type Statement = { text: string; values: unknown[]; rowMode?: 'array'; startedAt: number; endedAt: number };
+type Statement = { text: string; values: unknown[]; rowMode?: 'array'; name?: string; startedAt: number; endedAt: number };
 /** Statements the request ran one after another; each group's statements ran at the same time. */
-type Replay = { text: string; values: unknown[]; rowMode?: 'array' }[][];
+type Replay = { text: string; values: unknown[]; rowMode?: 'array'; name?: string }[][];
 
 type Load = {
   requestsPerSecond: number;
@@ -76,7 +76,7 @@ type Load = {
 // ---------------------------------------------------------------------------------------------
 // Child process 1: the real server, recording the statements of a request when asked.
 
-type QueryConfig = { text?: string; rowMode?: string; values?: unknown[] };
+type QueryConfig = { text?: string; rowMode?: string; values?: unknown[]; name?: string };
 type ServeMessage = { type: 'capture-start' } | { type: 'capture-stop' };
 
 async function serve(url: string): Promise<void> {
@@ -93,6 +93,8 @@ async function serve(url: string): Promise<void> {
       text,
       values: values.map((v) => (v instanceof Date ? v.toISOString() : v)),
       ...((config as QueryConfig | undefined)?.rowMode === 'array' ? { rowMode: 'array' as const } : {}),
+      // A prepared statement (the session check) is replayed prepared too, under its name.
+      ...((config as QueryConfig | undefined)?.name ? { name: (config as QueryConfig).name } : {}),
       startedAt: performance.now(),
       endedAt: Number.POSITIVE_INFINITY, // set when it finishes
     };
@@ -207,9 +209,13 @@ async function ceiling(
         for (const group of replay) {
           await Promise.all(
             group.map((s) =>
-              s.rowMode
-                ? pool.query({ text: s.text, values: s.values, rowMode: 'array', types: passThroughTypes })
-                : pool.query({ text: s.text, values: s.values, types: passThroughTypes }),
+              pool.query({
+                text: s.text,
+                values: s.values,
+                types: passThroughTypes,
+                ...(s.rowMode ? { rowMode: 'array' } : {}),
+                ...(s.name ? { name: s.name } : {}),
+              }),
             ),
           );
         }
@@ -342,7 +348,7 @@ function groupsOf(statements: Statement[]): Replay {
   const groups: Replay = [];
   let groupEnd = Number.NEGATIVE_INFINITY;
   for (const s of statements) {
-    const item = { text: s.text, values: s.values, ...(s.rowMode ? { rowMode: s.rowMode } : {}) };
+    const item = { text: s.text, values: s.values, ...(s.rowMode ? { rowMode: s.rowMode } : {}), ...(s.name ? { name: s.name } : {}) };
     const last = groups[groups.length - 1];
     if (last && s.startedAt < groupEnd) {
       last.push(item);
