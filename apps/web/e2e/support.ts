@@ -56,3 +56,8 @@ export async function apiOf(page: Page) {
     delete: <T>(url: string) => call<T>('DELETE', url),
   };
 }
+
+/** A phone's and a desktop's width: each user report is replayed at both, as the user met it. */
+export const PHONE = 390;
+export const DESKTOP = 1440;
+export const WIDTHS = [PHONE, DESKTOP] as const;

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '@admin/shared';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signIn, signInAsAdmin, switchClient } from './support.ts';
+import { DESKTOP, PHONE, signIn, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
 
 // What a new user tripped over at 390, 1024 and 1440 px, each replayed as they would.
 
-const PHONE = 390;
 const LAPTOP = 1024;
-const DESKTOP = 1440;
 
 async function box(locator: Locator) {
   const b = await locator.boundingBox();
@@ -34,33 +32,36 @@ async function columnTexts(table: Locator, header: string): Promise<string[]> {
 }
 
 test.describe('1. Locations: Selected All in the Clients filter', () => {
-  test('shows every client, not only the current one', async ({ page }) => {
-    await signInAsAdmin(page);
-    const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
-    await page.goto('/admin/location');
-    const table = page.getByRole('table', { name: 'Locations' });
-    await expect(table.getByRole('row').nth(1)).toContainText(current);
-    const summary = page.getByText(/^Showing \d+ of [\d,]+/);
-    const ownCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
+  for (const width of WIDTHS) {
+    test(`at ${width} px shows every client, not only the current one`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+      await page.goto('/admin/location');
+      const table = page.getByRole('table', { name: 'Locations' });
+      await expect(table.getByRole('row').nth(1)).toContainText(current);
+      const summary = page.getByText(/^Showing \d+ of [\d,]+/);
+      const ownCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
 
-    const answer = page.waitForResponse((r) => r.url().includes('/api/endpoints?') && r.url().includes('client=all'));
-    await page.getByRole('combobox', { name: 'Clients' }).click();
-    await page.getByRole('option', { name: 'Selected All' }).click();
-    await page.keyboard.press('Escape');
-    expect((await answer).status()).toBe(200);
+      const answer = page.waitForResponse((r) => r.url().includes('/api/endpoints?') && r.url().includes('client=all'));
+      await page.getByRole('combobox', { name: 'Clients' }).click();
+      await page.getByRole('option', { name: 'Selected All' }).click();
+      await page.keyboard.press('Escape');
+      expect((await answer).status()).toBe(200);
 
-    await expect(page.getByText('Clients: all clients')).toBeVisible();
-    await expect.poll(async () => new Set(await columnTexts(table, 'Client')).size).toBeGreaterThan(2);
-    const allCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
-    expect(allCount).toBeGreaterThan(ownCount);
+      await expect(page.getByText('Clients: all clients')).toBeVisible();
+      await expect.poll(async () => new Set(await columnTexts(table, 'Client')).size).toBeGreaterThan(2);
+      const allCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
+      expect(allCount).toBeGreaterThan(ownCount);
 
-    // Emptying the filter goes back to the current client.
-    await page.getByRole('combobox', { name: 'Clients' }).click();
-    await page.getByRole('option', { name: 'Selected All' }).click();
-    await page.keyboard.press('Escape');
-    await expect(page.getByText(`Client: ${current}`)).toBeVisible();
-    await expect.poll(async () => new Set(await columnTexts(table, 'Client'))).toEqual(new Set([current]));
-  });
+      // Emptying the filter goes back to the current client.
+      await page.getByRole('combobox', { name: 'Clients' }).click();
+      await page.getByRole('option', { name: 'Selected All' }).click();
+      await page.keyboard.press('Escape');
+      await expect(page.getByText(`Client: ${current}`)).toBeVisible();
+      await expect.poll(async () => new Set(await columnTexts(table, 'Client'))).toEqual(new Set([current]));
+    });
+  }
 });
 
 test.describe('2. The shell on a phone, a laptop and a desktop', () => {
@@ -127,71 +128,83 @@ test.describe('2. The shell on a phone, a laptop and a desktop', () => {
 });
 
 test.describe('3. Placeholders read as hints', () => {
-  test('every placeholder in the location and client forms starts with "e.g." and stays grey beside an error', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
-    await page.getByRole('button', { name: 'Create location' }).first().click();
-    const drawer = page.getByRole('dialog', { name: 'Create location' });
-    await drawer.getByRole('button', { name: 'Create location' }).click();
-    await expect(drawer.getByText('The State field is required')).toBeVisible();
-    const state = drawer.getByRole('textbox', { name: 'State' });
-    await expect(state).toHaveAttribute('placeholder', 'e.g. CO');
-    await expect(drawer.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
-    const errorColour = await drawer.getByText('The State field is required').evaluate((m) => getComputedStyle(m).color);
-    const placeholderColour = await state.evaluate((input) => getComputedStyle(input, '::placeholder').color);
-    expect(placeholderColour).not.toBe(errorColour);
-    const placeholders = await drawer
-      .locator('input[type=text][placeholder], input:not([type])[placeholder]')
-      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('placeholder') ?? ''));
-    expect(placeholders.length).toBeGreaterThan(2);
-    expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
+  for (const width of WIDTHS) {
+    test(`at ${width} px every placeholder in the location and client forms starts with "e.g." and stays grey beside an error`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/location');
+      await page.getByRole('button', { name: 'Create location' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Create location' });
+      await drawer.getByRole('button', { name: 'Create location' }).click();
+      await expect(drawer.getByText('The State field is required')).toBeVisible();
+      const state = drawer.getByRole('textbox', { name: 'State' });
+      await expect(state).toHaveAttribute('placeholder', 'e.g. CO');
+      await expect(drawer.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
+      const errorColour = await drawer.getByText('The State field is required').evaluate((m) => getComputedStyle(m).color);
+      const placeholderColour = await state.evaluate((input) => getComputedStyle(input, '::placeholder').color);
+      expect(placeholderColour).not.toBe(errorColour);
+      const placeholders = await drawer
+        .locator('input[type=text][placeholder], input:not([type])[placeholder]')
+        .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('placeholder') ?? ''));
+      expect(placeholders.length).toBeGreaterThan(2);
+      expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
 
-    // A number typed the way the hint shows it is accepted, and stored as E.164.
-    await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill('Hint Test Depot');
-    await drawer.getByRole('textbox', { name: 'Address line 1', exact: true }).fill('7 Hint St');
-    await drawer.getByRole('textbox', { name: 'City' }).fill('Golden');
-    await state.fill('CO');
-    await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80401');
-    await drawer.getByRole('textbox', { name: 'Phone' }).fill('+1 303 555 0142');
-    await drawer.getByRole('textbox', { name: 'City' }).focus();
-    await expect(drawer.getByText('The Phone field format is invalid')).toHaveCount(0);
-    const saved = page.waitForResponse((r) => r.url().endsWith('/api/endpoints') && r.request().method() === 'POST');
-    await drawer.getByRole('button', { name: 'Create location' }).click();
-    expect((await (await saved).json()).data.phone).toBe('+13035550142');
-    await expect(page.getByRole('table', { name: 'Locations' }).getByRole('row', { name: /Hint Test Depot/ })).toContainText(
-      '+1 (303) 555-0142',
-    );
+      // A number typed the way the hint shows it is accepted, and stored as E.164.
+      // Named per width: the runs share one database.
+      const depot = `Hint Test Depot ${width}`;
+      await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill(depot);
+      await drawer.getByRole('textbox', { name: 'Address line 1', exact: true }).fill('7 Hint St');
+      await drawer.getByRole('textbox', { name: 'City' }).fill('Golden');
+      await state.fill('CO');
+      await drawer.getByRole('textbox', { name: 'Postal code' }).fill('80401');
+      await drawer.getByRole('textbox', { name: 'Phone' }).fill('+1 303 555 0142');
+      await drawer.getByRole('textbox', { name: 'City' }).focus();
+      await expect(drawer.getByText('The Phone field format is invalid')).toHaveCount(0);
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/endpoints') && r.request().method() === 'POST');
+      await drawer.getByRole('button', { name: 'Create location' }).click();
+      expect((await (await saved).json()).data.phone).toBe('+13035550142');
+      await expect(page.getByRole('table', { name: 'Locations' }).getByRole('row', { name: new RegExp(depot) })).toContainText(
+        '+1 (303) 555-0142',
+      );
 
-    await page.goto('/');
-    await page.getByRole('button', { name: 'Create client' }).first().click();
-    const client = page.getByRole('dialog', { name: 'Create client' });
-    await expect(client.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
-    await expect(client.getByRole('textbox', { name: 'State' })).toHaveAttribute('placeholder', 'e.g. CO');
-  });
+      await page.goto('/');
+      await page.getByRole('button', { name: 'Create client' }).first().click();
+      const client = page.getByRole('dialog', { name: 'Create client' });
+      await expect(client.getByRole('textbox', { name: 'Phone' })).toHaveAttribute('placeholder', 'e.g. +1 555 123 4567');
+      await expect(client.getByRole('textbox', { name: 'State' })).toHaveAttribute('placeholder', 'e.g. CO');
+    });
+  }
 });
 
 test.describe('4. The created banner and the toasts', () => {
-  test('the created message goes away at the next edit', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.getByRole('button', { name: 'Create client' }).first().click();
-    const drawer = page.getByRole('dialog', { name: 'Create client' });
-    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Banner Test Bakery');
-    await drawer.getByRole('combobox', { name: 'Industry' }).click();
-    await page.getByRole('option', { name: 'Retail' }).click();
-    await drawer.getByRole('button', { name: 'Create client' }).click();
-    const banner = page.getByRole('status').filter({ hasText: 'Client "Banner Test Bakery" was created' });
-    await expect(banner).toBeVisible();
+  for (const width of WIDTHS) {
+    test(`at ${width} px the created message goes away at the next edit`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.getByRole('button', { name: 'Create client' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Create client' });
+      // Named per width: the runs share one database.
+      const bakery = `Banner Test Bakery ${width}`;
+      await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill(bakery);
+      await drawer.getByRole('combobox', { name: 'Industry' }).click();
+      await page.getByRole('option', { name: 'Retail' }).click();
+      await drawer.getByRole('button', { name: 'Create client' }).click();
+      const banner = page.getByRole('status').filter({ hasText: `Client "${bakery}" was created` });
+      await expect(banner).toBeVisible();
 
-    const table = page.getByRole('table', { name: 'Clients' });
-    await table.getByRole('button', { name: 'Edit Crescent City Law' }).first().click();
-    const edit = page.getByRole('dialog', { name: 'Edit Crescent City Law' });
-    await edit.getByRole('textbox', { name: 'City' }).fill('New Orleans');
-    await edit.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByText('Saved Crescent City Law')).toBeVisible();
-    await expect(banner).toHaveCount(0);
-  });
+      const table = page.getByRole('table', { name: 'Clients' });
+      await table.getByRole('button', { name: 'Edit Crescent City Law' }).first().click();
+      const edit = page.getByRole('dialog', { name: 'Edit Crescent City Law' });
+      await edit.getByRole('textbox', { name: 'City' }).fill('New Orleans');
+      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByText('Saved Crescent City Law')).toBeVisible();
+      await expect(banner).toHaveCount(0);
+    });
+  }
 
-  for (const width of [PHONE, DESKTOP]) {
+  for (const width of WIDTHS) {
     test(`at ${width} px several toasts never cover the header and stack to three at most`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await signInAsAdmin(page);
@@ -219,40 +232,48 @@ test.describe('4. The created banner and the toasts', () => {
 test.describe('5. Creating a client: time zone and modules', () => {
   test.describe('in a browser set to Chicago', () => {
     test.use({ timezoneId: 'America/Chicago' });
-    test("starts at the browser's zone, lists US zones first, finds a zone by city; no module ticked", async ({ page }) => {
-      await signInAsAdmin(page);
-      await page.getByRole('button', { name: 'Create client' }).first().click();
-      const drawer = page.getByRole('dialog', { name: 'Create client' });
-      const zone = drawer.getByRole('combobox', { name: 'Time zone' });
-      await expect(zone).toHaveValue(/^America\/Chicago/);
-      await zone.click();
-      const options = page.getByRole('listbox').getByRole('option');
-      await expect(options.first()).toHaveText(/^America\/New_York/);
-      const firstSeven = (await options.allInnerTexts()).slice(0, 7);
-      expect(firstSeven.every((o) => /^(America|Pacific)\//.test(o))).toBe(true);
-      await zone.fill('los angeles');
-      await page.getByRole('option', { name: /America\/Los_Angeles/ }).click();
-      await expect(zone).toHaveValue(/^America\/Los_Angeles/);
-      for (const module of ['Surveys', 'Reputation', 'Listings', 'SMS']) {
-        await expect(drawer.getByRole('checkbox', { name: module })).not.toBeChecked();
-      }
-    });
+    for (const width of WIDTHS) {
+      test(`at ${width} px starts at the browser's zone, lists US zones first, finds a zone by city; no module ticked`, async ({
+        page,
+      }) => {
+        await page.setViewportSize({ width, height: 900 });
+        await signInAsAdmin(page);
+        await page.getByRole('button', { name: 'Create client' }).first().click();
+        const drawer = page.getByRole('dialog', { name: 'Create client' });
+        const zone = drawer.getByRole('combobox', { name: 'Time zone' });
+        await expect(zone).toHaveValue(/^America\/Chicago/);
+        await zone.click();
+        const options = page.getByRole('listbox').getByRole('option');
+        await expect(options.first()).toHaveText(/^America\/New_York/);
+        const firstSeven = (await options.allInnerTexts()).slice(0, 7);
+        expect(firstSeven.every((o) => /^(America|Pacific)\//.test(o))).toBe(true);
+        await zone.fill('los angeles');
+        await page.getByRole('option', { name: /America\/Los_Angeles/ }).click();
+        await expect(zone).toHaveValue(/^America\/Los_Angeles/);
+        for (const module of ['Surveys', 'Reputation', 'Listings', 'SMS']) {
+          await expect(drawer.getByRole('checkbox', { name: module })).not.toBeChecked();
+        }
+      });
+    }
   });
 
   test.describe('in a browser set to UTC', () => {
     test.use({ timezoneId: 'UTC' });
-    test('starts at US Eastern, since UTC says nothing about where a business is', async ({ page }) => {
-      await signInAsAdmin(page);
-      await page.getByRole('button', { name: 'Create client' }).first().click();
-      await expect(page.getByRole('dialog', { name: 'Create client' }).getByRole('combobox', { name: 'Time zone' })).toHaveValue(
-        /^America\/New_York/,
-      );
-    });
+    for (const width of WIDTHS) {
+      test(`at ${width} px starts at US Eastern, since UTC says nothing about where a business is`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
+        await signInAsAdmin(page);
+        await page.getByRole('button', { name: 'Create client' }).first().click();
+        await expect(page.getByRole('dialog', { name: 'Create client' }).getByRole('combobox', { name: 'Time zone' })).toHaveValue(
+          /^America\/New_York/,
+        );
+      });
+    }
   });
 });
 
 test.describe('6. Filter rows, table headers and dates line up', () => {
-  for (const width of [PHONE, DESKTOP]) {
+  for (const width of WIDTHS) {
     test(`at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
@@ -293,7 +314,7 @@ test.describe('6. Filter rows, table headers and dates line up', () => {
 });
 
 test.describe('7. Client Manager row actions', () => {
-  for (const width of [PHONE, DESKTOP]) {
+  for (const width of WIDTHS) {
     test(`at ${width} px the current client's buttons sit where every other row's do`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
@@ -326,49 +347,55 @@ test.describe('7. Client Manager row actions', () => {
 });
 
 test.describe('8. Panels, deep links, 404 and the footer', () => {
-  test('the panel close button has a name; an edited form asks before it is thrown away', async ({ page }) => {
-    await signInAsAdmin(page);
-    const table = page.getByRole('table', { name: 'Clients' });
-    await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
-    const drawer = page.getByRole('dialog', { name: 'Edit Pioneer Plumbing Co.' });
-    await expect(drawer.getByRole('button', { name: 'Close panel' })).toBeVisible();
+  for (const width of WIDTHS) {
+    test(`at ${width} px the panel close button has a name; an edited form asks before it is thrown away`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const table = page.getByRole('table', { name: 'Clients' });
+      await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Edit Pioneer Plumbing Co.' });
+      await expect(drawer.getByRole('button', { name: 'Close panel' })).toBeVisible();
 
-    // Untouched: Escape closes at once.
-    await page.keyboard.press('Escape');
-    await expect(drawer).toHaveCount(0);
+      // Untouched: Escape closes at once.
+      await page.keyboard.press('Escape');
+      await expect(drawer).toHaveCount(0);
 
-    await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
-    const city = drawer.getByRole('textbox', { name: 'City' });
-    const before = await city.inputValue();
-    await city.fill('Somewhere Else');
-    const ask = page.getByRole('dialog', { name: 'Discard changes?' });
-    await page.keyboard.press('Escape');
-    await expect(ask).toBeVisible();
-    await ask.getByRole('button', { name: 'Keep editing' }).click();
-    await expect(ask).toHaveCount(0);
-    await expect(city).toHaveValue('Somewhere Else');
+      await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+      const city = drawer.getByRole('textbox', { name: 'City' });
+      const before = await city.inputValue();
+      await city.fill('Somewhere Else');
+      const ask = page.getByRole('dialog', { name: 'Discard changes?' });
+      await page.keyboard.press('Escape');
+      await expect(ask).toBeVisible();
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await expect(ask).toHaveCount(0);
+      await expect(city).toHaveValue('Somewhere Else');
 
-    await drawer.getByRole('button', { name: 'Cancel' }).click();
-    await expect(ask).toBeVisible();
-    await ask.getByRole('button', { name: 'Discard changes' }).click();
-    await expect(drawer).toHaveCount(0);
+      await drawer.getByRole('button', { name: 'Cancel' }).click();
+      await expect(ask).toBeVisible();
+      await ask.getByRole('button', { name: 'Discard changes' }).click();
+      await expect(drawer).toHaveCount(0);
 
-    await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
-    await expect(drawer.getByRole('textbox', { name: 'City' })).toHaveValue(before);
-    await drawer.getByRole('button', { name: 'Close panel' }).click();
-    await expect(drawer).toHaveCount(0);
-  });
+      await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+      await expect(drawer.getByRole('textbox', { name: 'City' })).toHaveValue(before);
+      await drawer.getByRole('button', { name: 'Close panel' }).click();
+      await expect(drawer).toHaveCount(0);
+    });
+  }
 
-  test('a deep link opened signed out lands on that link after sign-in', async ({ page }) => {
-    await page.goto('/admin/personnel?q=ethan');
-    await expect(page).toHaveURL(/\/login$/);
-    await signIn(page);
-    await expect(page.getByRole('heading', { level: 1, name: 'Personnel' })).toBeVisible();
-    await expect(page).toHaveURL(/\/admin\/personnel\?q=ethan$/);
-    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('ethan');
-  });
+  for (const width of WIDTHS) {
+    test(`at ${width} px a deep link opened signed out lands on that link after sign-in`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/admin/personnel?q=ethan');
+      await expect(page).toHaveURL(/\/login$/);
+      await signIn(page);
+      await expect(page.getByRole('heading', { level: 1, name: 'Personnel' })).toBeVisible();
+      await expect(page).toHaveURL(/\/admin\/personnel\?q=ethan$/);
+      await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('ethan');
+    });
+  }
 
-  for (const width of [PHONE, DESKTOP]) {
+  for (const width of WIDTHS) {
     test(`at ${width} px the 404 page has a main region, a footer and a way home, but no navigation bar`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await signInAsAdmin(page);
@@ -384,77 +411,89 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
     });
   }
 
-  test('the footer is the contentinfo landmark, outside main', async ({ page }) => {
-    await signInAsAdmin(page);
-    const footer = page.getByRole('contentinfo');
-    await expect(footer).toHaveText(`© ${new Date().getFullYear()} Admin Panel`);
-    await expect(page.getByRole('main').getByRole('contentinfo')).toHaveCount(0);
-    expect(await footer.evaluate((f) => f.closest('main') === null)).toBe(true);
-  });
+  for (const width of WIDTHS) {
+    test(`at ${width} px the footer is the contentinfo landmark, outside main`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const footer = page.getByRole('contentinfo');
+      await expect(footer).toHaveText(`© ${new Date().getFullYear()} Admin Panel`);
+      await expect(page.getByRole('main').getByRole('contentinfo')).toHaveCount(0);
+      expect(await footer.evaluate((f) => f.closest('main') === null)).toBe(true);
+    });
+  }
 });
 
 test.describe('9. System Logs filters, global referral sources', () => {
-  test('Entity type filters as you type, like Search', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs?level=selected%20all');
-    await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1)).toBeVisible();
-    const filtered = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('entityType=location'));
-    await page.getByRole('textbox', { name: 'Entity type' }).pressSequentially('location');
-    await filtered;
-    await expect(page).toHaveURL(/entityType=location/);
+  for (const width of WIDTHS) {
+    test(`at ${width} px Entity type filters as you type, like Search`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/system/logs?level=selected%20all');
+      await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1)).toBeVisible();
+      const filtered = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('entityType=location'));
+      await page.getByRole('textbox', { name: 'Entity type' }).pressSequentially('location');
+      await filtered;
+      await expect(page).toHaveURL(/entityType=location/);
 
-    const searched = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('q=Created'));
-    await page.getByRole('searchbox', { name: 'Search' }).pressSequentially('Created');
-    await searched;
-    await expect(page).toHaveURL(/q=Created/);
-  });
+      const searched = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('q=Created'));
+      await page.getByRole('searchbox', { name: 'Search' }).pressSequentially('Created');
+      await searched;
+      await expect(page).toHaveURL(/q=Created/);
+    });
+  }
 
-  test('editing a global referral source warns that every client changes', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/referral-source');
-    const table = page.getByRole('table', { name: 'Referral sources' });
-    await table.getByRole('button', { name: 'Edit Google search' }).first().click();
-    const drawer = page.getByRole('dialog', { name: 'Edit Google search' });
-    await expect(drawer.getByRole('note')).toContainText('shared by every client');
-    await expect(drawer.getByRole('note')).toContainText('apply to all clients');
-    await drawer.getByRole('button', { name: 'Close panel' }).click();
+  for (const width of WIDTHS) {
+    test(`at ${width} px editing a global referral source warns that every client changes`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/referral-source');
+      const table = page.getByRole('table', { name: 'Referral sources' });
+      await table.getByRole('button', { name: 'Edit Google search' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Edit Google search' });
+      await expect(drawer.getByRole('note')).toContainText('shared by every client');
+      await expect(drawer.getByRole('note')).toContainText('apply to all clients');
+      await drawer.getByRole('button', { name: 'Close panel' }).click();
 
-    await table.getByRole('button', { name: 'Edit Yard sign' }).first().click();
-    await expect(page.getByRole('dialog', { name: 'Edit Yard sign' }).getByRole('note')).toHaveCount(0);
-  });
+      await table.getByRole('button', { name: 'Edit Yard sign' }).first().click();
+      await expect(page.getByRole('dialog', { name: 'Edit Yard sign' }).getByRole('note')).toHaveCount(0);
+    });
+  }
 });
 
 test.describe('10. Phones and dates', () => {
-  test('phones are grouped on screen and stay E.164 in the CSV; one date format across tables', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
-    const table = page.getByRole('table', { name: 'Locations' });
-    await expect(table.getByRole('row').nth(1)).toBeVisible();
-    const phones = await columnTexts(table, 'Phone');
-    expect(phones.length).toBeGreaterThan(0);
-    for (const phone of phones) expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
+  for (const width of WIDTHS) {
+    test(`at ${width} px phones are grouped on screen and stay E.164 in the CSV; one date format across tables`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/location');
+      const table = page.getByRole('table', { name: 'Locations' });
+      await expect(table.getByRole('row').nth(1)).toBeVisible();
+      const phones = await columnTexts(table, 'Phone');
+      expect(phones.length).toBeGreaterThan(0);
+      for (const phone of phones) expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export CSV' }).click();
-    const records = parseCsv(readFileSync((await (await download).path()) ?? '', 'utf8'));
-    const phoneColumn = records[0]?.indexOf('Phone') ?? -1;
-    expect(phoneColumn).toBeGreaterThanOrEqual(0);
-    // As stored; the server's leading apostrophe keeps spreadsheets from reading "+1…" as a formula.
-    for (const record of records.slice(1)) expect(record[phoneColumn]).toMatch(/^'?\+1\d{10}$/);
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      const records = parseCsv(readFileSync((await (await download).path()) ?? '', 'utf8'));
+      const phoneColumn = records[0]?.indexOf('Phone') ?? -1;
+      expect(phoneColumn).toBeGreaterThanOrEqual(0);
+      // As stored; the server's leading apostrophe keeps spreadsheets from reading "+1…" as a formula.
+      for (const record of records.slice(1)) expect(record[phoneColumn]).toMatch(/^'?\+1\d{10}$/);
 
-    const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
-    const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/;
-    await page.goto('/');
-    const created = await columnTexts(page.getByRole('table', { name: 'Clients' }), 'Created');
-    expect(created.length).toBeGreaterThan(0);
-    for (const d of created) expect(d).toMatch(DATE);
-    await page.goto('/admin/system/logs');
-    const times = await columnTexts(page.getByRole('table', { name: 'System logs' }), 'Time');
-    expect(times.length).toBeGreaterThan(0);
-    for (const t of times) expect(t).toMatch(DATE_TIME);
-    await page.goto('/admin/merge-personnel?tab=history');
-    const history = page.getByRole('table', { name: 'Merge history' });
-    await expect(history).toBeVisible();
-    for (const d of await history.locator('tbody time').allInnerTexts()) expect(d).toMatch(DATE_TIME);
-  });
+      const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+      const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/;
+      await page.goto('/');
+      const created = await columnTexts(page.getByRole('table', { name: 'Clients' }), 'Created');
+      expect(created.length).toBeGreaterThan(0);
+      for (const d of created) expect(d).toMatch(DATE);
+      await page.goto('/admin/system/logs');
+      const times = await columnTexts(page.getByRole('table', { name: 'System logs' }), 'Time');
+      expect(times.length).toBeGreaterThan(0);
+      for (const t of times) expect(t).toMatch(DATE_TIME);
+      await page.goto('/admin/merge-personnel?tab=history');
+      const history = page.getByRole('table', { name: 'Merge history' });
+      await expect(history).toBeVisible();
+      for (const d of await history.locator('tbody time').allInnerTexts()) expect(d).toMatch(DATE_TIME);
+    });
+  }
 });
