@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Locations driven by their definition (packages/shared/src/resources/locations.ts).
 
@@ -37,30 +37,33 @@ test.describe('Locations on the resource kit', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the form names fields by their labels and its hints read as examples; the id can be copied', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
-    const table = page.getByRole('table', { name: 'Locations' });
-    const first = table.getByRole('row').nth(1);
-    await expect(first).toBeVisible();
-    await expect(first.getByRole('button', { name: /^Copy endpoint id of / })).toBeVisible();
+  for (const width of WIDTHS) {
+    test(`at ${width} px the form names fields by their labels and its hints read as examples; the id can be copied`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/location');
+      const table = page.getByRole('table', { name: 'Locations' });
+      const first = table.getByRole('row').nth(1);
+      await expect(first).toBeVisible();
+      await expect(first.getByRole('button', { name: /^Copy endpoint id of / })).toBeVisible();
 
-    await page.getByRole('button', { name: 'Create location' }).first().click();
-    const drawer = page.getByRole('dialog', { name: 'Create location' });
-    await drawer.getByRole('button', { name: 'Create location' }).click();
-    await expect(drawer.getByText('The Location name field is required')).toBeVisible();
-    await expect(drawer.getByText('The Address line 1 field is required')).toBeVisible();
-    await expect(drawer.getByRole('textbox', { name: 'Country' })).toHaveValue('US');
-    const placeholders = await drawer
-      .locator('input[placeholder]')
-      .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('placeholder') ?? ''));
-    expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
-    // Closing an untouched new form asks nothing.
-    await drawer.getByRole('button', { name: 'Cancel' }).click();
-    await expect(drawer).toHaveCount(0);
-  });
+      await page.getByRole('button', { name: 'Create location' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Create location' });
+      await drawer.getByRole('button', { name: 'Create location' }).click();
+      await expect(drawer.getByText('The Location name field is required')).toBeVisible();
+      await expect(drawer.getByText('The Address line 1 field is required')).toBeVisible();
+      await expect(drawer.getByRole('textbox', { name: 'Country' })).toHaveValue('US');
+      const placeholders = await drawer
+        .locator('input[placeholder]')
+        .evaluateAll((inputs) => inputs.map((i) => i.getAttribute('placeholder') ?? ''));
+      expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
+      // Closing an untouched new form asks nothing.
+      await drawer.getByRole('button', { name: 'Cancel' }).click();
+      await expect(drawer).toHaveCount(0);
+    });
+  }
 
-  for (const width of [390, 1440]) {
+  for (const width of WIDTHS) {
     test(`at ${width} px the screen and its form fit the width`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
