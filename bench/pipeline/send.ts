@@ -21,6 +21,7 @@ import pg from 'pg';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { type Database, openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
 import { createMessenger } from '../../apps/server/src/messaging/send.ts';
+import { surveySettingsOn } from '../../apps/server/src/modules/survey-settings/repository.ts';
 import { systemClock } from '../../apps/server/src/pipeline/clock.ts';
 import { createSendEngine } from '../../apps/server/src/pipeline/send.ts';
 
@@ -30,7 +31,12 @@ const DB_NAME = 'bench_send';
 
 /** Sends until nothing is due; answers how many this engine sent. */
 async function drain(database: Database): Promise<number> {
-  const engine = createSendEngine(database.db, createMessenger(database.db, testConfig().messaging), systemClock);
+  const engine = createSendEngine(
+    database.db,
+    createMessenger(database.db, testConfig().messaging),
+    systemClock,
+    surveySettingsOn(database.db),
+  );
   let total = 0;
   for (;;) {
     const n = await engine.run(systemClock.now());

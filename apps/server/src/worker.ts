@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createMessenger } from './messaging/send.ts';
+import { surveySettingsOn } from './modules/survey-settings/repository.ts';
 import { systemClock } from './pipeline/clock.ts';
 import { createQueue } from './pipeline/queue.ts';
 import { installWorkers } from './pipeline/worker.ts';
@@ -25,7 +26,7 @@ async function main() {
   await database.migrate();
   const messenger = createMessenger(database.db, config.messaging, { now: () => systemClock.now() });
   const queue = createQueue(database.db, systemClock, { onError: (err, what) => console.error(`pipeline: ${what} failed`, err) });
-  installWorkers(queue, database.db, messenger, systemClock);
+  installWorkers(queue, database.db, messenger, systemClock, surveySettingsOn(database.db));
   queue.start();
   console.log(`Pipeline worker started (${config.database.kind === 'pg' ? 'PostgreSQL server' : 'embedded database'})`);
 

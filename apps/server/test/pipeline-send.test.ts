@@ -248,7 +248,7 @@ for (const kind of testDatabaseKinds()) {
     it('Retry failed / Send now over more items than a batch sends them all', async () => {
       clock.set(START);
       const ids = await admit(Array.from({ length: 7 }, () => row({ transactionDate: '2026-03-20' })));
-      const engine = createSendEngine(database.db, app.messenger, clock, { batchSize: 3 });
+      const engine = createSendEngine(database.db, app.messenger, clock, app.surveySettings, { batchSize: 3 });
       const outcomes = await engine.sendItemsNow(ids);
       expect(outcomes.map((o) => o.status)).toEqual(ids.map(() => 'sent'));
     });
@@ -260,6 +260,7 @@ for (const kind of testDatabaseKinds()) {
         database.db,
         failingMessenger(database.db, () => clock.now()),
         clock,
+        app.surveySettings,
       );
       clock.advance(2 * HOUR);
       for (let attempt = 1; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
@@ -320,7 +321,7 @@ for (const kind of testDatabaseKinds()) {
         },
       });
       clock.advance(2 * HOUR);
-      await createSendEngine(database.db, messenger, clock).run(clock.now());
+      await createSendEngine(database.db, messenger, clock, app.surveySettings).run(clock.now());
       expect(await itemOf(id)).toMatchObject({ status: 'skipped_manual', skipReason: 'Customer called' });
     });
 
@@ -347,7 +348,7 @@ for (const kind of testDatabaseKinds()) {
       clock.set(START);
       const ids = await admit(Array.from({ length: 40 }, () => row()));
       clock.advance(2 * HOUR);
-      const engines = [0, 1].map(() => createSendEngine(database.db, app.messenger, clock, { batchSize: 7 }));
+      const engines = [0, 1].map(() => createSendEngine(database.db, app.messenger, clock, app.surveySettings, { batchSize: 7 }));
       for (let i = 0; i < 10; i++) await Promise.all(engines.map((e) => e.run(clock.now())));
       const sent = await database.db
         .select({ id: notificationLogs.relatedId })

@@ -227,7 +227,7 @@ for (const kind of testDatabaseKinds()) {
       // The send engine's next pass, through a transport that fails: the first of the attempts, retried later.
       const clock = movableClock(new Date(Date.now() + 1000));
       const messenger = failingMessenger(ctx.database.db, () => clock.now());
-      await createSendEngine(ctx.database.db, messenger, clock).run(clock.now());
+      await createSendEngine(ctx.database.db, messenger, clock, ctx.app.surveySettings).run(clock.now());
       const after = await detail(item.id);
       expect(after).toMatchObject({ item_status: 'scheduled', attempts: 1, last_error: '421 4.3.0 Temporary failure' });
       expect(after.scheduled_at).toBe(new Date(clock.now().getTime() + backoffMs(1)).toISOString());

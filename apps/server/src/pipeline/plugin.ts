@@ -24,9 +24,9 @@ export const pipelinePlugin = fp<{ clock: Clock; workers: boolean }>(
     app.decorate('clock', clock);
     const queue = createQueue(app.db, clock, { onError: (err, what) => app.log.error({ err }, `pipeline: ${what} failed`) });
     app.decorate('jobs', queue);
-    app.decorate('sendEngine', installWorkers(queue, app.db, app.messenger, clock));
+    app.decorate('sendEngine', installWorkers(queue, app.db, app.messenger, clock, app.surveySettings));
     if (workers) app.addHook('onReady', async () => queue.start());
     app.addHook('onClose', async () => queue.stop());
   },
-  { name: 'pipeline', dependencies: ['db', 'messaging'] },
+  { name: 'pipeline', dependencies: ['db', 'messaging', 'survey-settings-repository'] },
 );

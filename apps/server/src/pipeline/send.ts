@@ -1,15 +1,13 @@
-import type { ProcessingItemStatus } from '@admin/shared';
+import type { ProcessingItemStatus, SurveySettings } from '@admin/shared';
 import { effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
 import { and, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import { clients, locations, personnel, smsTemplates, surveyProcessingItems, surveys } from '../db/schema/index.ts';
 import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
 import type { Messenger, OutboundMessage, SendResult } from '../messaging/send.ts';
-import { findOne, recordOf } from '../modules/survey-settings/repository.ts';
-import { toSurvey } from '../modules/surveys/repository.ts';
-import { itemStatusOf } from '../modules/surveys/routes.ts';
+import { itemStatusOf } from './item-status.ts';
 import { backoffMs } from './queue.ts';
-import type { Clock } from './types.ts';
+import type { Clock, SurveySettingsAccess } from './types.ts';
 
 /**
  * The send engine (docs/pipeline.md): on each worker poll it claims the invitations that are due
@@ -48,7 +46,7 @@ export type SendEngine = {
 type Claimed = typeof surveyProcessingItems.$inferSelect;
 
 /** What rendering an item needs besides the item: its survey, SMS template, location, personnel and client. */
-async function detailsOf(db: Db, items: Claimed[]) {
+async function detailsOf(db: Db, surveySettings: SurveySettingsAccess, items: Claimed[]) {
   const ids = (values: (number | string | null)[]) => [...new Set(values.filter((v) => v !== null))];
   const surveyIds = ids(items.map((i) => i.surveyId)) as number[];
   const locationIds = ids(items.map((i) => i.locationId)) as string[];
@@ -80,10 +78,10 @@ async function detailsOf(db: Db, items: Claimed[]) {
         .from(smsTemplates)
         .where(inArray(smsTemplates.id, templateIds))
     : [];
-  const settings = new Map<number, ReturnType<typeof recordOf>>();
+  const settings = new Map<number, SurveySettings>();
   for (const clientId of clientIds) {
-    const found = await findOne(db, clientId);
-    if (found) settings.set(clientId, recordOf(found));
+    const found = await surveySettings.of(clientId);
+    if (found) settings.set(clientId, found);
   }
   return {
     surveys: new Map(surveyRows.map((s) => [s.id, s])),
@@ -148,7 +146,12 @@ function messageOf(
   if (!item.email) return 'No e-mail address';
   if (!survey.emailSubject || !survey.emailBody) return 'The survey has no e-mail subject or body';
   const settings = d.settings.get(item.clientId);
-  const sending = settings ? effectiveSurveySettings(toSurvey(survey), settings) : null;
+  const sending = settings
+    ? effectiveSurveySettings(
+        { sender_name: survey.senderName, reply_to: survey.replyTo, over_survey_days: survey.overSurveyDays },
+        settings,
+      )
+    : null;
   const rendered = invitationEmail(survey, values);
   return {
     ...common,
@@ -161,7 +164,13 @@ function messageOf(
   };
 }
 
-export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, options: { batchSize?: number } = {}): SendEngine {
+export function createSendEngine(
+  db: Db,
+  messenger: Messenger,
+  clock: Clock,
+  surveySettings: SurveySettingsAccess,
+  options: { batchSize?: number } = {},
+): SendEngine {
   const batchSize = options.batchSize ?? 500;
   let lastSweep: number | null = null;
 
@@ -224,7 +233,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
   /** Sends claimed invitations as one batch (with the e-mail → SMS fallback) and records how each ended. */
   async function sendClaimed(items: Claimed[], now: Date): Promise<SendOutcome[]> {
     if (items.length === 0) return [];
-    const d = await detailsOf(db, items);
+    const d = await detailsOf(db, surveySettings, items);
     const channels = items.map((item) => item.channel);
     const paused = items.map((item) => pausedOf(item, d));
     const messages = items.map((item, i) => paused[i] ?? messageOf(item, item.channel, 'survey_invite', d, messenger));
@@ -311,7 +320,7 @@ export function createSendEngine(db: Db, messenger: Messenger, clock: Clock, opt
     const ids = rowsOf(result).map((r) => Number(r.id));
     if (ids.length === 0) return 0;
     const items = await db.select().from(surveyProcessingItems).where(inArray(surveyProcessingItems.id, ids));
-    const d = await detailsOf(db, items);
+    const d = await detailsOf(db, surveySettings, items);
     const results = await sendAll(items.map((item) => messageOf(item, item.channel, 'survey_reminder', d, messenger)));
     const reminded = items.filter((_item, i) => results[i]?.status === 'sent').map((item) => item.id);
     if (reminded.length > 0) {

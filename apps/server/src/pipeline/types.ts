@@ -1,4 +1,4 @@
-import type { ProcessingItemSource, ProcessingItemStatus } from '@admin/shared';
+import type { ProcessingItemSource, ProcessingItemStatus, SurveySettings } from '@admin/shared';
 import type { Db } from '../db/client.ts';
 
 /**
@@ -10,6 +10,12 @@ import type { Db } from '../db/client.ts';
 
 /** Where "now" comes from: the system clock in production, a clock the test moves in tests. */
 export type Clock = { now(): Date };
+
+/**
+ * A client's survey settings as the send engine reads them (its sender and reply-to), on the
+ * engine's own database: `app.surveySettings` in the app, given by whoever assembles the engine.
+ */
+export type SurveySettingsAccess = { of(clientId: number): Promise<SurveySettings | undefined> };
 
 /** A feed row after mapping, validation and code lookup: what `admitRows` takes. */
 export type NormalRow = {

@@ -4,6 +4,7 @@ import { validateFields } from '../../kit/validate-body.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { createMessenger } from '../../messaging/send.ts';
 import { dataFeedStore } from '../../modules/data-feeds/repository.ts';
+import { surveySettingsOn } from '../../modules/survey-settings/repository.ts';
 import { movableClock } from '../../pipeline/clock.ts';
 import { nextRun, parseCron } from '../../pipeline/ingest/cron.ts';
 import { parseFeedFile } from '../../pipeline/ingest/parse.ts';
@@ -136,7 +137,7 @@ export async function seedFeeds(db: Db, options: { publicBaseUrl: string; anchor
   const { anchor } = options;
   const clock = movableClock(anchor);
   const messenger = createMessenger(db, demoOutbox(options.publicBaseUrl), { now: () => clock.now() });
-  const engine = createSendEngine(db, messenger, clock);
+  const engine = createSendEngine(db, messenger, clock, surveySettingsOn(db));
   // An SFTP password needs the server's key (none on PostgreSQL without SECRET_KEY): then no SFTP feed.
   const canEncrypt = options.secrets.encrypt('demo') !== null;
   const [uploader] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'staff@example.com')).limit(1);

@@ -9,7 +9,8 @@ import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import { createMessenger, type SendResult } from '../../messaging/send.ts';
 import { smsTemplateStore } from '../../modules/sms-templates/repository.ts';
 import { setLocations, surveyStore } from '../../modules/surveys/repository.ts';
-import { itemStatusOf, newSurveyToken } from '../../modules/surveys/routes.ts';
+import { newSurveyToken } from '../../modules/surveys/routes.ts';
+import { itemStatusOf } from '../../pipeline/item-status.ts';
 import { findInvitation, type Invitation, optOut, recordResponse } from '../../public/repository.ts';
 import type { Db } from '../client.ts';
 import {

@@ -12,6 +12,7 @@ import {
   surveySettingsResource,
 } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
 import { clientSurveySettings, clients, surveys } from '../../db/schema/index.ts';
@@ -222,14 +223,19 @@ declare module 'fastify' {
   }
 }
 
+/** `app.surveySettings` on a given database: the send engine's outside the app (`npm run worker`, the demo seed) too. */
+export function surveySettingsOn(db: Db): FastifyInstance['surveySettings'] {
+  return {
+    of: async (clientId: number) => {
+      const found = await findOne(db, clientId);
+      return found ? recordOf(found) : undefined;
+    },
+  };
+}
+
 export const surveySettingsRepository = fp(
   async (app) => {
-    app.decorate('surveySettings', {
-      of: async (clientId: number) => {
-        const found = await findOne(app.db, clientId);
-        return found ? recordOf(found) : undefined;
-      },
-    });
+    app.decorate('surveySettings', surveySettingsOn(app.db));
   },
   { name: 'survey-settings-repository', dependencies: ['db'] },
 );

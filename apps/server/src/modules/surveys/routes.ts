@@ -3,7 +3,6 @@ import {
   channelUsesEmail,
   dataEnvelope,
   idParamSchema,
-  type ProcessingItemStatus,
   SAMPLE_FIRST_NAME,
   surveyDuplicateSchema,
   surveyOptionsAnswerSchema,
@@ -23,6 +22,7 @@ import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
+import { itemStatusOf } from '../../pipeline/item-status.ts';
 import { surveyPage } from '../../public/survey-page.ts';
 import { logSurveyChanges } from './change-log.ts';
 import { loadSurvey, type SurveyRow, setLocations, surveyStore, toSurvey } from './repository.ts';
@@ -47,13 +47,6 @@ const senderOf = (sending: EffectiveSurveySettings) => ({
   sender: { name: sending.senderName, address: sending.senderAddress },
   replyTo: sending.replyTo,
 });
-
-/** An invitation's status from how its message ended. */
-export function itemStatusOf(result: SendResult): ProcessingItemStatus {
-  if (result.status === 'sent') return 'sent';
-  if (result.status === 'suppressed') return result.error?.includes('suppression list') ? 'skipped_suppressed' : 'skipped_opt_out';
-  return 'failed';
-}
 
 /**
  * Surveys (collection `/api/surveys`): the kit's routes for the definition, the spec's
