@@ -112,31 +112,35 @@ function personnelWhere(q: PersonnelListQuery, clientId: number): SQL | undefine
  * the links, which were most of the server's CPU for this list (bench/api); the answer is what
  * `toPerson` gives for the same rows.
  */
-const links = (column: SQL) =>
-  sql`array(select ${column} from ${personnelLocations} join ${locations} on ${locations.id} = ${personnelLocations.locationId}
-    where ${personnelLocations.personnelId} = ${personnel.id} order by ${locations.locationname}, ${locations.id})`;
 const listColumns = sql`
   ${personnel.id} as id, ${personnel.clientId} as client_id, ${personnel.firstName} as first_name,
   ${personnel.lastName} as last_name, coalesce(${personnel.displayName}, ${personnel.firstName} || ' ' || ${personnel.lastName}) as name,
   ${personnel.displayName} as display_name, ${personnel.title} as title, ${personnel.employeeCode} as employee_code,
   ${personnel.aliases} as aliases, ${personnel.email} as email, ${personnel.phone} as phone, ${personnel.photoUrl} as photo_url,
-  ${links(sql`${locations.id}`)} as location_ids, ${links(sql`${locations.locationname}`)} as location_names,
-  ${personnel.status} as status, ${personnel.mergedIntoId} as merged_into_id,
+  links.location_ids, links.location_names, ${personnel.status} as status, ${personnel.mergedIntoId} as merged_into_id,
   ${isoText(personnel.createdAt)} as created_at, ${isoText(personnel.updatedAt)} as updated_at`;
 
 async function listPersonnel(db: Db, q: PersonnelListQuery, clientId: number, limit: number) {
   const keys = SORTS[q.sort ?? 'name'];
   const order = q.order ?? 'asc';
   const where = allOf([personnelWhere(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
+  const ordered = sql.join(orderBy(keys, order), sql`, `);
+  // The page first, named as the table so the same column and key expressions read it, then
+  // each of its rows' locations: the links are looked up for the page's rows only, whatever the
+  // sort (a join before the limit would look them up for every row a sort without an index reads).
   const result = await db.execute(sql`
     select ${listColumns}, ${sql.join(
       keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
       sql`, `,
     )}
-    from ${personnel}
-    ${where ? sql`where ${where}` : sql``}
-    order by ${sql.join(orderBy(keys, order), sql`, `)}
-    limit ${limit + 1}`);
+    from (select * from ${personnel} ${where ? sql`where ${where}` : sql``} order by ${ordered} limit ${limit + 1}) as ${personnel}
+    cross join lateral (
+      select coalesce(array_agg(${locations.id} order by ${locations.locationname}, ${locations.id}), '{}') as location_ids,
+        coalesce(array_agg(${locations.locationname} order by ${locations.locationname}, ${locations.id}), '{}') as location_names
+      from ${personnelLocations} join ${locations} on ${locations.id} = ${personnelLocations.locationId}
+      where ${personnelLocations.personnelId} = ${personnel.id}
+    ) as links
+    order by ${ordered}`);
   const { page, nextCursor } = pageOf(rowsOf(result), limit, keys);
   // The columns are the person's fields (listColumns); the row type is the database driver's.
   return { rows: page as Person[], nextCursor };
