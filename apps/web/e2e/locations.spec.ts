@@ -91,9 +91,15 @@ test.describe('Locations', () => {
     await expect(drawer.getByText('The Saturday opening time must be in the format HH:mm')).toBeVisible();
     await drawer.getByRole('textbox', { name: 'Saturday opens' }).fill('09:00');
     await drawer.getByRole('textbox', { name: 'Yelp review link' }).fill('https://www.yelp.com/biz/e2e');
+    // The Manager's options page on the server; the chosen one keeps its name after a reload.
+    await drawer.getByRole('combobox', { name: 'Manager' }).click();
+    const firstUser = page.getByRole('option').first();
+    const manager = (await firstUser.innerText()).trim();
+    await firstUser.click();
     await drawer.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByText(`Saved ${name}`)).toBeVisible();
 
+    await page.reload();
     await table
       .getByRole('button', { name: `Edit ${name}` })
       .first()
@@ -101,5 +107,6 @@ test.describe('Locations', () => {
     const again = page.getByRole('dialog', { name: `Edit ${name}` });
     await expect(again.getByRole('textbox', { name: 'Saturday opens' })).toHaveValue('09:00');
     await expect(again.getByRole('textbox', { name: 'Yelp review link' })).toHaveValue('https://www.yelp.com/biz/e2e');
+    await expect(again.getByRole('combobox', { name: 'Manager' })).toHaveValue(manager);
   });
 });
