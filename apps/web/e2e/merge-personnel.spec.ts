@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAsAdmin, switchClient } from './support.ts';
+import { apiOf, signInAsAdmin, switchClient } from './support.ts';
 
 test.describe('Merge Personnel Data', () => {
   test('merge two duplicates: the survivor then carries their locations, codes and names; history lists it', async ({ page }) => {
@@ -72,4 +72,36 @@ test.describe('Merge Personnel Data', () => {
     await expect(drawer.getByRole('checkbox', { checked: true })).toHaveCount(1);
     await expect(drawer.getByText(/^New aliases:/)).toBeVisible();
   });
+
+  // Issue 9, item 11: the preview called one number written two ways a conflict. The API takes
+  // phones as `+digits` or digits, so the two people write it `+1808555…` and `808555…`.
+  for (const width of [390, 1440]) {
+    test(`at ${width} px two people whose phones differ only in writing show no phone conflict in the merge preview`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      // The people are made for the current client, whose suggestions the screen shows.
+      const api = await apiOf(page);
+      const { data: locations } = await api.get<{ data: { _id: string }[] }>('/api/endpoints?perPage=1');
+      const line = String(width).padStart(4, '0');
+      // Names match without their digits, so each width's people get a family name of their own.
+      const family = width === 390 ? 'Dialnarrow' : 'Dialwide';
+      for (const [first, phone] of [
+        ['Kai', `+1808555${line}`],
+        ['Noa', `808555${line}`],
+      ]) {
+        await api.post('/api/personnel', { first_name: first, last_name: family, phone, location_ids: [locations[0]?._id] });
+      }
+
+      await page.goto('/admin/merge-personnel');
+      await page.getByRole('searchbox', { name: 'Search' }).fill(family);
+      const group = page.getByRole('table', { name: 'Suggested duplicate groups' }).getByRole('row').filter({ hasText: family });
+      await expect(group).toHaveCount(1);
+      await expect(group).toContainText('Same phone');
+      await group.getByRole('button', { name: 'Review merge' }).click();
+
+      const preview = page.getByRole('dialog', { name: 'Merge personnel' }).getByRole('alert', { name: 'Preview' });
+      await expect(preview.getByText(/^New aliases:/)).toBeVisible();
+      await expect(preview.getByRole('listitem').filter({ hasText: /^Conflict on Phone/ })).toHaveCount(0);
+    });
+  }
 });
