@@ -184,6 +184,7 @@ function History() {
         }}
       />
       <CursorPager
+        key={JSON.stringify(list.exportQuery())}
         cursor={params.cursor}
         nextCursor={list.list.data?.nextCursor}
         total={list.list.data?.total}
