@@ -111,6 +111,18 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await expect(preview).toHaveCount(0);
   await page.setViewportSize({ width: 1440, height: 900 });
 
+  // Copy to another client: the clients are found on the server as the user types, the survey's own not offered.
+  const own = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+  await row.getByRole('button', { name: 'Duplicate After-visit NPS' }).click();
+  await page.getByRole('menuitem', { name: 'Copy to another client…' }).click();
+  const copyTo = page.getByRole('dialog', { name: 'Copy After-visit NPS to another client' });
+  await copyTo.getByRole('combobox', { name: 'Client' }).click();
+  await expect(page.getByRole('option').first()).toBeVisible();
+  await copyTo.getByRole('combobox', { name: 'Client' }).fill(own);
+  await expect(page.getByText('No match')).toBeVisible();
+  await copyTo.getByRole('button', { name: 'Cancel' }).click();
+  await expect(copyTo).toHaveCount(0);
+
   await row.getByRole('button', { name: 'Duplicate After-visit NPS' }).click();
   await page.getByRole('menuitem', { name: /^Copy for / }).click();
   await expect(table.getByRole('row', { name: /After-visit NPS \(copy\)/ }).first()).toBeVisible();
