@@ -118,8 +118,10 @@ async function serve(url: string): Promise<void> {
 
   const { buildApp } = await import('../../apps/server/src/app.ts');
   const { loadConfig } = await import('../../apps/server/src/config.ts');
-  // The production defaults (log level included), against the bench database.
-  const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'off', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
+  // The production defaults (log level included), against the bench database, as an API process
+  // (WORKERS=0, the workers in their own process): the send engine's polls would otherwise take
+  // the server's CPU and could be captured as if the request had sent them.
+  const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'off', WORKERS: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   // A clean exit, so a `--cpu-prof` profile (BENCH_CPU_PROF) gets written.
