@@ -9,7 +9,7 @@ import { locationResource } from './locations.ts';
 
 /**
  * API Managers (`/admin/api-managers`): one ingest endpoint per location (the location's `_id` is
- * the endpoint id; `GET /api/endpoints` stays the spec's locations call). Its settings live in
+ * the endpoint id; `GET /api/endpoints` stays the original console's locations call). Its settings live in
  * `endpoint_configs`; saving them makes or updates the endpoint's `api` data feed, so every call
  * runs through the feed machinery (runs, row errors, Survey Manager Logs).
  */

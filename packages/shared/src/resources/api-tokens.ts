@@ -4,7 +4,7 @@ import { defineResource, type Option } from '../api/resource.ts';
 import { API_TOKEN_SCOPES, type ApiTokenScope } from '../pipeline/enums.ts';
 
 /**
- * API Token Generation (`/admin/api-token-generation`): the spec's `GET /api/api-token` answers
+ * API Token Generation (`/admin/api-token-generation`): the original console's `GET /api/api-token` (docs/overview.md) answers
  * users, one row each, with their newest token's metadata (never a secret). A token is `rp_` + 40
  * base62 + a 6-character checksum; only its SHA-256, prefix and last 4 are stored, and the 201 of
  * `POST /api/api-token` (or of a regenerate) is the one place its plaintext appears.
@@ -78,7 +78,7 @@ export const apiTokenUserSchema = z.object({
   client_id: z.number().int().nullable(),
   client_name: z.string().nullable(),
   is_superadmin: z.number().int(),
-  /** The spec's user field: the token as shown (`rp_ab12…wxyz`), never the secret; null without one. */
+  /** The original console's user field: the token as shown (`rp_ab12…wxyz`), never the secret; null without one. */
   api_token: z.string().nullable(),
   token_id: z.number().int().nullable(),
   token_name: z.string().nullable(),

@@ -5,7 +5,7 @@ import { REVIEW_SITES, STATUSES } from '../constants.ts';
 import { TIME_ZONES } from './clients.ts';
 
 /**
- * Locations (docs/screens.md, Locations), served as the spec's `endpoints` collection. One definition for
+ * Locations (docs/screens.md, Locations), served as the original console's `endpoints` collection. One definition for
  * the API, the form, the table and the CSV.
  */
 export const LOCATION_ID = /^[a-f0-9]{24}$/;

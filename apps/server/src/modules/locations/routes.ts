@@ -13,7 +13,7 @@ import { clientOptions, findLocation, locationOptions, locationStore, managerOpt
 const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } };
 
 /**
- * Locations, served as the spec's `endpoints` collection: the kit's routes for the definition
+ * Locations, served as the original console's `endpoints` collection (docs/overview.md): the kit's routes for the definition
  * (the current client's by default, or the clients chosen in the filter), and the option lists of
  * its pickers and filters, paged on the server.
  */
