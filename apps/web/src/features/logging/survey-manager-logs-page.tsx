@@ -8,14 +8,15 @@ import {
   skippedText,
   surveyChangeResource,
 } from '@admin/shared/resources/survey-manager-logs';
-import { Badge, Button, Code, Group, Loader, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { FieldGrid } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { downloadCsv } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
@@ -70,12 +71,7 @@ function RunActions({ run }: { run: FeedRunDetail }) {
 
 /** One run: its counts and its per-row errors (row number, column, message, the row as received). */
 function RunDetail({ row }: { row: FeedRun }) {
-  const detail = useQuery({
-    queryKey: ['survey-manager-logs', 'run', row.id],
-    queryFn: async () => (await api.get<{ data: FeedRunDetail }>(`${feedRunResource.path}/${row.id}`)).data,
-    meta: { what: 'the run' },
-  });
-  const d = detail.data;
+  const { data: d, states } = useResourceDetail<FeedRunDetail>(feedRunResource, row.id);
   const fields: [string, string][] = [
     ['Started', formatDateTime(row.started_at)],
     ['Finished', row.finished_at ? formatDateTime(row.finished_at) : '—'],
@@ -98,7 +94,7 @@ function RunDetail({ row }: { row: FeedRun }) {
           {row.error}
         </Text>
       )}
-      {detail.isPending && <Loader size="sm" aria-label="Loading run" />}
+      {states}
       {d && d.row_errors.length === 0 && <Text size="sm">No rows were refused.</Text>}
       {d && d.row_errors.length > 0 && (
         <>

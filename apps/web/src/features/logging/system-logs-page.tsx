@@ -1,11 +1,10 @@
 import { type SystemLog, type SystemLogDetail, systemLogResource } from '@admin/shared/resources/system-logs';
-import { Badge, Button, Code, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { api } from '../../lib/http.ts';
 
 const LEVEL_COLORS: Record<string, string> = { debug: 'gray', info: 'blue', warn: 'orange', error: 'red' };
 
@@ -20,12 +19,7 @@ const cells = {
 
 /** One entry: the row's fields at once, then the before and after of an audited change from `GET /api/system-logs/{id}`. */
 function LogDetail({ row }: { row: SystemLog }) {
-  const detail = useQuery({
-    queryKey: ['system-logs', 'detail', row.id],
-    queryFn: async () => (await api.get<{ data: SystemLogDetail }>(`${systemLogResource.path}/${row.id}`)).data,
-    meta: { what: 'the log entry' },
-  });
-  const d = detail.data;
+  const { data: d, states } = useResourceDetail<SystemLogDetail>(systemLogResource, row.id, { what: 'entry' });
   const fields: [string, string][] = [
     ['Time', formatDateTime(row.at)],
     ['Level', row.level],
@@ -62,8 +56,7 @@ function LogDetail({ row }: { row: SystemLog }) {
           </Button>
         </Group>
       )}
-      {detail.isPending && <Loader size="sm" aria-label="Loading entry" />}
-      {detail.error && <Text c="red">{detail.error.message}</Text>}
+      {states}
       {d && (d.before !== null || d.after !== null) && (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Labelled label="Before">

@@ -8,12 +8,13 @@ import {
   relatedOf,
 } from '@admin/shared/resources/notification-logs';
 import { resendRefusal } from '@admin/shared/surveys/preview';
-import { Alert, Badge, Button, Code, Loader, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Button, Code, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 import { messageDocument } from './message-document.ts';
@@ -100,12 +101,7 @@ function ResendButton({ row }: { row: NotificationLog }) {
 
 /** One message: its fields, the rendered body and the status timeline from `GET /api/notifications-logs/{id}`. */
 function MessageDetail({ row }: { row: NotificationLog }) {
-  const detail = useQuery({
-    queryKey: ['notifications-logs', 'detail', row.id],
-    queryFn: async () => (await api.get<{ data: NotificationLogDetail }>(`${notificationLogResource.path}/${row.id}`)).data,
-    meta: { what: 'the message' },
-  });
-  const d = detail.data;
+  const { data: d, states } = useResourceDetail<NotificationLogDetail>(notificationLogResource, row.id);
   const fields: [string, string][] = [
     ['Time', formatDateTime(row.created_at)],
     ['Channel', NOTIFICATION_CHANNEL_LABELS[row.channel]],
@@ -142,8 +138,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
       <Labelled label={row.channel === 'email' ? 'Subject' : 'Template'}>
         <Text size="sm">{row.subject_or_template}</Text>
       </Labelled>
-      {detail.isPending && <Loader size="sm" aria-label="Loading message" />}
-      {detail.error && <Text c="red">{detail.error.message}</Text>}
+      {states}
       {d && (
         <>
           {d.body_html !== null && (

@@ -5,13 +5,14 @@ import {
   type SurveyResponseDetail,
   surveyResponseResource,
 } from '@admin/shared/resources/survey-responses';
-import { Badge, Button, Loader, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { Badge, Button, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
+import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 import { ResponseReassign } from './response-reassign.tsx';
@@ -75,12 +76,9 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
 
 /** One response: its fields, every answer as asked, Reassign personnel / location and Exclude / Include. */
 function ResponseDetail({ row }: { row: SurveyResponse }) {
-  const detail = useQuery({
-    queryKey: ['survey-responses', 'detail', row.id, row.excluded, row.personnel_id, row.location_id],
-    queryFn: async () => (await api.get<{ data: SurveyResponseDetail }>(`${surveyResponseResource.path}/${row.id}`)).data,
-    meta: { what: 'the response' },
+  const { data: d, states } = useResourceDetail<SurveyResponseDetail>(surveyResponseResource, row.id, {
+    deps: [row.excluded, row.personnel_id, row.location_id],
   });
-  const d = detail.data;
   // The detail once loaded: it is fresh after a reassign even before the list reloads.
   const r: SurveyResponse = d ?? row;
   const fields: [string, string][] = [
@@ -106,8 +104,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
           </Labelled>
         ))}
       </SimpleGrid>
-      {detail.isPending && <Loader size="sm" aria-label="Loading response" />}
-      {detail.error && <Text c="red">{detail.error.message}</Text>}
+      {states}
       {d && (
         <>
           <Text fw={600}>Answers</Text>

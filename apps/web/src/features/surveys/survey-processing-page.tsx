@@ -11,14 +11,15 @@ import {
 } from '@admin/shared/resources/survey-processing';
 import { surveyResponseResource } from '@admin/shared/resources/survey-responses';
 import type { ProcessingItemStatus } from '@admin/shared/resources/surveys';
-import { Badge, Button, Code, Group, Loader, Stack, Table, Text, Textarea, TextInput, Timeline } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table, Text, Textarea, TextInput, Timeline } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { FieldGrid } from '../../components/field-grid.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
+import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { ApiError, api } from '../../lib/http.ts';
 
@@ -206,13 +207,10 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
 
 /** One invitation: the row as received, the mapping's result, the rule's outcome, its messages and actions. */
 function ItemDetail({ row }: { row: ProcessingItem }) {
-  const detail = useQuery({
-    queryKey: ['survey-processing', 'detail', row.id, row.item_status, row.scheduled_at],
-    queryFn: async () => (await api.get<{ data: ProcessingItemDetail }>(`${path}/${row.id}`)).data,
-    meta: { what: 'the invitation' },
+  const { data: d, states } = useResourceDetail<ProcessingItemDetail>(processingItemResource, row.id, {
+    deps: [row.item_status, row.scheduled_at],
   });
-  const d = detail.data;
-  if (!d) return detail.isPending ? <Loader size="sm" aria-label="Loading invitation" /> : <Text c="red">{detail.error?.message}</Text>;
+  if (!d) return states;
   const mapped: [string, string | null][] = [
     ['Received at', formatDateTime(d.created_at)],
     ['Client', d.client_name],
