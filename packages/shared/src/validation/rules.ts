@@ -62,6 +62,8 @@ function loadedImageMatches(file: FileLike, width: number, height: number): Prom
     const image = new ImageCtor();
     image.onerror = () => resolve(false);
     image.onload = () => resolve(image.width === width && image.height === height);
+    // Reached only in a browser, where a FileLike with no width/height is a File (a Blob); the
+    // library's FileLike type also covers plain objects so that it compiles without the DOM.
     image.src = URL.createObjectURL(file as unknown as Blob);
   });
 }

@@ -79,7 +79,8 @@ export function useVeeForm<T extends FieldValues>(options: {
         errors[field] = { type: rule, message: result.errors[0] ?? '', types: { [rule]: result.errors } };
       }
     }
-    // Submitted values are the resolver's, so the normalized ones are what is saved.
+    // Submitted values are the resolver's, so the normalized ones are what is saved. FieldErrors<T>
+    // is keyed by T's paths, which a record built from the rules' keys cannot be shown to match.
     return Object.keys(errors).length > 0
       ? { values: {}, errors: errors as unknown as FieldErrors<T> }
       : { values: values as T, errors: {} };
