@@ -16,6 +16,13 @@ test('SMS Text: a template is written with the live counter, refused until compl
   const table = page.getByRole('table', { name: 'SMS templates' });
   await page.getByRole('button', { name: 'Create SMS template' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create SMS template' });
+  // Made a global default, the template would reach every client: the form says so while the box is ticked.
+  const global = drawer.getByRole('checkbox', { name: /Global default for all clients/ });
+  await expect(drawer.getByRole('note')).toHaveCount(0);
+  await global.check();
+  await expect(drawer.getByRole('note')).toContainText('A global default is shared by every client');
+  await global.uncheck();
+  await expect(drawer.getByRole('note')).toHaveCount(0);
   await drawer.getByRole('textbox', { name: 'Name' }).fill('Invite after visit');
   await drawer.getByRole('combobox', { name: 'Purpose' }).click();
   await page.getByRole('option', { name: 'Survey invite' }).click();

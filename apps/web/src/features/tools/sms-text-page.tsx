@@ -6,15 +6,15 @@ import {
   type SmsTemplate,
   smsTemplateResource,
 } from '@admin/shared/resources/sms-templates';
-import { Alert, Badge, Button, Group, Menu, Text } from '@mantine/core';
+import { Badge, Button, Group, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BaseSyntheticEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
+import { GlobalDefaultField, GlobalDefaultNote } from '../../components/resource/global-default.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
-import { useSession } from '../../lib/session-store.ts';
 import { SmsCounter } from './sms-counter.tsx';
 import { SendTestAction } from './sms-send-test.tsx';
 
@@ -27,8 +27,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
  */
 function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
   const form = useResourceForm(smsTemplateResource, props);
-  const clientName = useSession((s) => s.currentClient?.name ?? '');
-  const [body, purpose, global] = useWatch({ control: form.form.control, name: ['body', 'purpose', 'global'] });
+  const [body, purpose] = useWatch({ control: form.form.control, name: ['body', 'purpose'] });
   const check = checkSmsTemplateBody(text(purpose), text(body).trim());
   const record = props.record;
 
@@ -49,13 +48,7 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
 
   return (
     <ResourceFormShell form={{ ...form, submit }}>
-      {(record?.client_id === null || global === true) && (
-        <Alert color="orange" variant="light" title="Global default" role="note">
-          {record
-            ? 'This template is shared by every client. Your changes apply to all clients at once.'
-            : 'A global default is shared by every client. Later changes to it apply to all clients at once.'}
-        </Alert>
-      )}
+      <GlobalDefaultNote form={form} record={record} what="template" />
       <Field form={form} name="name" />
       <FieldRow form={form} names={['purpose', 'language']} />
       <Field form={form} name="body" />
@@ -70,7 +63,7 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
         </Button>
       </Group>
       <SmsCounter check={check} id="sms-counter" />
-      {!record && <Field form={form} name="global" label={`Global default for all clients (otherwise only ${clientName})`} />}
+      <GlobalDefaultField form={form} record={record} />
     </ResourceFormShell>
   );
 }
