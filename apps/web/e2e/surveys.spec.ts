@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { apiOf, collectConsoleErrors, signInAsAdmin, switchClient } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -136,6 +136,53 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await expect(page.getByText('Clients: all clients')).toBeVisible();
   await expect(page).toHaveURL(/client=selected/);
   await expect(table.getByRole('columnheader', { name: 'Client' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("Surveys: another client's survey, shown by the Clients filter, names its SMS template as that client's, never by its id", async ({
+  page,
+}) => {
+  const errors = collectConsoleErrors(page);
+  await signInAsAdmin(page);
+  const api = await apiOf(page);
+  const own = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
+  const stamp = Date.now();
+  const template = await api.post<{ data: { id: number } }>('/api/sms-templates', {
+    name: `Own invite ${stamp}`,
+    purpose: 'survey_invite',
+    language: 'en',
+    body: 'Hi {first_name}, how did we do at {business_name}? {link} Reply STOP to opt out',
+  });
+  const locations = await api.get<{ data: { _id: string }[] }>('/api/endpoints?perPage=1');
+  const name = `Texted NPS ${stamp}`;
+  await api.post('/api/surveys', {
+    name,
+    type: 'nps',
+    channel: 'sms',
+    location_ids: locations.data.map((l) => l._id),
+    questions: [{ id: 1, type: 'nps_0_10', text: 'How likely are you to recommend us?', required: true, is_key_metric: true }],
+    sms_template_id: template.data.id,
+    sender_name: 'Texted Test',
+  });
+  const clients = await api.get<{ data: { name: string }[] }>('/api/create-client?perPage=5');
+  const other = clients.data.map((c) => c.name).find((n) => n !== own);
+  if (!other) throw new Error('The demo data has a second client');
+  await switchClient(page, other);
+
+  await page.goto('/admin/surveys?client=selected%20all');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(name);
+  const table = page.getByRole('table', { name: 'Surveys' });
+  await table
+    .getByRole('button', { name: `Edit ${name}` })
+    .first()
+    .click();
+  const drawer = page.getByRole('dialog', { name: `Edit ${name}` });
+  await drawer.getByRole('tab', { name: 'Messaging' }).click();
+  const select = drawer.getByRole('combobox', { name: 'SMS template' });
+  await expect(select).toBeDisabled();
+  await expect(select).toHaveValue(`${own}'s template`);
+  await drawer.getByRole('button', { name: 'Close panel' }).click();
+  await switchClient(page, own);
   expect(errors).toEqual([]);
 });
 

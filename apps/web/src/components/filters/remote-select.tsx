@@ -19,6 +19,7 @@ export function RemoteSelect(props: {
   clearable?: boolean;
   error?: ReactNode;
   description?: ReactNode;
+  placeholder?: string;
   /** Shown when nothing matches and the search found no more. */
   nothingFound?: string;
   /** Options the server answers that this select does not offer (e.g. the survey's own client). */
@@ -43,6 +44,7 @@ export function RemoteSelect(props: {
     <Select
       label={props.label}
       description={props.description}
+      placeholder={props.placeholder}
       required={props.required}
       disabled={props.disabled}
       clearable={props.clearable}

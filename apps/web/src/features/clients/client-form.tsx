@@ -1,8 +1,7 @@
 import { type ClientListItem, clientResource, MODULE_OPTIONS } from '@admin/shared/resources/clients';
-import { Checkbox, Group, Select, SimpleGrid } from '@mantine/core';
-import { useState } from 'react';
+import { Checkbox, Group, SimpleGrid } from '@mantine/core';
 import { Controller } from 'react-hook-form';
-import { useRemoteOptions } from '../../components/filters/remote-multi-filter.tsx';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { defaultTimeZone } from '../../components/forms/time-zone-select.tsx';
 import { CITY_LINE, Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
@@ -15,32 +14,8 @@ function toBody(values: Partial<FormValues>): Record<string, unknown> {
   return ac === undefined ? body : { ...body, account_coordinator_id: typeof ac === 'string' && ac !== '' ? Number(ac) : null };
 }
 
-/** **Account Coordinator**: a staff account, found on the server as the user types (the staff grows with the team). */
-function StaffSelect(props: { value: string; onChange(value: string): void; onBlur(): void; error: string | undefined }) {
-  const [search, setSearch] = useState('');
-  const chosen = props.value ? [props.value] : [];
-  // While the search shows the chosen name, every option is offered, as Mantine does with local options.
-  const { options: shown } = useRemoteOptions('/api/staff-users/options', '', chosen);
-  const chosenLabel = shown.find((o) => o.value === props.value)?.label;
-  const { options, more } = useRemoteOptions('/api/staff-users/options', search === chosenLabel ? '' : search, chosen);
-  return (
-    <Select
-      label={clientResource.labels.account_coordinator_id}
-      searchable
-      clearable
-      data={options}
-      filter={({ options: all }) => all}
-      searchValue={search}
-      onSearchChange={setSearch}
-      nothingFoundMessage={more ? 'Type to narrow the list' : 'No match'}
-      value={props.value || null}
-      onChange={(v) => props.onChange(v ?? '')}
-      onBlur={props.onBlur}
-      error={props.error}
-      comboboxProps={{ withinPortal: true }}
-    />
-  );
-}
+/** **Account Coordinator**'s options: the staff accounts, paged on the server. */
+const STAFF_OPTIONS_PATH = '/api/staff-users/options';
 
 /** Create or edit a client (docs/screens.md, Client Manager); a new one starts in the browser's time zone. */
 export function ClientForm(props: ResourceFormProps<ClientListItem>) {
@@ -51,6 +26,12 @@ export function ClientForm(props: ResourceFormProps<ClientListItem>) {
     toBody,
   });
   const { control } = form.form;
+  const record = props.record;
+  // The record's coordinator is named at once, before the server's first answer.
+  const coordinator =
+    record && record.account_coordinator_id !== null && record.account_coordinator_name !== null
+      ? { [String(record.account_coordinator_id)]: record.account_coordinator_name }
+      : undefined;
   return (
     <ResourceFormShell form={form}>
       <Field form={form} name="name" />
@@ -65,11 +46,16 @@ export function ClientForm(props: ResourceFormProps<ClientListItem>) {
           control={control}
           name="account_coordinator_id"
           render={({ field }) => (
-            <StaffSelect
-              value={String(field.value)}
-              onChange={field.onChange}
+            // A staff account, found on the server as the user types (the staff grows with the team).
+            <RemoteSelect
+              label={clientResource.fields.account_coordinator_id.label}
+              path={STAFF_OPTIONS_PATH}
+              value={typeof field.value === 'string' && field.value !== '' ? field.value : null}
+              onChange={(v) => field.onChange(v ?? '')}
               onBlur={field.onBlur}
               error={form.error('account_coordinator_id')}
+              clearable
+              labels={coordinator}
             />
           )}
         />

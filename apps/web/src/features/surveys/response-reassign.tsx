@@ -1,9 +1,9 @@
 import { type SurveyResponseDetail, surveyResponseResource } from '@admin/shared/resources/survey-responses';
-import { Button, Group, Select, Text } from '@mantine/core';
+import { Box, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useRemoteOptions } from '../../components/filters/remote-multi-filter.tsx';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 
 type Target = {
@@ -24,11 +24,9 @@ type Target = {
 function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Target }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const path = `${surveyResponseResource.path}/${detail.id}/options/${target.option}`;
-  const { options, more, loading } = useRemoteOptions(path, search, value ? [value] : []);
   const submit = async () => {
     if (!value) return setError(`The ${target.label} field is required`);
     const id = target.field === 'personnel_id' ? Number(value) : value;
@@ -37,7 +35,6 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
       await api.post(`${surveyResponseResource.path}/${detail.id}/${target.option}`, { [target.field]: id });
       notifications.show({ color: 'green', message: target.done });
       setValue(null);
-      setSearch('');
       setError(null);
       await queryClient.invalidateQueries();
     } catch (e) {
@@ -49,26 +46,22 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
   return (
     // At phone width the button wraps under the field, so the field keeps the drawer's width.
     <Group align="flex-end" gap="xs">
-      <Select
-        style={{ flex: '1 1 240px', minWidth: 0 }}
-        label={`New ${target.label.toLowerCase()}`}
-        placeholder={target.currentLabel ? `Now: ${target.currentLabel}` : 'Type to search'}
-        data={options.filter((o) => o.value !== target.current)}
-        value={value}
-        onChange={(v) => {
-          setValue(v);
-          setError(null);
-        }}
-        searchable
-        searchValue={search}
-        onSearchChange={setSearch}
-        // The server already matched what was typed.
-        filter={({ options: found }) => found}
-        nothingFoundMessage={loading ? 'Loading…' : more ? 'Type to narrow the list' : 'No match'}
-        error={error}
-        clearable
-        comboboxProps={{ withinPortal: true }}
-      />
+      <Box style={{ flex: '1 1 240px', minWidth: 0 }}>
+        <RemoteSelect
+          label={`New ${target.label.toLowerCase()}`}
+          placeholder={target.currentLabel ? `Now: ${target.currentLabel}` : 'Type to search'}
+          path={path}
+          // The response's own is no new choice.
+          exclude={(v) => v === target.current}
+          value={value}
+          onChange={(v) => {
+            setValue(v);
+            setError(null);
+          }}
+          error={error}
+          clearable
+        />
+      </Box>
       <Button variant="light" w={180} onClick={() => void submit()} loading={busy} mb={error ? 22 : 0}>
         Reassign {target.label.toLowerCase()}
       </Button>

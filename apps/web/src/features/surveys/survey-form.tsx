@@ -89,6 +89,13 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
   // Another client's survey (the Clients filter shows it): its locations and templates are that client's.
   const otherClient = record !== null && record !== undefined && currentClient !== null && record.client_id !== currentClient.id;
   const settings = useClientSettings(clientId);
+  // The template options are the current client's and the global defaults, so another client's own
+  // template is never named by the server: it is called that client's rather than shown as its id
+  // (a global default is still named by the server's answer).
+  const otherClientTemplate =
+    otherClient && record.sms_template_id !== null
+      ? { [String(record.sms_template_id)]: `${record.client_name ?? 'Another client'}'s template` }
+      : undefined;
   const [questions, setQuestions] = useState<SurveyQuestion[]>(record?.questions ?? starterQuestions('nps'));
   const [questionErrors, setQuestionErrors] = useState<string[]>([]);
   const [tab, setTab] = useState<Tab>('general');
@@ -216,6 +223,7 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
                   error={form.error('sms_template_id')}
                   clearable
                   nothingFound="No SMS templates: add one on SMS Text"
+                  labels={otherClientTemplate}
                 />
               )}
             />

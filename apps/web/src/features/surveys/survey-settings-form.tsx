@@ -5,10 +5,10 @@ import {
   type SurveySettings,
   surveySettingsResource,
 } from '@admin/shared/resources/survey-settings';
-import { Alert, Checkbox, Group, Input, Select } from '@mantine/core';
-import { type BaseSyntheticEvent, useState } from 'react';
+import { Alert, Checkbox, Group, Input } from '@mantine/core';
+import type { BaseSyntheticEvent } from 'react';
 import { Controller, useController } from 'react-hook-form';
-import { useRemoteOptions } from '../../components/filters/remote-multi-filter.tsx';
+import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import {
   bodyOf,
@@ -32,31 +32,32 @@ function toBody(values: Partial<FormValues>): Record<string, unknown> {
 }
 
 /** The Default survey: one of the client's surveys that is not archived, searched on the server. */
-function DefaultSurveySelect({ form, clientId }: { form: ResourceForm; clientId: number }) {
+function DefaultSurveySelect({ form, settings }: { form: ResourceForm; settings: SurveySettings }) {
   const { field } = useController({ control: form.form.control, name: 'default_survey_id' });
   const value = typeof field.value === 'string' && field.value !== '' ? field.value : null;
-  const [search, setSearch] = useState('');
-  const { options } = useRemoteOptions(SURVEY_SETTINGS_SURVEY_OPTIONS_PATH(clientId), search, value ? [value] : []);
+  // The saved default is named at once, before the server's first answer.
+  const saved =
+    settings.default_survey_id !== null && settings.default_survey_name !== null
+      ? { [String(settings.default_survey_id)]: settings.default_survey_name }
+      : undefined;
   return (
-    <Select
-      label={def.labels.default_survey_id}
+    <RemoteSelect
+      label={def.fields.default_survey_id.label}
       description="One of this client's surveys that is not archived; blank for none"
-      data={options}
+      path={SURVEY_SETTINGS_SURVEY_OPTIONS_PATH(settings.id)}
       value={value}
       onChange={(v) => field.onChange(v ?? '')}
       onBlur={field.onBlur}
-      searchable
-      onSearchChange={setSearch}
       clearable
-      nothingFoundMessage="No surveys of this client match"
+      nothingFound="No surveys of this client match"
       error={form.error('default_survey_id')}
-      comboboxProps={{ withinPortal: true }}
+      labels={saved}
     />
   );
 }
 
 /**
- * Edit settings: §8's fields in groups (sender, schedule, branding, SMS, footer). The rules of
+ * Edit settings: the fields in groups (sender, schedule, branding, SMS, footer). The rules of
  * several fields (`checkSurveySettings`) run at save as the server runs them, the message on the
  * field. The Default survey is one of the client's surveys, searched on the server.
  */
@@ -103,7 +104,7 @@ export function SurveySettingsForm(props: ResourceFormProps<SurveySettings>) {
       <Field form={form} name="sms_enabled" />
       <Field form={form} name="tcpa_consent_source" description="Where recipients agreed to receive texts; needed when SMS is enabled" />
       <Field form={form} name="unsubscribe_footer" />
-      {record && <DefaultSurveySelect form={form} clientId={record.id} />}
+      {record && <DefaultSurveySelect form={form} settings={record} />}
     </ResourceFormShell>
   );
 }
