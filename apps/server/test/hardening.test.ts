@@ -53,7 +53,7 @@ for (const kind of testDatabaseKinds()) {
       const before = await clientCount();
       const body = await send('POST', '/api/create-client', { name: 'Nul\u0000Co', industry: 'other', timezone: 'UTC' });
       expect(body.statusCode).toBe(422);
-      expect(body.json().errors.name).toEqual(['The name field must not contain NUL characters.']);
+      expect(body.json().errors.name).toEqual(['The Name field must not contain NUL characters.']);
       expect(await clientCount()).toBe(before);
 
       const query = await send('GET', '/api/endpoints?q=a%00b');

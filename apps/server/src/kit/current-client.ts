@@ -2,7 +2,7 @@ import { ALL_CLIENTS } from '@admin/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../lib/http-error.ts';
+import { fieldsRefused, HttpError } from '../lib/http-error.ts';
 import { inList } from './keyset.ts';
 
 /** The one answer, on every client-scoped route, when the signed-in user has no current client. */
@@ -28,7 +28,8 @@ export async function requireWritableClient(request: FastifyRequest, clientId?: 
   const id = clientId ?? requireCurrentClientId(request);
   const client = await request.server.clients.find(id);
   if (!client) {
-    if (clientId) throw new HttpError(422, 'Please correct: client_id.', { client_id: ['The client does not exist'] });
+    // Named as the forms that choose another client label it (Locations' Client, Duplicate's client).
+    if (clientId) throw fieldsRefused({ client_id: ['The client does not exist'] }, { client_id: 'Client' });
     throw noCurrentClient();
   }
   if (client.status === 'inactive') {

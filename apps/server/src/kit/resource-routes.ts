@@ -195,6 +195,8 @@ export function resourceRoutes<
   const recordPath = def.recordPath ?? def.path;
   const nameOf = (row: Row) => store.nameOf?.(row) ?? row.name ?? `#${row.id}`;
   const validate = (body: Record<string, unknown>, partial = false) => validateFields(body, def.rules, { partial, names: def.labels });
+  // Routes that take a body carry the form's labels, so the input guard names refused fields by them (plugins/input-guard.ts).
+  const config = { labels: def.labels };
 
   const uniqueLabel = def.unique ? (def.labels[def.unique] ?? def.unique) : '';
   const uniqueConflict = () =>
@@ -296,7 +298,7 @@ export function resourceRoutes<
       return { data: await recordOf(app.db, asRow(row)) };
     });
 
-    app.post(def.path, { schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
+    app.post(def.path, { config, schema: { body: def.createSchema, response: { 201: one } } }, async (request, reply) => {
       const body = { ...def.defaults, ...validated<Body>(request.body) };
       const client = def.scope === 'global' || store.isGlobal?.(body) ? null : await requireWritableClient(request, store.ownerOf?.(body));
       const owner = client?.id ?? null;
@@ -320,32 +322,36 @@ export function resourceRoutes<
       return reply.code(201).send({ data: created });
     });
 
-    app.patch(`${recordPath}/:id`, { schema: { params: idParams, body: def.updateSchema, response: { 200: one } } }, async (request) => {
-      // `updated_at` rides along; the rules and `values` look only at the resource's fields.
-      const changes = validated<Partial<Body> & { updated_at?: string }>(request.body);
-      const seen = changes.updated_at;
-      const partial: Partial<Body> = changes;
-      const id = validated<{ id: Row['id'] }>(request.params).id;
-      await validate(changes, true);
-      const updated = await app.db.transaction(async (tx) => {
-        const before = await lock(tx, id);
-        assertFresh(before.updatedAt, seen, `This ${noun}`);
-        await assertUnique(tx, before.clientId ?? null, partial, before.id);
-        await store.check?.(tx, partial, before, request);
-        const beforeRecord = await recordOf(tx, before);
-        const row = await write(tx, before.id, store.values(partial, { before }));
-        await store.afterWrite?.(tx, row, partial, request);
-        const record = await recordOf(tx, row);
-        await store.afterSave?.(tx, beforeRecord, record, request);
-        await audit(request, tx, 'update', `Updated ${noun} ${nameOf(row)}`, row, { before: beforeRecord, after: record });
-        return record;
-      });
-      return { data: updated };
-    });
+    app.patch(
+      `${recordPath}/:id`,
+      { config, schema: { params: idParams, body: def.updateSchema, response: { 200: one } } },
+      async (request) => {
+        // `updated_at` rides along; the rules and `values` look only at the resource's fields.
+        const changes = validated<Partial<Body> & { updated_at?: string }>(request.body);
+        const seen = changes.updated_at;
+        const partial: Partial<Body> = changes;
+        const id = validated<{ id: Row['id'] }>(request.params).id;
+        await validate(changes, true);
+        const updated = await app.db.transaction(async (tx) => {
+          const before = await lock(tx, id);
+          assertFresh(before.updatedAt, seen, `This ${noun}`);
+          await assertUnique(tx, before.clientId ?? null, partial, before.id);
+          await store.check?.(tx, partial, before, request);
+          const beforeRecord = await recordOf(tx, before);
+          const row = await write(tx, before.id, store.values(partial, { before }));
+          await store.afterWrite?.(tx, row, partial, request);
+          const record = await recordOf(tx, row);
+          await store.afterSave?.(tx, beforeRecord, record, request);
+          await audit(request, tx, 'update', `Updated ${noun} ${nameOf(row)}`, row, { before: beforeRecord, after: record });
+          return record;
+        });
+        return { data: updated };
+      },
+    );
 
     app.patch(
       `${recordPath}/:id/status`,
-      { schema: { params: idParams, body: statusChangeSchema, response: { 200: one } } },
+      { config, schema: { params: idParams, body: statusChangeSchema, response: { 200: one } } },
       async (request) => {
         const { status, updated_at: seen } = validated<z.infer<typeof statusChangeSchema>>(request.body);
         const id = validated<{ id: Row['id'] }>(request.params).id;
@@ -398,7 +404,7 @@ export function resourceRoutes<
     if (importColumns) {
       app.post(
         `${def.path}/import`,
-        { bodyLimit: 6 * 1024 * 1024, schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } } },
+        { config, bodyLimit: 6 * 1024 * 1024, schema: { body: csvImportSchema, response: { 201: dataEnvelope(importResultSchema) } } },
         async (request, reply) => {
           const clientId = (await requireWritableClient(request)).id;
           const unique = def.unique;

@@ -1,5 +1,5 @@
 import { canTransition, STATUS_LABELS, STATUSES, type Status } from '@admin/shared';
-import { HttpError } from '../lib/http-error.ts';
+import { fieldsRefused, HttpError } from '../lib/http-error.ts';
 
 const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s);
 
@@ -22,7 +22,8 @@ export function assertFresh(current: Date, seen: string | undefined, what: strin
   const seenTime = new Date(seen).getTime();
   // Not a time at all is bad input (422), not a stale write (409).
   if (!/^\d{4}-\d{2}-\d{2}T/.test(seen) || Number.isNaN(seenTime)) {
-    throw new HttpError(422, 'Please correct: updated_at.', {
+    // No form shows the stamp (only an API caller can send a malformed one), so it has no label.
+    throw fieldsRefused({
       updated_at: ["The updated at field must be the record's time stamp as loaded, e.g. 2026-11-22T10:00:00.000Z"],
     });
   }

@@ -1,6 +1,6 @@
 import type { FieldRules } from '@admin/shared';
 import { displayName, validate } from '@admin/shared/validation';
-import { HttpError } from '../lib/http-error.ts';
+import { fieldsRefused } from '../lib/http-error.ts';
 
 export type { FieldRules };
 
@@ -21,7 +21,5 @@ export async function validateFields(
     const result = await validate(body[field], fieldRules, { name: options.names?.[field] ?? displayName(field), values: body });
     if (!result.valid) errors[field] = result.errors;
   }
-  if (Object.keys(errors).length > 0) {
-    throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
-  }
+  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, options.names);
 }

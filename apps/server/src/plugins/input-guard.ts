@@ -1,6 +1,5 @@
-import { displayName } from '@admin/shared/validation';
 import fp from 'fastify-plugin';
-import { HttpError } from '../lib/http-error.ts';
+import { fieldLabel, fieldsRefused, HttpError } from '../lib/http-error.ts';
 import { badText, LONE_SURROGATE } from '../lib/safe-text.ts';
 import { fieldErrors } from './errors.ts';
 
@@ -12,6 +11,16 @@ export const MAX_ARRAY = 5_000;
 export const MAX_KEYS = 1_000;
 
 type Problem = { field: string; message: string };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Body field → the label its form shows, so the guard, which runs before the handler, names
+     * refused fields as the form does; the kit's routes carry their definition's (kit/resource-routes.ts).
+     */
+    labels?: Readonly<Record<string, string>>;
+  }
+}
 
 /**
  * Walks a parsed request part without recursion (a 10,000-deep body must not overflow the stack)
@@ -85,17 +94,15 @@ export const inputGuardPlugin = fp(
       ] as const) {
         const problems = inputProblems(value);
         if (problems.length === 0) continue;
+        // Body fields are named by the route's labels, as the form shows them; parameters by their keys.
+        const labels = part === 'body' ? (request.routeOptions.config?.labels ?? {}) : {};
         const errors = new Map<string, string[]>();
         for (const { field, message } of problems) {
-          const name = field.split('.')[0] === field ? displayName(field) : field;
-          errors.set(field, [...(errors.get(field) ?? []), `The ${name} field ${message}.`]);
+          errors.set(field, [...(errors.get(field) ?? []), `The ${fieldLabel(field, labels)} field ${message}.`]);
         }
+        if (status === 422) throw fieldsRefused(fieldErrors(errors), labels);
         const names = [...errors.keys()].join(', ');
-        throw new HttpError(
-          status,
-          status === 422 ? `Please correct: ${names}.` : `Invalid ${part === 'params' ? 'path' : 'query'}: ${names}.`,
-          fieldErrors(errors),
-        );
+        throw new HttpError(status, `Invalid ${part === 'params' ? 'path' : 'query'}: ${names}.`, fieldErrors(errors));
       }
     });
   },

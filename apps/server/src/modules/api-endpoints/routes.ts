@@ -27,7 +27,7 @@ import { listRoutes, validated } from '../../kit/resource-routes.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { validateFile } from '../../pipeline/ingest/run.ts';
 import { ingestRoutes } from './ingest.ts';
 import { countEndpoints, findEndpoint, listEndpoints, recentCalls } from './repository.ts';
@@ -61,7 +61,7 @@ async function checkLinks(db: Db, clientId: number, body: ApiEndpointSave): Prom
     if (!token) errors.token_id = ['The Token must be a token that is not revoked'];
     else if (!token.scopes.includes('feeds:write')) errors.token_id = ['The Token must have the feeds:write scope'];
   }
-  if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, apiEndpointResource.labels);
 }
 
 /**

@@ -19,7 +19,7 @@ import { apiTokens, endpointConfigs, users } from '../../db/schema/index.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { validated } from '../../kit/resource-routes.ts';
 import { validateFields } from '../../kit/validate-body.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { type ApiTokenRow, countUsers, listUsers, toApiToken } from './repository.ts';
 import { newApiToken, storedParts } from './token.ts';
 
@@ -28,7 +28,7 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 /** The expiry as stored, or 422 naming the field as the form labels it. */
 function expiryOf(value: string | null | undefined, now: Date): Date | null {
   const parsed = parseExpiry(value, today(now));
-  if (!parsed.ok) throw new HttpError(422, 'Please correct: expires_at.', { expires_at: [parsed.message] });
+  if (!parsed.ok) throw fieldsRefused({ expires_at: [parsed.message] }, apiTokenResource.labels);
   return parsed.at;
 }
 
@@ -65,7 +65,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       .from(users)
       .where(eq(users.id, body.user_id ?? 0))
       .limit(1);
-    if (!user) throw new HttpError(422, 'Please correct: user_id.', { user_id: ['The User does not exist'] });
+    if (!user) throw fieldsRefused({ user_id: ['The User does not exist'] }, apiTokenResource.labels);
     const result = await app.db.transaction(async (tx) => {
       const live = await liveTokenOf(tx, user.id, at);
       if (live) {

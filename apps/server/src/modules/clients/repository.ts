@@ -1,4 +1,4 @@
-import type { Client, ClientCreate, ClientListItem, ClientListQuery, RootTeam } from '@admin/shared';
+import { type Client, type ClientCreate, type ClientListItem, type ClientListQuery, clientResource, type RootTeam } from '@admin/shared';
 import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import fp from 'fastify-plugin';
@@ -7,7 +7,7 @@ import { clients, teams, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { fieldsRefused } from '../../lib/http-error.ts';
 
 export type ClientRow = typeof clients.$inferSelect;
 
@@ -196,7 +196,7 @@ export const clientStore: ResourceStore<ClientListItem, ClientRow, ClientCreate,
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.id, id), isNotNull(users.passwordHash)));
-    if (!staff) throw new HttpError(422, 'Please correct: account_coordinator_id.', { account_coordinator_id: ['Choose a staff member'] });
+    if (!staff) throw fieldsRefused({ account_coordinator_id: ['Choose a staff member'] }, clientResource.labels);
   },
   /** A new client's root team, in the create's transaction; its name defaults to the client's. */
   async afterInsert(tx, row, body) {

@@ -30,7 +30,7 @@ import {
 } from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { CronError, parseCron } from '../../pipeline/ingest/cron.ts';
 import type { DataFeedRow } from '../../pipeline/ingest/run.ts';
 import type { SecretBox } from '../../pipeline/ingest/secret.ts';
@@ -188,9 +188,10 @@ export function cleanMapping(mapping: FeedMapping): FeedMapping {
 const pick = <T extends string>(list: readonly T[], value: string | null | undefined): T | undefined => list.find((v) => v === value);
 
 const noSecretKey = () =>
-  new HttpError(422, 'Please correct: sftp_password.', {
-    sftp_password: ['The server has no SECRET_KEY to encrypt the SFTP password with: set SECRET_KEY, then save it again'],
-  });
+  fieldsRefused(
+    { sftp_password: ['The server has no SECRET_KEY to encrypt the SFTP password with: set SECRET_KEY, then save it again'] },
+    dataFeedResource.labels,
+  );
 
 /**
  * Feeds of the current client or of the clients chosen in the filter. The store checks what the
@@ -279,7 +280,7 @@ export function dataFeedStore(secrets: SecretBox): ResourceStore<DataFeed, DataF
           errors.schedule_cron = [`The ${labels.schedule_cron} field is not a schedule: ${err.message}`];
         }
       }
-      if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+      if (Object.keys(errors).length > 0) throw fieldsRefused(errors, labels);
     },
     reload: loadDataFeed,
   };

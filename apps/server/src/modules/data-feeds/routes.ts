@@ -20,7 +20,7 @@ import { dataFeeds, surveys } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { allOf, containsPattern } from '../../kit/keyset.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { FeedFileError, parseFeedFile } from '../../pipeline/ingest/parse.ts';
 import { type DataFeedRow, runFeed, validateFile } from '../../pipeline/ingest/run.ts';
 import type { SecretBox } from '../../pipeline/ingest/secret.ts';
@@ -36,8 +36,8 @@ const previewBodySchema = feedFileSchema.extend({
   has_header: z.boolean().optional(),
 });
 
-/** A file that cannot be read at all is a 422 naming the file. */
-const fileRefused = (err: FeedFileError) => new HttpError(422, 'Please correct: csv.', { csv: [err.message] });
+/** A file that cannot be read at all is a 422 naming the file as the upload labels it (apps/web/src/features/surveys/survey-platform-upload.tsx). */
+const fileRefused = (err: FeedFileError) => fieldsRefused({ csv: [err.message] }, { csv: 'CSV file' });
 
 /**
  * Survey Platform (collection `/api/data-feeds`): the kit's routes for the definition (Pause,

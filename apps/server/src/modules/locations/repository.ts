@@ -4,6 +4,7 @@ import {
   type LocationCreate,
   type LocationListQuery,
   locationIdParamSchema,
+  locationResource,
   type OptionsAnswer,
   type OptionsQuery,
 } from '@admin/shared';
@@ -26,7 +27,7 @@ import {
 import { isId, pagedOptions } from '../../kit/options.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 
 export type LocationRow = typeof locations.$inferSelect;
 
@@ -220,7 +221,7 @@ async function assertClientUser(db: Db, clientId: number, userId: number | null 
     .from(clientUsers)
     .where(and(eq(clientUsers.clientId, clientId), eq(clientUsers.userId, userId)))
     .limit(1);
-  if (!row) throw new HttpError(422, 'Please correct: manager_user_id.', { manager_user_id: ['Choose a user of this client'] });
+  if (!row) throw fieldsRefused({ manager_user_id: ['Choose a user of this client'] }, locationResource.labels);
 }
 
 /** The review links after applying `changes` (a null or empty URL removes that site). */
@@ -282,7 +283,7 @@ export const locationStore: ResourceStore<Location, LocationRow, LocationCreate,
   optionColumns: { state: locations.state },
   async check(db, body, before, request) {
     const errors = await checkLocationExtras(body);
-    if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+    if (Object.keys(errors).length > 0) throw fieldsRefused(errors, locationResource.labels);
     const clientId = before?.clientId ?? body.client_id ?? request.auth?.user.currentClientId;
     if (clientId) await assertClientUser(db, clientId, body.manager_user_id);
   },

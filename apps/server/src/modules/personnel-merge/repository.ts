@@ -23,7 +23,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
-import { conflict, HttpError } from '../../lib/http-error.ts';
+import { conflict, fieldsRefused, HttpError } from '../../lib/http-error.ts';
 
 /** Personnel as the personnel module decorates the app with them (`app.personnel`). */
 export type People = FastifyInstance['personnel'];
@@ -146,13 +146,25 @@ export async function findGroups(
 }
 
 /** 422 unless every id is a person of the client. */
+/**
+ * The merge's fields as the screen labels them (apps/web/src/features/services/merge-panel.tsx: the
+ * Survivor and Merge columns, the confirmation input; a group's people are dismissed together).
+ */
+export const MERGE_LABELS: Record<string, string> = {
+  survivor_id: 'Survivor',
+  duplicate_ids: 'Merge',
+  confirm_name: "Type the survivor's name to confirm",
+  personnel_ids: 'People',
+  aliases: 'Aliases',
+};
+
 export async function assertClientPeople(db: Db, clientId: number, ids: number[]): Promise<void> {
   const rows = await db
     .select({ id: personnel.id })
     .from(personnel)
     .where(and(eq(personnel.clientId, clientId), inArray(personnel.id, ids)));
   if (rows.length !== new Set(ids).size) {
-    throw new HttpError(422, 'Please correct: personnel_ids.', { personnel_ids: ['Choose people of the current client'] });
+    throw fieldsRefused({ personnel_ids: ['Choose people of the current client'] }, MERGE_LABELS);
   }
 }
 
@@ -275,7 +287,7 @@ export async function planMerge(
   const errors: Record<string, string[]> = {};
   if (dupIds.length === 0) errors.duplicate_ids = ['Choose at least one duplicate'];
   if (dupIds.includes(survivorId)) errors.duplicate_ids = ['The survivor cannot also be a duplicate'];
-  if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, MERGE_LABELS);
 
   const ids = [survivorId, ...dupIds].sort((a, b) => a - b);
   const query = tx.select().from(personnel).where(inArray(personnel.id, ids)).orderBy(personnel.id);
@@ -284,10 +296,10 @@ export async function planMerge(
   const survivorRow = byId.get(survivorId);
   const duplicateRows = dupIds.map((id) => byId.get(id)).filter((r) => r !== undefined);
   if (!survivorRow || survivorRow.clientId !== clientId) {
-    throw new HttpError(422, 'Please correct: survivor_id.', { survivor_id: ['Choose a person of the current client'] });
+    throw fieldsRefused({ survivor_id: ['Choose a person of the current client'] }, MERGE_LABELS);
   }
   if (duplicateRows.length !== dupIds.length || duplicateRows.some((r) => r.clientId !== clientId)) {
-    throw new HttpError(422, 'Please correct: duplicate_ids.', { duplicate_ids: ['All people must belong to the current client'] });
+    throw fieldsRefused({ duplicate_ids: ['All people must belong to the current client'] }, MERGE_LABELS);
   }
   const merged = rows.filter((r) => r.mergedIntoId !== null);
   if (merged.length > 0) {
@@ -335,11 +347,14 @@ export async function planMerge(
     }
   }
   if (aliases.length > MAX_ALIASES) {
-    throw new HttpError(422, 'Please correct: aliases.', {
-      aliases: [
-        `The survivor would have ${aliases.length} aliases; at most ${MAX_ALIASES} are kept. Remove some of the survivor's aliases first, or merge fewer people at once.`,
-      ],
-    });
+    throw fieldsRefused(
+      {
+        aliases: [
+          `The survivor would have ${aliases.length} aliases; at most ${MAX_ALIASES} are kept. Remove some of the survivor's aliases first, or merge fewer people at once.`,
+        ],
+      },
+      MERGE_LABELS,
+    );
   }
 
   const moved_counts: Record<string, number> = {};

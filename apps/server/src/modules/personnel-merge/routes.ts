@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { listRoutes } from '../../kit/resource-routes.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { fieldsRefused } from '../../lib/http-error.ts';
 import {
   applyMerge,
   assertClientPeople,
@@ -21,6 +21,7 @@ import {
   dismissGroup,
   findGroups,
   listHistory,
+  MERGE_LABELS,
   type MergePlan,
   planMerge,
 } from './repository.ts';
@@ -110,11 +111,16 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
         const plan = await planMerge(tx, app.personnel, clientId, survivor_id, duplicate_ids, true);
         const expected = plan.survivor.name;
         if (confirm_name.trim().replace(/\s+/g, ' ') !== expected) {
-          throw new HttpError(422, 'Please correct: confirm_name.', {
-            confirm_name: [
-              confirm_name.trim() === '' ? 'The confirm name field is required' : `Type the survivor's name exactly as shown: ${expected}`,
-            ],
-          });
+          throw fieldsRefused(
+            {
+              confirm_name: [
+                confirm_name.trim() === ''
+                  ? 'The confirm name field is required'
+                  : `Type the survivor's name exactly as shown: ${expected}`,
+              ],
+            },
+            MERGE_LABELS,
+          );
         }
         const mergeId = await applyMerge(tx, app.personnel, clientId, plan, request.auth?.user.id ?? 0);
         await request.audit(

@@ -1,4 +1,12 @@
-import { LIST_SEPARATOR, MATCH_REASONS, type MatchReason, type Person, type PersonCreate, type PersonnelListQuery } from '@admin/shared';
+import {
+  LIST_SEPARATOR,
+  MATCH_REASONS,
+  type MatchReason,
+  type Person,
+  type PersonCreate,
+  type PersonnelListQuery,
+  personnelResource,
+} from '@admin/shared';
 import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import { type Db, isoText, rowsOf } from '../../db/client.ts';
@@ -7,7 +15,7 @@ import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 
 export type PersonRow = typeof personnel.$inferSelect;
 type Link = { id: string; name: string };
@@ -198,7 +206,7 @@ export const personnelStore: ResourceStore<Person, PersonRow, PersonCreate, Pers
       .from(locations)
       .where(and(eq(locations.clientId, clientId), inArray(locations.id, ids)));
     if (own.length < new Set(ids).size) {
-      throw new HttpError(422, 'Please correct: location_ids.', { location_ids: ['Choose locations of the current client'] });
+      throw fieldsRefused({ location_ids: ['Choose locations of the current client'] }, personnelResource.labels);
     }
   },
   async afterWrite(tx, row, body) {

@@ -16,7 +16,7 @@ import { containsPattern } from '../../kit/keyset.ts';
 import { isId } from '../../kit/options.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { tableStore } from '../../kit/table-store.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { fieldsRefused } from '../../lib/http-error.ts';
 
 export type SmsTemplateRow = typeof smsTemplates.$inferSelect;
 
@@ -84,7 +84,7 @@ export const smsTemplateStore: ResourceStore<SmsTemplate, SmsTemplateRow, SmsTem
     const purpose = body.purpose ?? before?.purpose;
     const text = (body.body ?? before?.body ?? '').trim();
     const { errors } = checkSmsTemplateBody(purpose, text);
-    if (errors.length > 0) throw new HttpError(422, 'Please correct: body.', { body: errors });
+    if (errors.length > 0) throw fieldsRefused({ body: errors }, smsTemplateResource.labels);
   },
 };
 

@@ -19,10 +19,22 @@ import { surveyProcessingItems as items } from '../../db/schema/index.ts';
 import { allOf } from '../../kit/keyset.ts';
 import { everyClient, everyLocation, everyPerson, everySurvey } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
-import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { countItems, filtersWhere, findItem, listPage } from './repository.ts';
 
 const def = processingItemResource;
+/**
+ * The actions' fields as the screen labels them (apps/web/src/features/surveys/survey-processing-page.tsx):
+ * the definition has no fields, the inputs are the page's own.
+ */
+const ACTION_LABELS: Record<string, string> = {
+  scheduled_at: 'Send at',
+  email: 'Email',
+  phone: 'Phone',
+  note: 'Note',
+  ids: 'Invitations',
+  filter: 'Filter',
+};
 const detailAnswer = { 200: dataEnvelope(processingItemDetailSchema) };
 /** Statuses a send can be (re)scheduled from: not gone out yet, and with a contact to send to. */
 const SCHEDULABLE: ProcessingItemStatus[] = ['queued', 'scheduled', 'failed'];
@@ -103,7 +115,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       requireStatus(item, SCHEDULABLE, 'Reschedule');
       const at = new Date(request.body.scheduled_at);
       if (at.getTime() <= now().getTime())
-        throw new HttpError(422, 'Please correct: scheduled_at.', { scheduled_at: ['The Send at field must be a date after now'] });
+        throw fieldsRefused({ scheduled_at: ['The Send at field must be a date after now'] }, ACTION_LABELS);
       return change(
         request,
         item,
@@ -170,15 +182,13 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { ids, filter } = request.body;
       if ((ids === undefined) === (filter === undefined))
-        throw new HttpError(422, 'Please correct: ids.', { ids: ['Choose invitations, or retry every failed one of the filter'] });
+        throw fieldsRefused({ ids: ['Choose invitations, or retry every failed one of the filter'] }, ACTION_LABELS);
       let which: SQL | undefined;
       if (ids) which = inArray(items.id, ids);
       else {
         const parsed = filterSchema.safeParse(filter);
         if (!parsed.success)
-          throw new HttpError(422, 'Please correct: filter.', {
-            filter: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
-          });
+          throw fieldsRefused({ filter: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, ACTION_LABELS);
         const { sort: _s, order: _o, perPage: _p, cursor: _c, ...filters } = parsed.data;
         which = filtersWhere(filters satisfies ProcessingItemFilters);
       }
@@ -214,7 +224,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
         email !== undefined && phone === undefined ? 'email' : phone !== undefined && email === undefined ? 'sms' : item.channel;
       // Never text a customer who did not opt in to SMS (TCPA); the form has no opt-in to record here.
       if (channel === 'sms' && !item.sms_opt_in)
-        throw new HttpError(422, 'Please correct: phone.', { phone: ['The Phone can be texted only when the customer opted in to SMS'] });
+        throw fieldsRefused({ phone: ['The Phone can be texted only when the customer opted in to SMS'] }, ACTION_LABELS);
       // Opt-outs and suppressions are not checked here: the messenger checks every send against them
       // (messaging/send.ts, refusalsOf) and the send engine records a refused one as skipped_opt_out or
       // skipped_suppressed with the reason (and an e-mail → SMS survey still falls back to an opted-in phone).

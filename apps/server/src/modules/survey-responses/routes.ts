@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { everyClient, everyLocation, everyPerson, everySurvey } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
-import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import {
@@ -29,6 +29,8 @@ import {
 } from './repository.ts';
 
 const def = surveyResponseResource;
+/** The reassign dialogs' fields as they label them (apps/web/src/features/surveys/response-reassign.tsx). */
+const REASSIGN_LABELS: Record<string, string> = { personnel_id: 'Personnel', location_id: 'Location' };
 const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } };
 /** Statuses of an invitation that went out and may be sent again (not answered, not refused). */
 const RESENDABLE = new Set(['sent', 'delivered', 'opened', 'reminded']);
@@ -98,9 +100,10 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
       const before = await responseOf(request.params.id);
       const personId = request.body.personnel_id;
       if (!(await personOfClient(app.db, before.client_id, personId)))
-        throw new HttpError(422, 'Please correct: personnel_id.', {
-          personnel_id: [`The Personnel field must be a person of ${before.client_name ?? 'the response’s client'}`],
-        });
+        throw fieldsRefused(
+          { personnel_id: [`The Personnel field must be a person of ${before.client_name ?? 'the response’s client'}`] },
+          REASSIGN_LABELS,
+        );
       await reassign(app.db, { id: before.id, processingItemId: before.processing_item_id }, { personnelId: personId }, new Date());
       const after = await responseOf(before.id);
       await request.audit({
@@ -123,9 +126,10 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
       const before = await responseOf(request.params.id);
       const locationId = request.body.location_id;
       if (!(await locationOfClient(app.db, before.client_id, locationId)))
-        throw new HttpError(422, 'Please correct: location_id.', {
-          location_id: [`The Location field must be a location of ${before.client_name ?? 'the response’s client'}`],
-        });
+        throw fieldsRefused(
+          { location_id: [`The Location field must be a location of ${before.client_name ?? 'the response’s client'}`] },
+          REASSIGN_LABELS,
+        );
       await reassign(app.db, { id: before.id, processingItemId: before.processing_item_id }, { locationId }, new Date());
       const after = await responseOf(before.id);
       await request.audit({

@@ -22,7 +22,7 @@ import { clientSurveySettings } from '../../db/schema/index.ts';
 import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
 import { assertFresh } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
-import { conflict, HttpError, notFound } from '../../lib/http-error.ts';
+import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { checkDomain, type DnsResolver, recordsFor, systemResolver } from './domain-check.ts';
 import { countPage, findOne, isActiveSurveyOf, listPage, recordOf, surveyOptions, toRecord, valuesOf } from './repository.ts';
 
@@ -113,7 +113,7 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
           `The ${def.labels.default_survey_id} must be one of ${found.client.name}'s surveys that is not archived`,
         ];
       }
-      if (Object.keys(problems).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(problems).join(', ')}.`, problems);
+      if (Object.keys(problems).length > 0) throw fieldsRefused(problems, def.labels);
       const values = valuesOf(found.row ? changes : merged);
       const domainChanged = values.sendingDomain !== undefined && values.sendingDomain !== (found.row?.sendingDomain ?? null);
       const stamp = { ...(domainChanged ? { domainVerified: false, domainCheckedAt: null } : {}), updatedAt: sql`now()` };
@@ -189,9 +189,7 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
       const found = await load(app.db, request.params.id);
       const domain = found.row?.sendingDomain;
       if (!found.row || !domain) {
-        throw new HttpError(422, 'Please correct: sending_domain.', {
-          sending_domain: [`Save a ${def.labels.sending_domain} in Edit settings first`],
-        });
+        throw fieldsRefused({ sending_domain: [`Save a ${def.labels.sending_domain} in Edit settings first`] }, def.labels);
       }
       const { records, verified } = await checkDomain(resolver, domain);
       const checkedAt = new Date();

@@ -16,7 +16,7 @@ import {
 } from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { logSurveyChanges, statusAction, surveyChanges } from './change-log.ts';
 
 export type SurveyRow = typeof surveys.$inferSelect;
@@ -236,7 +236,7 @@ export const surveyStore: ResourceStore<Survey, SurveyRow, SurveyBody, SurveyLis
         errors.sms_template_id = [`The ${surveyResource.labels.sms_template_id} does not exist`];
       }
     }
-    if (Object.keys(errors).length > 0) throw new HttpError(422, `Please correct: ${Object.keys(errors).join(', ')}.`, errors);
+    if (Object.keys(errors).length > 0) throw fieldsRefused(errors, surveyResource.labels);
   },
   async afterWrite(tx, row, body) {
     if (body.location_ids) await setLocations(tx, row.id, body.location_ids);

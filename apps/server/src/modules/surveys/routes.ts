@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { itemStatusOf } from '../../pipeline/item-status.ts';
@@ -158,7 +158,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       const clientId = (await requireWritableClient(request, survey.clientId)).id;
       const to = request.body.to;
       const channel = to.startsWith('+') ? 'sms' : 'email';
-      const refuse = (message: string) => new HttpError(422, `Please correct: to.`, { to: [message] });
+      // Named as the Send test dialog labels it (apps/web/src/features/surveys/survey-actions.tsx).
+      const refuse = (message: string) => fieldsRefused({ to: [message] }, { to: 'Send to' });
 
       let template: { name: string; body: string } | undefined;
       if (channel === 'sms') {
