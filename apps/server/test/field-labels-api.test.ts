@@ -74,7 +74,11 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('POST /api/personnel: locations of another client are named Locations', async () => {
-      const other = await send('POST', '/api/personnel', { first_name: 'Lab', last_name: 'El', location_ids: ['ffffffffffffffffffffffff'] });
+      const other = await send('POST', '/api/personnel', {
+        first_name: 'Lab',
+        last_name: 'El',
+        location_ids: ['ffffffffffffffffffffffff'],
+      });
       expect(other.statusCode).toBe(422);
       expect(other.json().message).toBe('Please correct: Locations.');
     });
@@ -107,9 +111,9 @@ for (const kind of testDatabaseKinds()) {
       expect(proto.statusCode).toBe(422);
       expect(proto.json().message).toBe('Please correct: constructor.');
 
-      const preference = await send('GET', '/api/endpoints?q=a%00b');
-      expect(preference.statusCode).toBe(400);
-      expect(preference.json().message).toBe('Invalid query: q.');
+      const query = await send('GET', '/api/endpoints?q=a%00b');
+      expect(query.statusCode).toBe(400);
+      expect(query.json().message).toBe('Invalid query: q.');
     });
   });
 }
