@@ -1,4 +1,4 @@
-import { cellValue, type FilterSpec, type ResourceView, type Status } from '@admin/shared';
+import type { FilterSpec, ResourceView, Status } from '@admin/shared';
 import { SELECTED_ALL, STATUS_LABELS } from '@admin/shared/constants';
 import { Button, Checkbox, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -6,9 +6,7 @@ import { type ComponentType, type ReactNode, useState } from 'react';
 import { api } from '../../lib/http.ts';
 import type { ListParamsConfig } from '../../lib/list-params.ts';
 import { CsvImportDialog } from '../csv-import/csv-import.tsx';
-import { DateCell, EmptyCell, PhoneCell } from '../data-table/cells.tsx';
 import { ColumnChooser } from '../data-table/column-chooser.tsx';
-import { CursorPager, DataTable } from '../data-table/data-table.tsx';
 import { ExportButton } from '../data-table/export-button.tsx';
 import { DateRangeFilter } from '../filters/date-range-filter.tsx';
 import { FilterBar } from '../filters/filter-bar.tsx';
@@ -17,12 +15,14 @@ import { RemoteMultiFilter } from '../filters/remote-multi-filter.tsx';
 import { SearchFilter, TextFilter } from '../filters/search-filter.tsx';
 import { Page } from '../page.tsx';
 import { SidePanel } from '../side-panel.tsx';
-import { StatusActions, StatusBadge } from '../status/status-kit.tsx';
+import { StatusActions } from '../status/status-kit.tsx';
 import { ResourceFormShell } from './field.tsx';
+import { type ResourceCells, ResourceTable } from './resource-table.tsx';
 import { type Editable, type ResourceFormProps, recordId, useResourceForm } from './use-resource-form.ts';
-import { listConfigOf, useResourceList } from './use-resource-list.ts';
+import { listConfigOf, type ResourceList, useResourceList } from './use-resource-list.ts';
 
-export type ResourceList<Row> = ReturnType<typeof useResourceList<Row>>;
+export type { ResourceList };
+
 type Row0 = Omit<Editable, 'updated_at'> & { updated_at?: string; status?: Status };
 /** Rows of read-only resources have no version stamp, so no form edits them. */
 const editable = <Row extends Row0>(row: Row): row is Row & Editable => typeof row.updated_at === 'string';
@@ -33,8 +33,7 @@ type Props<Row extends Row0> = {
   config?: ListParamsConfig;
   /** The side panel's form; the definition's fields in order when absent. */
   form?: ComponentType<ResourceFormProps<Row & Editable>>;
-  /** Cells shown otherwise than as text (the text is the column's format, as in the CSV). */
-  cells?: Partial<Record<string, (row: Row) => ReactNode>>;
+  cells?: ResourceCells<Row>;
   /** How buttons and titles name a row ("Edit Duct cleaning"); its `name` when absent. */
   title?: (row: Row) => string;
   /** Filters beyond the definition's, after them. */
@@ -65,18 +64,6 @@ type Props<Row extends Row0> = {
 
 const nameOf = (row: object) => String(Object.entries(row).find(([k]) => k === 'name')?.[1] ?? '');
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** What a cell shows when the screen says nothing else: a badge, a date, a phone, or the column's text. */
-function defaultCell<Row extends object>(column: ResourceView<Row>['columns'][number], row: Row): ReactNode {
-  const value = cellValue(column, row);
-  if (column.key === 'status' && typeof value === 'string') {
-    const status = Object.entries(row).find(([k]) => k === 'status')?.[1];
-    return <StatusBadge status={status as Status} />;
-  }
-  if (column.key.endsWith('_at') && typeof value === 'string') return <DateCell value={value} />;
-  if (column.key.includes('phone') && typeof value === 'string') return <PhoneCell value={value} />;
-  return value === null || value === undefined || value === '' ? <EmptyCell /> : String(value);
-}
 
 /** A filter as its definition describes it. */
 function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: FilterSpec; list: ResourceList<Row>; path: string }) {
@@ -206,18 +193,10 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         {props.filters?.(list)}
         {list.list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
       </FilterBar>
-      <DataTable<Row>
+      <ResourceTable<Row>
+        resource={def}
+        list={list}
         caption={Plural}
-        columns={def.columns}
-        visible={list.columns.visible}
-        rows={list.list.data?.data}
-        rowKey={(r) => recordId(def, r)}
-        sort={{ sort: params.sort, order: params.order }}
-        defaultSort={def.defaultSort}
-        onSort={(s) => update({ sort: s.sort, order: s.order })}
-        isPending={list.list.isPending && !waiting}
-        error={list.list.error}
-        onRetry={() => void list.list.refetch()}
         empty={{
           title:
             props.empty ??
@@ -236,12 +215,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         }}
         onOpen={Detail ? setShown : props.readOnly ? undefined : (r) => editable(r) && setEditing(r)}
         openLabel={(r) => `${Detail ? 'Details of' : 'Edit'} ${title(r)}`}
-        renderCell={(key, r) => {
-          const custom = props.cells?.[key];
-          if (custom) return custom(r);
-          const column = def.columns.find((c) => c.key === key);
-          return column ? defaultCell(column, r) : null;
-        }}
+        cells={props.cells}
         rowActions={
           props.readOnly
             ? props.rowActions && ((r) => props.rowActions?.(r, list))
@@ -262,15 +236,6 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
                 </Group>
               )
         }
-      />
-      <CursorPager
-        key={JSON.stringify(list.exportQuery())}
-        cursor={params.cursor}
-        nextCursor={list.list.data?.nextCursor}
-        total={list.list.data?.total}
-        totalIsEstimate={list.list.data?.totalIsEstimate}
-        shownCount={list.list.data?.data.length ?? 0}
-        onCursor={(cursor) => update({ cursor })}
       />
       <SidePanel
         opened={editing !== null}

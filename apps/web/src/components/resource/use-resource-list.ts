@@ -69,3 +69,6 @@ export function useResourceList<Row>(def: ResourceView<Row>, config: ListParamsC
     refresh: () => queryClient.invalidateQueries({ queryKey: [def.screen] }),
   };
 }
+
+/** What `useResourceList` answers: the list a screen's table, pager, filters and actions share. */
+export type ResourceList<Row> = ReturnType<typeof useResourceList<Row>>;

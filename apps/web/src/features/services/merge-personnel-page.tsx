@@ -1,4 +1,4 @@
-import { cellValue, type MergeGroup, type MergeGroupsAnswer, type MergePerson, type MergeRecord, type Person } from '@admin/shared';
+import type { MergeGroup, MergeGroupsAnswer, MergePerson, MergeRecord, Person } from '@admin/shared';
 import { MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryResource } from '@admin/shared/resources/personnel-merge';
 import { Badge, Button, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -11,6 +11,7 @@ import { CursorPager, DataTable } from '../../components/data-table/data-table.t
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
+import { ResourceTable } from '../../components/resource/resource-table.tsx';
 import { listConfigOf, useResourceList } from '../../components/resource/use-resource-list.ts';
 import { SidePanel } from '../../components/side-panel.tsx';
 import { api } from '../../lib/http.ts';
@@ -148,49 +149,27 @@ function Suggestions(props: {
   );
 }
 
-/**
- * Performed merges, on the kit (`useResourceList` over `mergeHistoryResource`): columns, sort,
- * paging and export from the definition; each cell is its column's format, the CSV's text.
- */
+/** A merge is a moment, shown to the second as the logs' moments are; the other cells are their columns' text, as in the CSV. */
+const HISTORY_CELLS = { performed_at: (r: MergeRecord) => <DateTimeCell value={r.performed_at} /> };
+
+/** Performed merges, on the kit (`useResourceList` over `mergeHistoryResource`): columns, sort, paging and export from the definition. */
 function History() {
   const list = useResourceList(historyResource, HISTORY_CONFIG);
-  const { params, update, currentClient, waiting } = list;
+  const { currentClient } = list;
   return (
     <Stack gap="md" mt="md">
       <Group justify="flex-end" gap="xs">
         <ColumnChooser columns={historyResource.columns} choice={list.columns.choice} onChange={list.columns.setChoice} />
         <ExportButton path={`${historyResource.path}/export`} query={list.exportQuery} />
       </Group>
-      <DataTable<MergeRecord>
+      <ResourceTable<MergeRecord>
+        resource={historyResource}
+        list={list}
         caption="Merge history"
-        columns={historyResource.columns}
-        visible={list.columns.visible}
-        rows={list.list.data?.data}
-        rowKey={(r) => r.id}
-        sort={{ sort: params.sort, order: params.order }}
-        defaultSort={historyResource.defaultSort}
-        onSort={(s) => update({ sort: s.sort, order: s.order })}
-        isPending={list.list.isPending && !waiting}
-        error={list.list.error}
-        onRetry={() => void list.list.refetch()}
         empty={{
           title: currentClient ? `No personnel of ${currentClient.name} have been merged yet.` : 'Choose a client to see its merges.',
         }}
-        renderCell={(key, r) => {
-          if (key === 'performed_at') return <DateTimeCell value={r.performed_at} />;
-          const column = historyResource.columns.find((c) => c.key === key);
-          const text = column ? cellValue(column, r) : null;
-          return text === null || text === undefined || text === '' ? <EmptyCell /> : String(text);
-        }}
-      />
-      <CursorPager
-        key={JSON.stringify(list.exportQuery())}
-        cursor={params.cursor}
-        nextCursor={list.list.data?.nextCursor}
-        total={list.list.data?.total}
-        totalIsEstimate={list.list.data?.totalIsEstimate}
-        shownCount={list.list.data?.data.length ?? 0}
-        onCursor={(cursor) => update({ cursor })}
+        cells={HISTORY_CELLS}
       />
     </Stack>
   );
