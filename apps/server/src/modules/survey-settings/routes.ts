@@ -3,7 +3,6 @@ import {
   dataEnvelope,
   domainCheckSchema,
   idParamSchema,
-  listEnvelope,
   NOTIFICATION_STATUSES,
   optionsAnswerSchema,
   optionsQuerySchema,
@@ -19,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { clientSurveySettings } from '../../db/schema/index.ts';
-import { csvFileName, exportColumns, pagedRows, sendCsv } from '../../kit/csv.ts';
+import { listRoutes } from '../../kit/resource-routes.ts';
 import { assertFresh } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
@@ -27,7 +26,6 @@ import { checkDomain, type DnsResolver, recordsFor, systemResolver } from './dom
 import { countPage, findOne, isActiveSurveyOf, listPage, recordOf, surveyOptions, toRecord, valuesOf } from './repository.ts';
 
 const def = surveySettingsResource;
-const EXPORT_BATCH = 2000;
 const one = dataEnvelope(def.record);
 const s = clientSurveySettings;
 /** A test e-mail's NotificationLog row (Tracking Logs shows it) and how its send ended. */
@@ -71,21 +69,9 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     return found;
   }
 
-  app.get(
-    def.path,
-    { schema: { querystring: def.listQuerySchema, response: { 200: listEnvelope(def.record).extend({ totalIsEstimate: z.boolean() }) } } },
-    async (request) => {
-      const q = request.query;
-      const [{ rows, nextCursor }, totals] = await Promise.all([listPage(app.db, q, q.perPage), countPage(app.db, q)]);
-      return { data: rows, nextCursor, ...totals };
-    },
-  );
-
-  app.get(`${def.path}/export`, { schema: { querystring: def.exportQuerySchema } }, async (request, reply) => {
-    const { columns: chosen, cursor: _ignored, ...q } = request.query;
-    const columns = exportColumns(def.columns, chosen);
-    const batches = pagedRows((cursor) => listPage(app.db, { ...q, ...(cursor ? { cursor } : {}) }, EXPORT_BATCH), columns);
-    return sendCsv(reply, csvFileName(def.screen), columns, batches);
+  listRoutes(app, def, {
+    page: (_request, q, limit) => listPage(app.db, q, limit),
+    count: (_request, q) => countPage(app.db, q),
   });
 
   app.get(`${def.path}/:id`, { schema: { params: idParamSchema, response: { 200: one } } }, async (request) => {
