@@ -384,6 +384,18 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
   }
 
   for (const width of WIDTHS) {
+    test(`at ${width} px a dialog's close button has a name too`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/location');
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import locations' });
+      await dialog.getByRole('button', { name: 'Close dialog' }).click();
+      await expect(dialog).toHaveCount(0);
+    });
+  }
+
+  for (const width of WIDTHS) {
     test(`at ${width} px a deep link opened signed out lands on that link after sign-in`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/admin/personnel?q=ethan');

@@ -1,9 +1,18 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, Drawer, MantineProvider, Modal } from '@mantine/core';
 import type { ReactNode } from 'react';
 import '@mantine/core/styles.css';
 import '../app/styles.css';
 
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'sm' });
+// Mantine's close buttons are an icon with no text: every dialog and drawer gets a name for
+// screen readers here, once, unless it gives its own ("Close panel" in side-panel.tsx).
+const theme = createTheme({
+  primaryColor: 'blue',
+  defaultRadius: 'sm',
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
+  },
+});
 
 /**
  * Mantine's provider and styles. Mounted by the signed-in shell and the 404 page, not by the
