@@ -1,7 +1,8 @@
 import { type Survey, type SurveyTestResult, surveyResource, surveyTestSchema } from '@admin/shared/resources/surveys';
-import { Alert, Anchor, Button, Group, Menu, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
 import { SendTestDialog } from '../../components/send-test-dialog.tsx';
@@ -87,17 +88,13 @@ export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList
   };
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Button size="compact-xs" variant="subtle" aria-label={`Duplicate ${row.name}`}>
-            Duplicate
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item onClick={() => void duplicate()}>Copy for {row.client_name ?? 'its client'}</Menu.Item>
-          <Menu.Item onClick={() => setPicking(true)}>Copy to another client…</Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <DuplicateMenu
+        name={row.name}
+        items={[
+          { label: `Copy for ${row.client_name ?? 'its client'}`, onClick: () => duplicate() },
+          { label: 'Copy to another client…', onClick: () => setPicking(true) },
+        ]}
+      />
       <Modal opened={picking} onClose={() => setPicking(false)} title={`Copy ${row.name} to another client`}>
         <Stack gap="sm">
           {/* Mounted only while the dialog is open, so the clients are asked for when needed. */}

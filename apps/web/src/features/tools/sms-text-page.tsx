@@ -6,10 +6,11 @@ import {
   type SmsTemplate,
   smsTemplateResource,
 } from '@admin/shared/resources/sms-templates';
-import { Badge, Button, Group, Menu, Text } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BaseSyntheticEvent } from 'react';
 import { useWatch } from 'react-hook-form';
+import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { GlobalDefaultField, GlobalDefaultNote } from '../../components/resource/global-default.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
@@ -71,37 +72,21 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
 /** Duplicate: a copy of the same kind; a global default can also be copied to the current client to adapt it. */
 function DuplicateAction({ row, list }: { row: SmsTemplate; list: ResourceList<SmsTemplate> }) {
   const duplicate = async (global?: boolean) => {
-    try {
-      const { data } = await api.post<{ data: SmsTemplate }>(
-        `${smsTemplateResource.path}/${row.id}/duplicate`,
-        global === undefined ? {} : { global },
-      );
-      notifications.show({ color: 'green', message: `Duplicated as ${data.name}` });
-      await list.refresh();
-    } catch (e) {
-      notifications.show({ color: 'red', message: e instanceof Error ? e.message : String(e) });
-    }
-  };
-  if (row.client_id !== null) {
-    return (
-      <Button size="compact-xs" variant="subtle" aria-label={`Duplicate ${row.name}`} onClick={() => void duplicate()}>
-        Duplicate
-      </Button>
+    const { data } = await api.post<{ data: SmsTemplate }>(
+      `${smsTemplateResource.path}/${row.id}/duplicate`,
+      global === undefined ? {} : { global },
     );
-  }
-  return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button size="compact-xs" variant="subtle" aria-label={`Duplicate ${row.name}`}>
-          Duplicate
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => void duplicate(false)}>Copy for {list.currentClient?.name ?? 'this client'}</Menu.Item>
-        <Menu.Item onClick={() => void duplicate(true)}>Copy as a global default</Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
+    notifications.show({ color: 'green', message: `Duplicated as ${data.name}` });
+    await list.refresh();
+  };
+  const items =
+    row.client_id !== null
+      ? [{ label: 'Duplicate', onClick: () => duplicate() }]
+      : [
+          { label: `Copy for ${list.currentClient?.name ?? 'this client'}`, onClick: () => duplicate(false) },
+          { label: 'Copy as a global default', onClick: () => duplicate(true) },
+        ];
+  return <DuplicateMenu name={row.name} items={items} />;
 }
 
 /**
