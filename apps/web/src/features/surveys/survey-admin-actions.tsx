@@ -9,7 +9,9 @@ import {
 import { Alert, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { RowMenu } from '../../components/row-menu.tsx';
 import { SendTestForm } from '../../components/send-test-dialog.tsx';
+import { TableHead } from '../../components/table-head.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 
 const path = surveySettingsResource.path;
@@ -102,14 +104,7 @@ function VerifyDomainPanel({ row, onClose, onChecked }: { row: SurveySettings; o
           </Alert>
           <Table.ScrollContainer minWidth={560}>
             <Table striped aria-label="DNS records to add">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Record</Table.Th>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Value</Table.Th>
-                  <Table.Th>Checked</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead labels={['Record', 'Name', 'Value', 'Checked']} />
               <Table.Tbody>
                 {check.records.map((r) => (
                   <RecordRow key={`${r.purpose}-${r.name}`} record={r} />
@@ -173,20 +168,13 @@ export function SurveyAdminActions({ row, refresh }: { row: SurveySettings; refr
   };
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Button size="compact-xs" variant="subtle" aria-label={`More actions for ${row.client_name}`}>
-            More
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item onClick={() => setOpen('verify')}>Verify sender domain</Menu.Item>
-          <Menu.Item onClick={() => setOpen('test')}>Send test email</Menu.Item>
-          <Menu.Item color="red" disabled={!row.customized} onClick={() => setOpen('reset')}>
-            Reset to platform defaults
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      <RowMenu label="More" name={`More actions for ${row.client_name}`}>
+        <Menu.Item onClick={() => setOpen('verify')}>Verify sender domain</Menu.Item>
+        <Menu.Item onClick={() => setOpen('test')}>Send test email</Menu.Item>
+        <Menu.Item color="red" disabled={!row.customized} onClick={() => setOpen('reset')}>
+          Reset to platform defaults
+        </Menu.Item>
+      </RowMenu>
       <Modal opened={open === 'verify'} onClose={close} size="xl" title={`Verify sender domain of ${row.client_name}`}>
         {open === 'verify' && <VerifyDomainPanel row={row} onClose={close} onChecked={() => void refresh()} />}
       </Modal>

@@ -11,6 +11,8 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
+import { RowMenu } from '../../components/row-menu.tsx';
+import { TableHead } from '../../components/table-head.tsx';
 import { downloadCsv } from '../../lib/download.ts';
 import { api } from '../../lib/http.ts';
 
@@ -22,13 +24,7 @@ function RowErrors({ errors, total }: { errors: FeedRowError[]; total: number })
   return (
     <Stack gap={4}>
       <Table striped withTableBorder aria-label="Row errors">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Row</Table.Th>
-            <Table.Th>Column</Table.Th>
-            <Table.Th>Error</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead labels={['Row', 'Column', 'Error']} />
         <Table.Tbody>
           {errors.map((e) => (
             <Table.Tr key={`${e.row_number}-${e.column}-${e.message}`}>
@@ -192,23 +188,16 @@ export function FeedMenu({ row }: { row: DataFeed }) {
     }
   };
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button size="compact-xs" variant="subtle" aria-label={`More actions for ${row.name}`}>
-          More
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {row.source_type === 'sftp' && (
-          <Menu.Item onClick={() => void runNow()} disabled={row.status !== 'active'}>
-            Run now
-          </Menu.Item>
-        )}
-        <Menu.Item onClick={() => void template()}>Download sample template CSV</Menu.Item>
-        <Menu.Item component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`}>
-          View runs
+    <RowMenu label="More" name={`More actions for ${row.name}`}>
+      {row.source_type === 'sftp' && (
+        <Menu.Item onClick={() => void runNow()} disabled={row.status !== 'active'}>
+          Run now
         </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      )}
+      <Menu.Item onClick={() => void template()}>Download sample template CSV</Menu.Item>
+      <Menu.Item component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`}>
+        View runs
+      </Menu.Item>
+    </RowMenu>
   );
 }

@@ -15,9 +15,10 @@ import { PathCell } from '../../components/data-table/cells.tsx';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
+import { TableHead } from '../../components/table-head.tsx';
 import { api } from '../../lib/http.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { AllowedIpsInput, ipList, problemOf, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
+import { AllowedIpsInput, DialogForm, ipList, problemOf, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
 
 type Options = { data: { value: string; label: string }[] };
 type Dialog = { kind: 'edit' | 'calls' | 'test'; row: ApiEndpoint };
@@ -56,72 +57,56 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
     });
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack gap="sm">
-        <Select
-          label={labels.survey_id}
-          required
-          searchable
-          data={surveys.data?.data ?? []}
-          value={surveyId}
-          onChange={setSurveyId}
-          error={error('survey_id')}
-          nothingFoundMessage="This client has no survey"
-          data-autofocus
+    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} submitLabel="Save">
+      <Select
+        label={labels.survey_id}
+        required
+        searchable
+        data={surveys.data?.data ?? []}
+        value={surveyId}
+        onChange={setSurveyId}
+        error={error('survey_id')}
+        nothingFoundMessage="This client has no survey"
+        data-autofocus
+      />
+      <Select
+        label={labels.token_id}
+        description="Empty: any token with the feeds:write scope"
+        clearable
+        searchable
+        data={tokens.data?.data ?? []}
+        value={tokenId}
+        onChange={setTokenId}
+        error={error('token_id')}
+      />
+      <AllowedIpsInput label={apiEndpointResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
+      <Select
+        label={labels.payload_format}
+        required
+        allowDeselect={false}
+        data={PAYLOAD_FORMAT_OPTIONS}
+        value={format}
+        onChange={(v) => setFormat(v ?? 'json')}
+        error={error('payload_format')}
+      />
+      <NumberInput
+        label={labels.rate_limit_per_min}
+        required
+        min={1}
+        max={6000}
+        allowDecimal={false}
+        value={rate}
+        onChange={setRate}
+        error={error('rate_limit_per_min')}
+      />
+      {row.configured && (
+        <Checkbox
+          label={row.has_webhook_secret ? 'Make a new webhook secret (the old one stops working)' : 'Make a webhook secret'}
+          checked={newSecret}
+          onChange={(e) => setNewSecret(e.currentTarget.checked)}
         />
-        <Select
-          label={labels.token_id}
-          description="Empty: any token with the feeds:write scope"
-          clearable
-          searchable
-          data={tokens.data?.data ?? []}
-          value={tokenId}
-          onChange={setTokenId}
-          error={error('token_id')}
-        />
-        <AllowedIpsInput label={apiEndpointResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
-        <Select
-          label={labels.payload_format}
-          required
-          allowDeselect={false}
-          data={PAYLOAD_FORMAT_OPTIONS}
-          value={format}
-          onChange={(v) => setFormat(v ?? 'json')}
-          error={error('payload_format')}
-        />
-        <NumberInput
-          label={labels.rate_limit_per_min}
-          required
-          min={1}
-          max={6000}
-          allowDecimal={false}
-          value={rate}
-          onChange={setRate}
-          error={error('rate_limit_per_min')}
-        />
-        {row.configured && (
-          <Checkbox
-            label={row.has_webhook_secret ? 'Make a new webhook secret (the old one stops working)' : 'Make a webhook secret'}
-            checked={newSecret}
-            onChange={(e) => setNewSecret(e.currentTarget.checked)}
-          />
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      )}
+    </DialogForm>
   );
 }
 
@@ -132,16 +117,7 @@ function RecentCalls({ row }: { row: ApiEndpoint }) {
   if (calls.data.data.length === 0) return <Text size="sm">No calls yet.</Text>;
   return (
     <Table striped aria-label={`Recent calls of ${row.locationname}`}>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Time</Table.Th>
-          <Table.Th>IP</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>Accepted</Table.Th>
-          <Table.Th>Rejected</Table.Th>
-          <Table.Th>Error</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
+      <TableHead labels={['Time', 'IP', 'Status', 'Accepted', 'Rejected', 'Error']} />
       <Table.Tbody>
         {calls.data.data.map((c) => (
           <Table.Tr key={c.id}>

@@ -12,7 +12,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { api } from '../../lib/http.ts';
-import { AllowedIpsInput, ipList, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
+import { AllowedIpsInput, DialogForm, ipList, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
 
 type Dialog = { kind: 'generate' | 'edit' | 'regenerate' | 'revoke'; row: ApiTokenUser };
 const labels = apiTokenResource.labels;
@@ -47,53 +47,37 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
     });
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack gap="sm">
-        <Text size="sm">
-          For <b>{row.name}</b> ({row.email})
-        </Text>
-        <TextInput
-          label={labels.name}
-          required
-          maxLength={60}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={error('name')}
-          data-autofocus
-        />
-        <Checkbox.Group label={labels.scopes} withAsterisk value={scopes} onChange={setScopes} error={error('scopes')}>
-          <Stack gap={4} mt={4}>
-            {API_TOKEN_SCOPE_OPTIONS.map((o) => (
-              <Checkbox key={o.value} value={o.value} label={o.label} />
-            ))}
-          </Stack>
-        </Checkbox.Group>
-        <TextInput
-          label={labels.expires_at}
-          description="yyyy-MM-dd, after today; rotate tokens every 30–90 days"
-          value={never ? '' : expires}
-          disabled={never}
-          onChange={(e) => setExpires(e.currentTarget.value)}
-          error={error('expires_at')}
-        />
-        <Checkbox label="Never expires (discouraged)" checked={never} onChange={(e) => setNever(e.currentTarget.checked)} />
-        <AllowedIpsInput label={apiTokenResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={busy}>
-            {editing ? 'Save' : 'Generate token'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} submitLabel={editing ? 'Save' : 'Generate token'}>
+      <Text size="sm">
+        For <b>{row.name}</b> ({row.email})
+      </Text>
+      <TextInput
+        label={labels.name}
+        required
+        maxLength={60}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error('name')}
+        data-autofocus
+      />
+      <Checkbox.Group label={labels.scopes} withAsterisk value={scopes} onChange={setScopes} error={error('scopes')}>
+        <Stack gap={4} mt={4}>
+          {API_TOKEN_SCOPE_OPTIONS.map((o) => (
+            <Checkbox key={o.value} value={o.value} label={o.label} />
+          ))}
+        </Stack>
+      </Checkbox.Group>
+      <TextInput
+        label={labels.expires_at}
+        description="yyyy-MM-dd, after today; rotate tokens every 30–90 days"
+        value={never ? '' : expires}
+        disabled={never}
+        onChange={(e) => setExpires(e.currentTarget.value)}
+        error={error('expires_at')}
+      />
+      <Checkbox label="Never expires (discouraged)" checked={never} onChange={(e) => setNever(e.currentTarget.checked)} />
+      <AllowedIpsInput label={apiTokenResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
+    </DialogForm>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Alert, Button, CopyButton, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ApiError } from '../../lib/http.ts';
 
 /** What a failed call says, for a toast. */
@@ -26,6 +26,41 @@ export function useDialogSave() {
     }
   }
   return { busy, run, error: (field: string) => errors[field]?.join(' ') || undefined };
+}
+
+/**
+ * A dialog's form (a token's, an endpoint's): Enter or the submit button saves, the browser's own
+ * validation stays off (the server's field errors show instead), Cancel closes, and the submit
+ * button spins while `busy`.
+ */
+export function DialogForm(props: {
+  onSubmit(): Promise<void>;
+  onCancel(): void;
+  busy: boolean;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void props.onSubmit();
+      }}
+    >
+      <Stack gap="sm">
+        {props.children}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={props.busy}>
+            {props.submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
 }
 
 /** The lines (or commas) of an allowed-IP box as the list the API takes. */
