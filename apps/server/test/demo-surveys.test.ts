@@ -107,6 +107,17 @@ describe('Demo data: surveys, invitations and responses', () => {
     }
   });
 
+  it('has global SMS defaults that pass the compliance rules and that SMS Text lists for any current client', async () => {
+    const answer = await get('/api/sms-templates?scope=global&perPage=50');
+    expect(answer.statusCode).toBe(200);
+    const globals = answer.json().data as { client_id: number | null; purpose: string; body: string; name: string }[];
+    expect(globals.map((t) => t.name).sort()).toEqual(['Review request (default)', 'Survey invite (default)']);
+    for (const t of globals) {
+      expect(t.client_id).toBeNull();
+      expect(checkSmsTemplateBody(t.purpose, t.body).errors).toEqual([]);
+    }
+  });
+
   it('writes one message per invitation at the invitation’s simulated time, sent ones to the outbox, over the last 30 days', async () => {
     const all = await invitations();
     const items = await ctx.database.db

@@ -58,6 +58,20 @@ const SMS_INVITE = {
   body: 'Hi {first_name}, thanks for choosing {business_name}! How did we do? It takes 30 seconds: {link} Reply STOP to opt out',
 } as const;
 
+/**
+ * The global defaults every client sees on SMS Text and may copy for itself (docs/screens.md,
+ * SMS Text): one per purpose a demo client would start from.
+ */
+const GLOBAL_SMS_TEMPLATES = [
+  { ...SMS_INVITE, name: 'Survey invite (default)' },
+  {
+    name: 'Review request (default)',
+    purpose: 'review_invite',
+    language: 'en',
+    body: 'Hi {first_name}, thank you for visiting {business_name}! Would you share a quick review? {link} Reply STOP to opt out',
+  },
+] as const;
+
 /** Promoters, passives, detractors (shares summing to 1) of an industry's NPS answers. */
 const NPS_MIX: Record<string, [number, number, number]> = {
   home_services: [0.62, 0.24, 0.14],
@@ -145,8 +159,12 @@ function questionsOf(type: 'nps' | 'csat' | 'star', clientName: string): SurveyQ
  * A client's SMS template made the way `POST /api/sms-templates` makes one: the definition's rules,
  * the compliance check and the store's values (the computed encoding, segments and opt-out flag).
  */
-async function createSmsTemplate(db: Db, clientId: number): Promise<typeof smsTemplates.$inferSelect> {
-  const body = smsTemplateResource.createSchema.parse(SMS_INVITE);
+async function createSmsTemplate(
+  db: Db,
+  clientId: number | null,
+  template: (typeof GLOBAL_SMS_TEMPLATES)[number] | typeof SMS_INVITE = SMS_INVITE,
+): Promise<typeof smsTemplates.$inferSelect> {
+  const body = smsTemplateResource.createSchema.parse(template);
   await validateFields(body, smsTemplateResource.rules, { names: smsTemplateResource.labels });
   const { errors } = checkSmsTemplateBody(body.purpose, body.body ?? '');
   if (errors.length > 0) throw new HttpError(422, `Demo SMS template: ${errors.join('; ')}`, { body: errors });
@@ -288,6 +306,7 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
     .select({ id: clients.id, name: clients.name, industry: clients.industry, phone: clients.phone })
     .from(clients)
     .orderBy(asc(clients.id));
+  for (const template of GLOBAL_SMS_TEMPLATES) await createSmsTemplate(db, null, template);
 
   for (const client of allClients) {
     const own = await db
