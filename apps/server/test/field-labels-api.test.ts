@@ -1,3 +1,6 @@
+import { FEED_FILE_LABELS, FEED_SAMPLE_LABELS, MERGE_REQUEST_LABELS, SURVEY_TEST_LABELS, UPDATED_AT_LABEL } from '@admin/shared';
+import { PROCESSING_ACTION_LABELS } from '@admin/shared/resources/survey-processing';
+import { RESPONSE_REASSIGN_LABELS } from '@admin/shared/resources/survey-responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldLabel, fieldsRefused } from '../src/lib/http-error.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
@@ -103,6 +106,94 @@ for (const kind of testDatabaseKinds()) {
       const patched = await send('PATCH', `/api/endpoints/${rows[0]?._id}`, { hours: { mon: { open: '09:00\u0000', close: '17:00' } } });
       expect(patched.statusCode).toBe(422);
       expect(patched.json().message).toBe('Please correct: Opening hours.');
+    });
+
+    it('merge routes: the guard and the refusals name fields as the merge panel labels them', async () => {
+      const labels = MERGE_REQUEST_LABELS;
+      const nul = await send('POST', '/api/get-merge-personnel', { survivor_id: 1, duplicate_ids: [2], confirm_name: 'A\u0000' });
+      expect(nul.statusCode).toBe(422);
+      expect(nul.json()).toEqual({
+        message: `Please correct: ${labels.confirm_name}.`,
+        statusCode: 422,
+        errors: { confirm_name: [`The ${labels.confirm_name} field must not contain NUL characters.`] },
+      });
+
+      const locationIds = (await send('GET', '/api/endpoints?perPage=1')).json().data.map((l: { _id: string }) => l._id);
+      const people: { id: number; name: string }[] = [];
+      for (const last of ['Mergeone', 'Mergetwo']) {
+        const made = await send('POST', '/api/personnel', { first_name: 'Label', last_name: last, location_ids: locationIds });
+        expect(made.statusCode, made.body).toBe(201);
+        people.push(made.json().data);
+      }
+      const [survivor, duplicate] = people;
+      if (!survivor || !duplicate) throw new Error('no people');
+
+      const none = await send('POST', '/api/get-merge-personnel/preview', { survivor_id: survivor.id, duplicate_ids: [] });
+      expect(none.statusCode).toBe(422);
+      expect(none.json().message).toBe('Please correct: Merge.');
+
+      const unconfirmed = await send('POST', '/api/get-merge-personnel', {
+        survivor_id: survivor.id,
+        duplicate_ids: [duplicate.id],
+        confirm_name: ' ',
+      });
+      expect(unconfirmed.statusCode).toBe(422);
+      expect(unconfirmed.json()).toEqual({
+        message: "Please correct: Type the survivor's name to confirm.",
+        statusCode: 422,
+        errors: { confirm_name: [`Type the survivor's name to confirm: ${survivor.name}`] },
+      });
+
+      const dismissed = await send('POST', '/api/get-merge-personnel/dismissals', { personnel_ids: [survivor.id, 999_999] });
+      expect(dismissed.statusCode).toBe(422);
+      expect(dismissed.json().message).toBe('Please correct: People.');
+    });
+
+    it('Survey Processing actions: the guard and the refusals name fields as the detail labels them', async () => {
+      const nul = await send('POST', '/api/survey-processing/1/cancel', { note: 'why\u0000' });
+      expect(nul.statusCode).toBe(422);
+      expect(nul.json()).toEqual({
+        message: 'Please correct: Note.',
+        statusCode: 422,
+        errors: { note: ['The Note field must not contain NUL characters.'] },
+      });
+      const contact = await send('POST', '/api/survey-processing/1/fix-contact', { phone: '+1303\u0000' });
+      expect(contact.json().message).toBe(`Please correct: ${PROCESSING_ACTION_LABELS.phone}.`);
+
+      const neither = await send('POST', '/api/survey-processing/retry', {});
+      expect(neither.statusCode).toBe(422);
+      expect(neither.json()).toEqual({
+        message: 'Please correct: Invitations.',
+        statusCode: 422,
+        errors: { ids: ['Choose invitations, or retry every failed one of the filter'] },
+      });
+    });
+
+    it('the other routes the kit does not build carry their inputs’ labels too', async () => {
+      const cases: [string, object, string][] = [
+        ['/api/survey-responses/1/location', { location_id: 'x\u0000' }, RESPONSE_REASSIGN_LABELS.location_id],
+        ['/api/survey-responses/1/personnel', { personnel_id: '\u0000' }, RESPONSE_REASSIGN_LABELS.personnel_id],
+        ['/api/surveys/1/send-test', { to: 'pat\u0000@example.com' }, SURVEY_TEST_LABELS.to],
+        ['/api/data-feeds/1/upload', { csv: 'a,b\n1\u0000,2' }, FEED_FILE_LABELS.csv],
+        ['/api/data-feeds/preview', { csv: 'a,b\n1\u0000,2' }, FEED_SAMPLE_LABELS.csv],
+        ['/api/api-token', { name: 'Nul\u0000' }, 'Token name'],
+      ];
+      for (const [url, payload, label] of cases) {
+        const res = await send('POST', url, payload);
+        expect(res.statusCode, url).toBe(422);
+        expect(res.json().message, url).toBe(`Please correct: ${label}.`);
+      }
+    });
+
+    it('names the version stamp Last updated, never by its key', async () => {
+      const rows = (await send('GET', '/api/personnel?perPage=1')).json().data as { id: number }[];
+      const stamp = await send('PATCH', `/api/personnel/${rows[0]?.id}`, { updated_at: '2026\u0000' });
+      expect(stamp.statusCode).toBe(422);
+      expect(stamp.json()).toEqual({
+        message: `Please correct: ${UPDATED_AT_LABEL}.`,
+        statusCode: 422,
+        errors: { updated_at: [`The ${UPDATED_AT_LABEL} field must not contain NUL characters.`] },
+      });
     });
 
     it('keeps the keys where there is no label, and for path and query parameters', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STATUS_LABELS, STATUSES, type Status } from '../constants.ts';
 import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from './list.ts';
+import { UPDATED_AT_LABEL } from './status.ts';
 
 /**
  * One definition per resource drives its API routes (schemas, sorts, filters, uniqueness), its
@@ -204,6 +205,8 @@ export function defineResource<
     bodyShape[name] = field.schema ?? text;
     if (field.default !== undefined) defaults[name] = field.default;
   }
+  // Edits and status changes carry the version stamp beside the fields; a refusal names it too.
+  labels.updated_at ??= UPDATED_AT_LABEL;
   const createOnly = fieldNames.filter((n) => spec.fields[n]?.createOnly);
 
   const filterShape: Record<string, z.ZodType> = {};

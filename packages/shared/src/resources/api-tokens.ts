@@ -168,6 +168,13 @@ export const apiTokenUpdateSchema = z.strictObject({
 });
 export type ApiTokenUpdate = z.infer<typeof apiTokenUpdateSchema>;
 
+/** Regenerate's fields as its dialog labels them; the schema's messages and the server's 422s name them so. */
+export const API_TOKEN_REGENERATE_LABELS = {
+  expires_at: apiTokenResource.fields.expires_at.label,
+  grace_hours: 'Grace period (hours)',
+} as const satisfies Record<string, string>;
+const grace = API_TOKEN_REGENERATE_LABELS.grace_hours;
+
 /**
  * `POST /api/api-token/:id/regenerate`: how long the old token keeps working (0 = revoked at once),
  * and the new one's expiry (as Generate's: 90 days from today when left out).
@@ -176,9 +183,9 @@ export const apiTokenRegenerateSchema = z.strictObject({
   expires_at: apiTokenResource.fields.expires_at.schema,
   grace_hours: z
     .number()
-    .int('The Grace period field must be a whole number of hours')
-    .min(0, 'The Grace period field must be between 0 and 72')
-    .max(API_TOKEN_MAX_GRACE_HOURS, 'The Grace period field must be between 0 and 72'),
+    .int(`The ${grace} field must be a whole number`)
+    .min(0, `The ${grace} field must be between 0 and ${API_TOKEN_MAX_GRACE_HOURS}`)
+    .max(API_TOKEN_MAX_GRACE_HOURS, `The ${grace} field must be between 0 and ${API_TOKEN_MAX_GRACE_HOURS}`),
 });
 
 /**

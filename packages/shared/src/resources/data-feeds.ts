@@ -281,10 +281,23 @@ export function checkFeed(values: {
 /** The largest feed file taken, uploaded or pulled (about 500,000 rows of a typical export). */
 export const MAX_FEED_FILE_BYTES = 60_000_000;
 
+/**
+ * Upload CSV's and Validate file's body as the upload dialog labels it: the file's text and its
+ * name both come from its one file input.
+ */
+export const FEED_FILE_LABELS = { csv: 'CSV file', file_name: 'CSV file' } as const satisfies Record<string, string>;
+/** The mapping editor's preview body: its sample file input, and the form's delimiter and header as the feed's. */
+export const FEED_SAMPLE_LABELS = {
+  csv: 'Sample file',
+  file_name: 'Sample file',
+  delimiter: dataFeedResource.fields.delimiter.label,
+  has_header: dataFeedResource.fields.has_header.label,
+} as const satisfies Record<string, string>;
+
 /** `POST /api/data-feeds/:id/upload`, `/validate` and `/preview`: a file's text (as Personnel's import: JSON, not multipart). */
 export const feedFileSchema = z.strictObject({
   file_name: z.string().trim().min(1).max(255).optional(),
-  csv: z.string().min(1, 'The File field is required').max(MAX_FEED_FILE_BYTES),
+  csv: z.string().min(1, `The ${FEED_FILE_LABELS.csv} field is required`).max(MAX_FEED_FILE_BYTES),
 });
 export type FeedFileBody = z.infer<typeof feedFileSchema>;
 

@@ -95,6 +95,19 @@ export type MergeRequest = z.infer<typeof mergeRequestSchema>;
 
 export const dismissGroupSchema = z.strictObject({ personnel_ids: personIds.min(2) });
 
+/**
+ * The merge's fields as the merge panel labels them: the Survivor and Merge columns, the
+ * confirmation input; a group's people are dismissed together, and the survivor's aliases are
+ * what a merge may overflow. The server's 422s name the fields by these.
+ */
+export const MERGE_REQUEST_LABELS = {
+  survivor_id: 'Survivor',
+  duplicate_ids: 'Merge',
+  confirm_name: "Type the survivor's name to confirm",
+  personnel_ids: 'People',
+  aliases: 'Aliases',
+} as const satisfies Record<string, string>;
+
 /** Fields a merge fills or reports, in the order the preview lists them. */
 export const MERGE_FIELDS = ['display_name', 'title', 'employee_code', 'email', 'phone', 'photo_url'] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];

@@ -119,21 +119,42 @@ export type ProcessingItemDetail = z.infer<typeof processingItemDetailSchema>;
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
+/**
+ * The actions' fields as the detail's inputs label them (Send at, Email, Phone, Note) and as Retry
+ * failed names what it retries: the definition has no fields, so the page's inputs, the schemas'
+ * messages and the server's 422s all read these.
+ */
+export const PROCESSING_ACTION_LABELS = {
+  scheduled_at: 'Send at',
+  email: 'Email',
+  phone: 'Phone',
+  note: 'Note',
+  ids: 'Invitations',
+  filter: 'Filter',
+} as const satisfies Record<string, string>;
+const L = PROCESSING_ACTION_LABELS;
+
 /** Reschedule: a moment after now (ISO 8601 with its offset, as the form sends the picked local time). */
 export const rescheduleSchema = z.strictObject({
-  scheduled_at: z.iso.datetime({ offset: true, message: 'The Send at field must be a date and time (yyyy-MM-ddTHH:mm)' }),
+  scheduled_at: z.iso.datetime({ offset: true, message: `The ${L.scheduled_at} field must be a date and time (yyyy-MM-ddTHH:mm)` }),
 });
 /** Cancel: the note says why; it becomes the item's skip reason. */
 export const cancelSchema = z.strictObject({
-  note: z.string().trim().min(1, 'The Note field is required').max(500, 'The Note field may not be greater than 500 characters'),
+  note: z.string().trim().min(1, `The ${L.note} field is required`).max(500, `The ${L.note} field may not be greater than 500 characters`),
 });
 /** Fix contact & resend: a corrected e-mail and/or phone (domain rules: `email|max:254`, E.164). */
 export const fixContactSchema = z
   .strictObject({
-    email: z.email('The Email field must be a valid email').max(254, 'The Email field may not be greater than 254 characters').optional(),
-    phone: z.string().regex(E164, 'The Phone field must be a phone in international format, e.g. +13035550142').optional(),
+    email: z
+      .email(`The ${L.email} field must be a valid email`)
+      .max(254, `The ${L.email} field may not be greater than 254 characters`)
+      .optional(),
+    phone: z.string().regex(E164, `The ${L.phone} field must be a phone in international format, e.g. +13035550142`).optional(),
   })
-  .refine((v) => v.email !== undefined || v.phone !== undefined, { message: 'The Email or Phone field is required', path: ['email'] });
+  .refine((v) => v.email !== undefined || v.phone !== undefined, {
+    message: `The ${L.email} or ${L.phone} field is required`,
+    path: ['email'],
+  });
 
 /** Which date the date range filters on. */
 export const PROCESSING_DATE_FIELDS = [

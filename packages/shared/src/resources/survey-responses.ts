@@ -64,6 +64,16 @@ export const responseExclusionSchema = z.strictObject({
 });
 export type ResponseExclusion = z.infer<typeof responseExclusionSchema>;
 
+/**
+ * Reassign personnel / location as the response's detail labels the two choices (each input says
+ * what the response gets, its button "Reassign personnel" / "Reassign location"); the server's 422s
+ * name the fields so too.
+ */
+export const RESPONSE_REASSIGN_LABELS = {
+  personnel_id: 'New personnel',
+  location_id: 'New location',
+} as const satisfies Record<string, string>;
+
 /** Reassign personnel: a person of the response's client (checked by the server, 422 on `personnel_id`). */
 export const responsePersonnelSchema = z.strictObject({
   personnel_id: bodyId,
@@ -72,7 +82,7 @@ export type ResponsePersonnel = z.infer<typeof responsePersonnelSchema>;
 
 /** Reassign location: a location of the response's client (checked by the server, 422 on `location_id`). */
 export const responseLocationSchema = z.strictObject({
-  location_id: z.string().regex(LOCATION_ID, 'The Location field must be a location id'),
+  location_id: z.string().regex(LOCATION_ID, `The ${RESPONSE_REASSIGN_LABELS.location_id} field must be a location id`),
 });
 export type ResponseLocation = z.infer<typeof responseLocationSchema>;
 

@@ -309,7 +309,12 @@ export const surveyOptionsAnswerSchema = z.object({ data: z.array(surveyOptionSc
 /** `POST /api/surveys/:id/duplicate`: the copy's client (the current client when absent). */
 export const surveyDuplicateSchema = z.strictObject({ client_id: z.number().int().min(1).max(2_147_483_647).optional() });
 
+/** Duplicate's one field as its Copy to another client dialog labels it. */
+export const SURVEY_DUPLICATE_LABELS = { client_id: 'Client' } as const satisfies Record<string, string>;
+
 const E164 = /^\+[1-9]\d{6,14}$/;
+/** Send test's one field as its dialog labels it; the server's 422s name it so. */
+export const SURVEY_TEST_LABELS = { to: 'Send to' } as const satisfies Record<string, string>;
 /** `POST /api/surveys/:id/send-test`: an e-mail address or an E.164 phone. */
 export const surveyTestSchema = z.strictObject({
   to: z

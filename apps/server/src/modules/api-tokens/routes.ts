@@ -1,4 +1,5 @@
 import {
+  API_TOKEN_REGENERATE_LABELS,
   type ApiTokenCreate,
   type ApiTokenUpdate,
   apiTokenCreatedSchema,
@@ -52,10 +53,12 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const path = apiTokenResource.path;
+  // Routes with a body carry the form's labels, so the input guard names refused fields by them (plugins/input-guard.ts).
+  const config = { labels: apiTokenResource.labels };
   const created = dataEnvelope(apiTokenCreatedSchema);
   const one = dataEnvelope(apiTokenSchema);
 
-  app.post(path, { schema: { body: apiTokenResource.createSchema, response: { 201: created } } }, async (request, reply) => {
+  app.post(path, { config, schema: { body: apiTokenResource.createSchema, response: { 201: created } } }, async (request, reply) => {
     const body = { ...apiTokenResource.defaults, ...validated<ApiTokenCreate>(request.body) };
     await validateFields(body, apiTokenResource.rules, { names: apiTokenResource.labels });
     const at = now();
@@ -88,33 +91,40 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.code(201).send({ data: result });
   });
 
-  app.patch(`${path}/:id`, { schema: { params: idParamSchema, body: apiTokenUpdateSchema, response: { 200: one } } }, async (request) => {
-    const changes = validated<ApiTokenUpdate>(request.body);
-    await checkName(changes, true);
-    const at = now();
-    const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
-    const updated = await app.db.transaction(async (tx) => {
-      const before = await lockToken(tx, id);
-      const [row] = await tx
-        .update(apiTokens)
-        .set({
-          ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
-          ...(changes.scopes !== undefined ? { scopes: changes.scopes } : {}),
-          ...(changes.allowed_ips !== undefined ? { allowedIps: changes.allowed_ips } : {}),
-          ...(changes.expires_at !== undefined ? { expiresAt: expiryOf(changes.expires_at, at) } : {}),
-          updatedAt: at,
-        })
-        .where(eq(apiTokens.id, id))
-        .returning();
-      if (!row) throw notFound('API token');
-      return audited(request, tx, 'update', before, row, at);
-    });
-    return { data: updated };
-  });
+  app.patch(
+    `${path}/:id`,
+    { config, schema: { params: idParamSchema, body: apiTokenUpdateSchema, response: { 200: one } } },
+    async (request) => {
+      const changes = validated<ApiTokenUpdate>(request.body);
+      await checkName(changes, true);
+      const at = now();
+      const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
+      const updated = await app.db.transaction(async (tx) => {
+        const before = await lockToken(tx, id);
+        const [row] = await tx
+          .update(apiTokens)
+          .set({
+            ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
+            ...(changes.scopes !== undefined ? { scopes: changes.scopes } : {}),
+            ...(changes.allowed_ips !== undefined ? { allowedIps: changes.allowed_ips } : {}),
+            ...(changes.expires_at !== undefined ? { expiresAt: expiryOf(changes.expires_at, at) } : {}),
+            updatedAt: at,
+          })
+          .where(eq(apiTokens.id, id))
+          .returning();
+        if (!row) throw notFound('API token');
+        return audited(request, tx, 'update', before, row, at);
+      });
+      return { data: updated };
+    },
+  );
 
   app.post(
     `${path}/:id/regenerate`,
-    { schema: { params: idParamSchema, body: apiTokenRegenerateSchema, response: { 201: created } } },
+    {
+      config: { labels: API_TOKEN_REGENERATE_LABELS },
+      schema: { params: idParamSchema, body: apiTokenRegenerateSchema, response: { 201: created } },
+    },
     async (request, reply) => {
       const body = validated<z.infer<typeof apiTokenRegenerateSchema>>(request.body);
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;

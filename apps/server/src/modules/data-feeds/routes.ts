@@ -2,6 +2,8 @@ import {
   dataEnvelope,
   dataFeedResource,
   FEED_DELIMITERS,
+  FEED_FILE_LABELS,
+  FEED_SAMPLE_LABELS,
   type FeedFileBody,
   feedFileSchema,
   feedPreviewSchema,
@@ -36,8 +38,11 @@ const previewBodySchema = feedFileSchema.extend({
   has_header: z.boolean().optional(),
 });
 
-/** A file that cannot be read at all is a 422 naming the file as the upload labels it (apps/web/src/features/surveys/survey-platform-upload.tsx). */
-const fileRefused = (err: FeedFileError) => fieldsRefused({ csv: [err.message] }, { csv: 'CSV file' });
+/** A file that cannot be read at all is a 422 naming the file as its input labels it (`labels`). */
+const fileRefused = (err: FeedFileError, labels: Readonly<Record<string, string>>) => fieldsRefused({ csv: [err.message] }, labels);
+/** Routes with a file carry its input's labels, so the input guard names refused fields by them (plugins/input-guard.ts). */
+const fileConfig = { labels: FEED_FILE_LABELS };
+const sampleConfig = { labels: FEED_SAMPLE_LABELS };
 
 /**
  * Survey Platform (collection `/api/data-feeds`): the kit's routes for the definition (Pause,
@@ -99,7 +104,11 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = asy
   // The mapping editor's preview: a sample's columns and first rows, read as the feed would (or with the form's unsaved delimiter and header).
   app.post(
     `${path}/preview`,
-    { bodyLimit: FILE_BODY_LIMIT, schema: { body: previewBodySchema, response: { 200: dataEnvelope(feedPreviewSchema) } } },
+    {
+      config: sampleConfig,
+      bodyLimit: FILE_BODY_LIMIT,
+      schema: { body: previewBodySchema, response: { 200: dataEnvelope(feedPreviewSchema) } },
+    },
     async (request) => {
       const { csv, delimiter = 'comma', has_header = true } = request.body;
       // Only the first rows are needed: parse a prefix, cut at a line end.
@@ -110,7 +119,7 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = asy
           data: { columns, rows: records.slice(0, PREVIEW_ROWS).map((r) => columns.map((c) => r.raw[c] ?? '')) },
         };
       } catch (err) {
-        if (err instanceof FeedFileError) throw fileRefused(err);
+        if (err instanceof FeedFileError) throw fileRefused(err, FEED_SAMPLE_LABELS);
         throw err;
       }
     },
@@ -128,6 +137,7 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = asy
   app.post(
     `${path}/:id/validate`,
     {
+      config: fileConfig,
       bodyLimit: FILE_BODY_LIMIT,
       schema: { params: idParamSchema, body: feedFileSchema, response: { 200: dataEnvelope(feedValidationSchema) } },
     },
@@ -136,7 +146,7 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = asy
       try {
         return { data: await validateFile(app.db, feed, request.body.csv) };
       } catch (err) {
-        if (err instanceof FeedFileError) throw fileRefused(err);
+        if (err instanceof FeedFileError) throw fileRefused(err, FEED_FILE_LABELS);
         throw err;
       }
     },
@@ -144,7 +154,11 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = asy
 
   app.post(
     `${path}/:id/upload`,
-    { bodyLimit: FILE_BODY_LIMIT, schema: { params: idParamSchema, body: feedFileSchema, response: { 201: dataEnvelope(feedRunSchema) } } },
+    {
+      config: fileConfig,
+      bodyLimit: FILE_BODY_LIMIT,
+      schema: { params: idParamSchema, body: feedFileSchema, response: { 201: dataEnvelope(feedRunSchema) } },
+    },
     async (request, reply) => {
       const feed = await findFeed(request.params.id);
       await requireWritableClient(request, feed.clientId);
@@ -159,7 +173,7 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = asy
       try {
         records = parseFeedFile(body.csv, { delimiter: feed.delimiter, hasHeader: feed.hasHeader }).records;
       } catch (err) {
-        if (err instanceof FeedFileError) throw fileRefused(err);
+        if (err instanceof FeedFileError) throw fileRefused(err, FEED_FILE_LABELS);
         throw err;
       }
       const sourceName = body.file_name ?? 'upload.csv';

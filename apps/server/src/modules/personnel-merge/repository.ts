@@ -2,6 +2,7 @@ import {
   MATCH_REASONS,
   type MatchReason,
   MERGE_FIELDS,
+  MERGE_REQUEST_LABELS,
   type MergeField,
   type MergeGroup,
   type MergeHistoryQuery,
@@ -146,25 +147,13 @@ export async function findGroups(
 }
 
 /** 422 unless every id is a person of the client. */
-/**
- * The merge's fields as the screen labels them (apps/web/src/features/services/merge-panel.tsx: the
- * Survivor and Merge columns, the confirmation input; a group's people are dismissed together).
- */
-export const MERGE_LABELS: Record<string, string> = {
-  survivor_id: 'Survivor',
-  duplicate_ids: 'Merge',
-  confirm_name: "Type the survivor's name to confirm",
-  personnel_ids: 'People',
-  aliases: 'Aliases',
-};
-
 export async function assertClientPeople(db: Db, clientId: number, ids: number[]): Promise<void> {
   const rows = await db
     .select({ id: personnel.id })
     .from(personnel)
     .where(and(eq(personnel.clientId, clientId), inArray(personnel.id, ids)));
   if (rows.length !== new Set(ids).size) {
-    throw fieldsRefused({ personnel_ids: ['Choose people of the current client'] }, MERGE_LABELS);
+    throw fieldsRefused({ personnel_ids: ['Choose people of the current client'] }, MERGE_REQUEST_LABELS);
   }
 }
 
@@ -287,7 +276,7 @@ export async function planMerge(
   const errors: Record<string, string[]> = {};
   if (dupIds.length === 0) errors.duplicate_ids = ['Choose at least one duplicate'];
   if (dupIds.includes(survivorId)) errors.duplicate_ids = ['The survivor cannot also be a duplicate'];
-  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, MERGE_LABELS);
+  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, MERGE_REQUEST_LABELS);
 
   const ids = [survivorId, ...dupIds].sort((a, b) => a - b);
   const query = tx.select().from(personnel).where(inArray(personnel.id, ids)).orderBy(personnel.id);
@@ -296,10 +285,10 @@ export async function planMerge(
   const survivorRow = byId.get(survivorId);
   const duplicateRows = dupIds.map((id) => byId.get(id)).filter((r) => r !== undefined);
   if (!survivorRow || survivorRow.clientId !== clientId) {
-    throw fieldsRefused({ survivor_id: ['Choose a person of the current client'] }, MERGE_LABELS);
+    throw fieldsRefused({ survivor_id: ['Choose a person of the current client'] }, MERGE_REQUEST_LABELS);
   }
   if (duplicateRows.length !== dupIds.length || duplicateRows.some((r) => r.clientId !== clientId)) {
-    throw fieldsRefused({ duplicate_ids: ['All people must belong to the current client'] }, MERGE_LABELS);
+    throw fieldsRefused({ duplicate_ids: ['All people must belong to the current client'] }, MERGE_REQUEST_LABELS);
   }
   const merged = rows.filter((r) => r.mergedIntoId !== null);
   if (merged.length > 0) {
@@ -353,7 +342,7 @@ export async function planMerge(
           `The survivor would have ${aliases.length} aliases; at most ${MAX_ALIASES} are kept. Remove some of the survivor's aliases first, or merge fewer people at once.`,
         ],
       },
-      MERGE_LABELS,
+      MERGE_REQUEST_LABELS,
     );
   }
 

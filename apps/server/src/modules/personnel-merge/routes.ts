@@ -2,6 +2,7 @@ import {
   dataEnvelope,
   describeMoved,
   dismissGroupSchema,
+  MERGE_REQUEST_LABELS,
   mergeGroupsAnswerSchema,
   mergeGroupsQuerySchema,
   mergeHistoryResource,
@@ -21,10 +22,13 @@ import {
   dismissGroup,
   findGroups,
   listHistory,
-  MERGE_LABELS,
   type MergePlan,
   planMerge,
 } from './repository.ts';
+
+const labels = MERGE_REQUEST_LABELS;
+/** Routes with a body carry the panel's labels, so the input guard names refused fields by them (plugins/input-guard.ts). */
+const config = { access: 'superadmin', labels } as const;
 
 /** The preview without the rows the merge itself needs. */
 function previewOf(plan: MergePlan) {
@@ -61,7 +65,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/get-merge-personnel/dismissals',
     {
-      config: { access: 'superadmin' },
+      config,
       schema: { body: dismissGroupSchema, response: { 201: dataEnvelope(z.object({ dismissed: z.array(z.number()) })) } },
     },
     async (request, reply) => {
@@ -87,7 +91,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/get-merge-personnel/preview',
-    { config: { access: 'superadmin' }, schema: { body: mergeSelectionSchema, response: { 200: dataEnvelope(mergePreviewSchema) } } },
+    { config, schema: { body: mergeSelectionSchema, response: { 200: dataEnvelope(mergePreviewSchema) } } },
     async (request) => {
       const { survivor_id, duplicate_ids } = request.body;
       const plan = await planMerge(app.db, app.personnel, requireCurrentClientId(request), survivor_id, duplicate_ids, false);
@@ -98,7 +102,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/get-merge-personnel',
     {
-      config: { access: 'superadmin' },
+      config,
       schema: {
         body: mergeRequestSchema,
         response: { 201: dataEnvelope(z.object({ merge_id: z.number().int(), preview: mergePreviewSchema })) },
@@ -111,15 +115,16 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
         const plan = await planMerge(tx, app.personnel, clientId, survivor_id, duplicate_ids, true);
         const expected = plan.survivor.name;
         if (confirm_name.trim().replace(/\s+/g, ' ') !== expected) {
+          // The empty case repeats the input's label, an instruction, with the name to type.
           throw fieldsRefused(
             {
               confirm_name: [
                 confirm_name.trim() === ''
-                  ? 'The confirm name field is required'
+                  ? `${labels.confirm_name}: ${expected}`
                   : `Type the survivor's name exactly as shown: ${expected}`,
               ],
             },
-            MERGE_LABELS,
+            labels,
           );
         }
         const mergeId = await applyMerge(tx, app.personnel, clientId, plan, request.auth?.user.id ?? 0);

@@ -4,6 +4,7 @@ import {
   bulkRetrySchema,
   cancelSchema,
   fixContactSchema,
+  PROCESSING_ACTION_LABELS,
   PROCESSING_STATUS_LABELS,
   type ProcessingItemDetail,
   type ProcessingItemFilters,
@@ -23,18 +24,9 @@ import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { countItems, filtersWhere, findItem, listPage } from './repository.ts';
 
 const def = processingItemResource;
-/**
- * The actions' fields as the screen labels them (apps/web/src/features/surveys/survey-processing-page.tsx):
- * the definition has no fields, the inputs are the page's own.
- */
-const ACTION_LABELS: Record<string, string> = {
-  scheduled_at: 'Send at',
-  email: 'Email',
-  phone: 'Phone',
-  note: 'Note',
-  ids: 'Invitations',
-  filter: 'Filter',
-};
+/** The actions' fields as the detail labels them; routes with a body carry them for the input guard (plugins/input-guard.ts). */
+const labels = PROCESSING_ACTION_LABELS;
+const config = { labels };
 const detailAnswer = { 200: dataEnvelope(processingItemDetailSchema) };
 /** Statuses a send can be (re)scheduled from: not gone out yet, and with a contact to send to. */
 const SCHEDULABLE: ProcessingItemStatus[] = ['queued', 'scheduled', 'failed'];
@@ -109,13 +101,13 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
   // Reschedule: a new send time after now.
   app.post(
     `${def.path}/:id/reschedule`,
-    { schema: { params: idParamSchema, body: rescheduleSchema, response: detailAnswer } },
+    { config, schema: { params: idParamSchema, body: rescheduleSchema, response: detailAnswer } },
     async (request) => {
       const item = await itemOf(request.params.id);
       requireStatus(item, SCHEDULABLE, 'Reschedule');
       const at = new Date(request.body.scheduled_at);
       if (at.getTime() <= now().getTime())
-        throw fieldsRefused({ scheduled_at: ['The Send at field must be a date after now'] }, ACTION_LABELS);
+        throw fieldsRefused({ scheduled_at: [`The ${labels.scheduled_at} field must be a date after now`] }, labels);
       return change(
         request,
         item,
@@ -127,18 +119,22 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Cancel: not sent, with a note that becomes the skip reason.
-  app.post(`${def.path}/:id/cancel`, { schema: { params: idParamSchema, body: cancelSchema, response: detailAnswer } }, async (request) => {
-    const item = await itemOf(request.params.id);
-    requireStatus(item, UNSENT_STATUSES, 'Cancel');
-    const { note } = request.body;
-    return change(
-      request,
-      item,
-      UNSENT_STATUSES,
-      { status: 'skipped_manual', skipReason: note, scheduledAt: null },
-      { action: 'survey_processing.cancel', message: `Cancelled invitation ${item.id}: ${note}` },
-    );
-  });
+  app.post(
+    `${def.path}/:id/cancel`,
+    { config, schema: { params: idParamSchema, body: cancelSchema, response: detailAnswer } },
+    async (request) => {
+      const item = await itemOf(request.params.id);
+      requireStatus(item, UNSENT_STATUSES, 'Cancel');
+      const { note } = request.body;
+      return change(
+        request,
+        item,
+        UNSENT_STATUSES,
+        { status: 'skipped_manual', skipReason: note, scheduledAt: null },
+        { action: 'survey_processing.cancel', message: `Cancelled invitation ${item.id}: ${note}` },
+      );
+    },
+  );
 
   /**
    * Sends the invitation at once through the send engine (`app.sendEngine.sendItemsNow`, which
@@ -178,17 +174,16 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
   // ones change, scheduled for now, and the send engine sends them on its next pass.
   app.post(
     `${def.path}/retry`,
-    { schema: { body: bulkRetrySchema, response: { 200: dataEnvelope(bulkResultSchema) } } },
+    { config, schema: { body: bulkRetrySchema, response: { 200: dataEnvelope(bulkResultSchema) } } },
     async (request) => {
       const { ids, filter } = request.body;
       if ((ids === undefined) === (filter === undefined))
-        throw fieldsRefused({ ids: ['Choose invitations, or retry every failed one of the filter'] }, ACTION_LABELS);
+        throw fieldsRefused({ ids: ['Choose invitations, or retry every failed one of the filter'] }, labels);
       let which: SQL | undefined;
       if (ids) which = inArray(items.id, ids);
       else {
         const parsed = filterSchema.safeParse(filter);
-        if (!parsed.success)
-          throw fieldsRefused({ filter: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, ACTION_LABELS);
+        if (!parsed.success) throw fieldsRefused({ filter: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, labels);
         const { sort: _s, order: _o, perPage: _p, cursor: _c, ...filters } = parsed.data;
         which = filtersWhere(filters satisfies ProcessingItemFilters);
       }
@@ -213,7 +208,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
   // Fix contact & resend: the corrected e-mail and/or phone, then sent again now.
   app.post(
     `${def.path}/:id/fix-contact`,
-    { schema: { params: idParamSchema, body: fixContactSchema, response: detailAnswer } },
+    { config, schema: { params: idParamSchema, body: fixContactSchema, response: detailAnswer } },
     async (request) => {
       const item = await itemOf(request.params.id);
       const fixable = [...UNSENT_STATUSES];
@@ -224,7 +219,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
         email !== undefined && phone === undefined ? 'email' : phone !== undefined && email === undefined ? 'sms' : item.channel;
       // Never text a customer who did not opt in to SMS (TCPA); the form has no opt-in to record here.
       if (channel === 'sms' && !item.sms_opt_in)
-        throw fieldsRefused({ phone: ['The Phone can be texted only when the customer opted in to SMS'] }, ACTION_LABELS);
+        throw fieldsRefused({ phone: [`The ${labels.phone} can be texted only when the customer opted in to SMS`] }, labels);
       // Opt-outs and suppressions are not checked here: the messenger checks every send against them
       // (messaging/send.ts, refusalsOf) and the send engine records a refused one as skipped_opt_out or
       // skipped_suppressed with the reason (and an e-mail → SMS survey still falls back to an opted-in phone).

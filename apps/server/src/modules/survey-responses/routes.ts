@@ -1,5 +1,6 @@
 import { dataEnvelope, idParamSchema, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
 import {
+  RESPONSE_REASSIGN_LABELS,
   resendResultSchema,
   responseExclusionSchema,
   responseLocationSchema,
@@ -29,8 +30,9 @@ import {
 } from './repository.ts';
 
 const def = surveyResponseResource;
-/** The reassign dialogs' fields as they label them (apps/web/src/features/surveys/response-reassign.tsx). */
-const REASSIGN_LABELS: Record<string, string> = { personnel_id: 'Personnel', location_id: 'Location' };
+/** The reassign inputs' labels; their routes carry them for the input guard (plugins/input-guard.ts). */
+const labels = RESPONSE_REASSIGN_LABELS;
+const config = { labels };
 const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } };
 /** Statuses of an invitation that went out and may be sent again (not answered, not refused). */
 const RESENDABLE = new Set(['sent', 'delivered', 'opened', 'reminded']);
@@ -95,14 +97,17 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     `${def.path}/:id/personnel`,
-    { schema: { params: idParamSchema, body: responsePersonnelSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } } },
+    {
+      config,
+      schema: { params: idParamSchema, body: responsePersonnelSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } },
+    },
     async (request) => {
       const before = await responseOf(request.params.id);
       const personId = request.body.personnel_id;
       if (!(await personOfClient(app.db, before.client_id, personId)))
         throw fieldsRefused(
-          { personnel_id: [`The Personnel field must be a person of ${before.client_name ?? 'the response’s client'}`] },
-          REASSIGN_LABELS,
+          { personnel_id: [`The ${labels.personnel_id} field must be a person of ${before.client_name ?? 'the response’s client'}`] },
+          labels,
         );
       await reassign(app.db, { id: before.id, processingItemId: before.processing_item_id }, { personnelId: personId }, new Date());
       const after = await responseOf(before.id);
@@ -121,14 +126,17 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     `${def.path}/:id/location`,
-    { schema: { params: idParamSchema, body: responseLocationSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } } },
+    {
+      config,
+      schema: { params: idParamSchema, body: responseLocationSchema, response: { 200: dataEnvelope(surveyResponseDetailSchema) } },
+    },
     async (request) => {
       const before = await responseOf(request.params.id);
       const locationId = request.body.location_id;
       if (!(await locationOfClient(app.db, before.client_id, locationId)))
         throw fieldsRefused(
-          { location_id: [`The Location field must be a location of ${before.client_name ?? 'the response’s client'}`] },
-          REASSIGN_LABELS,
+          { location_id: [`The ${labels.location_id} field must be a location of ${before.client_name ?? 'the response’s client'}`] },
+          labels,
         );
       await reassign(app.db, { id: before.id, processingItemId: before.processing_item_id }, { locationId }, new Date());
       const after = await responseOf(before.id);

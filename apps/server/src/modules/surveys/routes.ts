@@ -4,6 +4,8 @@ import {
   dataEnvelope,
   idParamSchema,
   SAMPLE_FIRST_NAME,
+  SURVEY_DUPLICATE_LABELS,
+  SURVEY_TEST_LABELS,
   surveyDuplicateSchema,
   surveyOptionsAnswerSchema,
   surveyResource,
@@ -89,6 +91,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${surveyResource.path}/:id/duplicate`,
     {
+      // Its dialog's label, so the input guard names a refused field by it (plugins/input-guard.ts).
+      config: { labels: SURVEY_DUPLICATE_LABELS },
       schema: {
         params: idParamSchema,
         // A POST without a payload reaches the validator as null: the current client then.
@@ -152,14 +156,16 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   // values and sent through the messenger's checks and transport; the public page opens its link.
   app.post(
     `${surveyResource.path}/:id/send-test`,
-    { schema: { params: idParamSchema, body: surveyTestSchema, response: { 201: dataEnvelope(surveyTestResultSchema) } } },
+    {
+      config: { labels: SURVEY_TEST_LABELS },
+      schema: { params: idParamSchema, body: surveyTestSchema, response: { 201: dataEnvelope(surveyTestResultSchema) } },
+    },
     async (request, reply) => {
       const survey = await findSurvey(request.params.id);
       const clientId = (await requireWritableClient(request, survey.clientId)).id;
       const to = request.body.to;
       const channel = to.startsWith('+') ? 'sms' : 'email';
-      // Named as the Send test dialog labels it (apps/web/src/features/surveys/survey-actions.tsx).
-      const refuse = (message: string) => fieldsRefused({ to: [message] }, { to: 'Send to' });
+      const refuse = (message: string) => fieldsRefused({ to: [message] }, SURVEY_TEST_LABELS);
 
       let template: { name: string; body: string } | undefined;
       if (channel === 'sms') {

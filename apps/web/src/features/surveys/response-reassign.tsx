@@ -1,4 +1,4 @@
-import { type SurveyResponseDetail, surveyResponseResource } from '@admin/shared/resources/survey-responses';
+import { RESPONSE_REASSIGN_LABELS, type SurveyResponseDetail, surveyResponseResource } from '@admin/shared/resources/survey-responses';
 import { Box, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,10 +7,9 @@ import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 
 type Target = {
-  /** The body field and the option route's last segment. */
+  /** The body field (its input labelled as the server's 422 names it) and the option route's last segment. */
   field: 'personnel_id' | 'location_id';
   option: 'personnel' | 'location';
-  label: string;
   current: string | null;
   currentLabel: string | null;
   done: string;
@@ -27,8 +26,9 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const path = `${surveyResponseResource.path}/${detail.id}/options/${target.option}`;
+  const label = RESPONSE_REASSIGN_LABELS[target.field];
   const submit = async () => {
-    if (!value) return setError(`The ${target.label} field is required`);
+    if (!value) return setError(`The ${label} field is required`);
     const id = target.field === 'personnel_id' ? Number(value) : value;
     setBusy(true);
     try {
@@ -48,7 +48,7 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
     <Group align="flex-end" gap="xs">
       <Box style={{ flex: '1 1 240px', minWidth: 0 }}>
         <RemoteSelect
-          label={`New ${target.label.toLowerCase()}`}
+          label={label}
           placeholder={target.currentLabel ? `Now: ${target.currentLabel}` : 'Type to search'}
           path={path}
           // The response's own is no new choice.
@@ -63,7 +63,7 @@ function Reassign({ detail, target }: { detail: SurveyResponseDetail; target: Ta
         />
       </Box>
       <Button variant="light" w={180} onClick={() => void submit()} loading={busy} mb={error ? 22 : 0}>
-        Reassign {target.label.toLowerCase()}
+        Reassign {target.option}
       </Button>
     </Group>
   );
@@ -80,7 +80,6 @@ export function ResponseReassign({ detail }: { detail: SurveyResponseDetail }) {
         target={{
           field: 'personnel_id',
           option: 'personnel',
-          label: 'Personnel',
           current: detail.personnel_id === null ? null : String(detail.personnel_id),
           currentLabel: detail.personnel_name,
           done: 'Personnel reassigned',
@@ -92,7 +91,6 @@ export function ResponseReassign({ detail }: { detail: SurveyResponseDetail }) {
         target={{
           field: 'location_id',
           option: 'location',
-          label: 'Location',
           current: detail.location_id,
           currentLabel: detail.location_name,
           done: 'Location reassigned',

@@ -2,6 +2,7 @@ import {
   cancelSchema,
   fixContactSchema,
   isUnsent,
+  PROCESSING_ACTION_LABELS,
   PROCESSING_CHANNEL_LABELS,
   PROCESSING_STATUS_LABELS,
   type ProcessingItem,
@@ -152,7 +153,7 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
       {schedulable && (
         <Group align="flex-end">
           <TextInput
-            label="Send at"
+            label={PROCESSING_ACTION_LABELS.scheduled_at}
             type="datetime-local"
             value={when}
             onChange={(e) => setWhen(e.currentTarget.value)}
@@ -168,8 +169,18 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
         </Group>
       )}
       <Group align="flex-end">
-        <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
-        <TextInput label="Phone" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} error={errors.phone} />
+        <TextInput
+          label={PROCESSING_ACTION_LABELS.email}
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={errors.email}
+        />
+        <TextInput
+          label={PROCESSING_ACTION_LABELS.phone}
+          value={phone}
+          onChange={(e) => setPhone(e.currentTarget.value)}
+          error={errors.phone}
+        />
         <Button
           variant="light"
           loading={busy === 'fix-contact'}
@@ -186,7 +197,7 @@ function ItemActions({ item }: { item: ProcessingItemDetail }) {
         </Button>
       </Group>
       <Textarea
-        label="Note"
+        label={PROCESSING_ACTION_LABELS.note}
         description="Why it is cancelled"
         maxLength={500}
         value={note}
