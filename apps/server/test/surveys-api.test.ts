@@ -171,6 +171,10 @@ for (const kind of testDatabaseKinds()) {
         })
       ).json().data;
       const survey = (await create({ name: 'By text', channel: 'sms', sms_template_id: template.id })).json().data;
+      // The record names its template, so a form showing another client's survey need not look it up.
+      expect(survey).toMatchObject({ sms_template_id: template.id, sms_template_name: template.name });
+      const listed = (await get(`/api/surveys?q=${encodeURIComponent('By text')}`)).json().data;
+      expect(listed.find((s: { id: number }) => s.id === survey.id)).toMatchObject({ sms_template_name: template.name });
       const res = (await send('POST', `/api/surveys/${survey.id}/send-test`, { to: '+13035550142' })).json().data;
       expect(res).toMatchObject({ channel: 'sms', status: 'sent' });
       const [log] = await ctx.database.db.select().from(notificationLogs).where(eq(notificationLogs.id, res.notification_id));

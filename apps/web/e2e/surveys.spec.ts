@@ -139,7 +139,7 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   expect(errors).toEqual([]);
 });
 
-test("Surveys: another client's survey, shown by the Clients filter, names its SMS template as that client's, never by its id", async ({
+test("Surveys: another client's survey, shown by the Clients filter, names its SMS template by the template's name, never by its id", async ({
   page,
 }) => {
   const errors = collectConsoleErrors(page);
@@ -180,7 +180,7 @@ test("Surveys: another client's survey, shown by the Clients filter, names its S
   await drawer.getByRole('tab', { name: 'Messaging' }).click();
   const select = drawer.getByRole('combobox', { name: 'SMS template' });
   await expect(select).toBeDisabled();
-  await expect(select).toHaveValue(`${own}'s template`);
+  await expect(select).toHaveValue(`Own invite ${stamp}`);
   await drawer.getByRole('button', { name: 'Close panel' }).click();
   await switchClient(page, own);
   expect(errors).toEqual([]);

@@ -116,6 +116,8 @@ export const surveySchema = z.object({
   email_subject: z.string().nullable(),
   email_body: z.string().nullable(),
   sms_template_id: z.number().int().nullable(),
+  /** The template's name, whichever client's it is (the form's options name only the current client's and global ones). */
+  sms_template_name: z.string().nullable(),
   sender_name: z.string(),
   reply_to: z.string().nullable(),
   send_delay_hours: z.number().int(),

@@ -21,9 +21,13 @@ import { logSurveyChanges, statusAction, surveyChanges } from './change-log.ts';
 
 export type SurveyRow = typeof surveys.$inferSelect;
 
-/** What a survey's own row does not hold: its locations and its last 30 days of real invitations. */
-type Extras = { locationIds: string[]; sent30d: number; responded30d: number };
-const NO_EXTRAS: Extras = { locationIds: [], sent30d: 0, responded30d: 0 };
+/**
+ * What a survey's own row does not hold: its locations, its SMS template's name (a template of the
+ * survey's client, which the current client's option list does not name) and its last 30 days of
+ * real invitations.
+ */
+type Extras = { locationIds: string[]; smsTemplateName: string | null; sent30d: number; responded30d: number };
+const NO_EXTRAS: Extras = { locationIds: [], smsTemplateName: null, sent30d: 0, responded30d: 0 };
 
 export function toSurvey(row: SurveyRow, clientName: string | null = null, extras: Extras = NO_EXTRAS): Survey {
   return {
@@ -39,6 +43,7 @@ export function toSurvey(row: SurveyRow, clientName: string | null = null, extra
     email_subject: row.emailSubject,
     email_body: row.emailBody,
     sms_template_id: row.smsTemplateId,
+    sms_template_name: row.smsTemplateId === null ? null : extras.smsTemplateName,
     sender_name: row.senderName,
     reply_to: row.replyTo,
     send_delay_hours: row.sendDelayHours,
@@ -64,7 +69,7 @@ export function toSurvey(row: SurveyRow, clientName: string | null = null, extra
 
 /** Locations and 30-day counts of some surveys, by survey id; test sends (`manual_test`) are not counted. */
 async function extrasOf(db: Db, ids: number[]): Promise<Map<number, Extras>> {
-  const found = new Map<number, Extras>(ids.map((id) => [id, { locationIds: [], sent30d: 0, responded30d: 0 }]));
+  const found = new Map<number, Extras>(ids.map((id) => [id, { ...NO_EXTRAS, locationIds: [] }]));
   if (ids.length === 0) return found;
   const links = await db
     .select({ surveyId: surveyLocations.surveyId, locationId: surveyLocations.locationId })
@@ -72,6 +77,15 @@ async function extrasOf(db: Db, ids: number[]): Promise<Map<number, Extras>> {
     .where(inArray(surveyLocations.surveyId, ids))
     .orderBy(surveyLocations.surveyId, surveyLocations.locationId);
   for (const link of links) found.get(link.surveyId)?.locationIds.push(link.locationId);
+  const templates = await db
+    .select({ surveyId: surveys.id, name: smsTemplates.name })
+    .from(surveys)
+    .innerJoin(smsTemplates, eq(smsTemplates.id, surveys.smsTemplateId))
+    .where(inArray(surveys.id, ids));
+  for (const t of templates) {
+    const extras = found.get(t.surveyId);
+    if (extras) extras.smsTemplateName = t.name;
+  }
   const counts = await db
     .select({
       surveyId: surveyProcessingItems.surveyId,

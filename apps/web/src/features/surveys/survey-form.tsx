@@ -90,11 +90,10 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
   const otherClient = record !== null && record !== undefined && currentClient !== null && record.client_id !== currentClient.id;
   const settings = useClientSettings(clientId);
   // The template options are the current client's and the global defaults, so another client's own
-  // template is never named by the server: it is called that client's rather than shown as its id
-  // (a global default is still named by the server's answer).
+  // template is named by the record itself.
   const otherClientTemplate =
     otherClient && record.sms_template_id !== null
-      ? { [String(record.sms_template_id)]: `${record.client_name ?? 'Another client'}'s template` }
+      ? { [String(record.sms_template_id)]: record.sms_template_name ?? `${record.client_name ?? 'Another client'}'s template` }
       : undefined;
   const [questions, setQuestions] = useState<SurveyQuestion[]>(record?.questions ?? starterQuestions('nps'));
   const [questionErrors, setQuestionErrors] = useState<string[]>([]);
