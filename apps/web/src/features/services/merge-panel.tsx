@@ -1,5 +1,5 @@
 import type { ListResult, MergePerson, MergePreview, Person } from '@admin/shared';
-import { describeMoved, MERGE_FIELD_LABELS, mergePersonOf } from '@admin/shared/resources/personnel-merge';
+import { describeMoved, MERGE_FIELD_LABELS, MERGE_REQUEST_LABELS, mergePersonOf } from '@admin/shared/resources/personnel-merge';
 import { Alert, Button, Checkbox, Group, List, Radio, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -103,7 +103,7 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
         }}
       />
       <Radio.Group
-        label="Survivor"
+        label={MERGE_REQUEST_LABELS.survivor_id}
         description="The record that stays. Its values win; its empty fields are filled from the duplicates."
         value={survivorId === null ? null : String(survivorId)}
         onChange={(v) => {
@@ -114,8 +114,8 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
         <Table mt="xs" striped>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Survivor</Table.Th>
-              <Table.Th>Merge</Table.Th>
+              <Table.Th>{MERGE_REQUEST_LABELS.survivor_id}</Table.Th>
+              <Table.Th>{MERGE_REQUEST_LABELS.duplicate_ids}</Table.Th>
               <Table.Th>Name</Table.Th>
               <Table.Th>Employee code</Table.Th>
               <Table.Th>Email / phone</Table.Th>
@@ -197,7 +197,7 @@ export function MergePanel(props: { people: MergePerson[]; onMerged(survivor: st
       )}
 
       <TextInput
-        label="Type the survivor's name to confirm"
+        label={MERGE_REQUEST_LABELS.confirm_name}
         description={survivor ? `Type: ${survivor.name}` : 'Choose the survivor first'}
         value={confirmName}
         onChange={(e) => {

@@ -1,5 +1,12 @@
 import { FEED_FIELDS, type FeedField, type FeedMapping } from '@admin/shared/pipeline/enums';
-import { checkFeed, type DataFeed, dataFeedResource, FEED_FIELD_LABELS, type FeedPreview } from '@admin/shared/resources/data-feeds';
+import {
+  checkFeed,
+  type DataFeed,
+  dataFeedResource,
+  FEED_FIELD_LABELS,
+  FEED_SAMPLE_LABELS,
+  type FeedPreview,
+} from '@admin/shared/resources/data-feeds';
 import { Alert, Autocomplete, Fieldset, FileInput, PasswordInput, ScrollArea, SimpleGrid, Table, TagsInput, Text } from '@mantine/core';
 import { type BaseSyntheticEvent, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
@@ -176,7 +183,7 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
       />
       <Fieldset legend="Field mapping (source column → field)">
         <FileInput
-          label="Sample file"
+          label={FEED_SAMPLE_LABELS.csv}
           description="Shows its first rows and offers its columns below; nothing is imported"
           accept=".csv,.txt,text/csv"
           onChange={(file) => void loadSample(file)}
