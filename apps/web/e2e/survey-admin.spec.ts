@@ -65,7 +65,7 @@ test("Survey Admin: a client's settings are edited with §8's rules, its sender 
   await expect(records.getByRole('button', { name: /^Copy DMARC value/ })).toBeVisible();
   await expect(verify.getByText('5 of 5 records not found yet', { exact: false })).toBeVisible();
   await shot(page, 'survey-admin-verify-1440');
-  await verify.getByRole('button', { name: 'Close' }).click();
+  await verify.getByRole('button', { name: 'Close', exact: true }).click();
 
   // Send test email asks for the address; the message is in Tracking Logs.
   await row.getByRole('button', { name: `More actions for ${CLIENT}` }).click();

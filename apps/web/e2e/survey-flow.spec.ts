@@ -42,7 +42,7 @@ test('a survey is built, a test invitation sent, answered from the link in the o
   };
   const sent = await sendTest();
   await expect(sent.getByRole('status')).toContainText('Test sent');
-  await sent.getByRole('button', { name: 'Close' }).click();
+  await sent.getByRole('button', { name: 'Close', exact: true }).click();
 
   // The invitation, as stored in the outbox: the one message to this address, its text holding the links.
   await page.goto('/admin/notifications/logs');
@@ -90,7 +90,7 @@ test('a survey is built, a test invitation sent, answered from the link in the o
   const refused = await sendTest();
   await expect(refused.getByRole('status')).toContainText('Not sent (suppressed)');
   await expect(refused.getByRole('status')).toContainText('The address opted out (unsubscribe_link)');
-  await refused.getByRole('button', { name: 'Close' }).click();
+  await refused.getByRole('button', { name: 'Close', exact: true }).click();
   await page.goto(`/admin/notifications/logs?recipient=${customer}`);
   await expect(messages.getByRole('row')).toHaveCount(3);
   const refusal = messages.getByRole('row').filter({ hasText: 'suppressed' });

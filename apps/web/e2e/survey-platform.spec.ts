@@ -54,7 +54,7 @@ test('Survey Platform: a feed is created, a CSV with one bad row is validated (t
   const [, accepted, skipped] = /Accepted (\d) · Skipped (\d)/.exec(counts) ?? [];
   expect(Number(accepted) + Number(skipped)).toBe(2);
   await expect(rowErrors.getByRole('row', { name: '2 phone The Phone field must be a valid phone number' })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
   await expect(row).toContainText(`invoices-${tag}.csv`);
   await expect(row).toContainText(new RegExp(`${accepted}/${skipped}/1`));
@@ -121,7 +121,7 @@ test('feed to answer: rows uploaded on screen are scheduled by the rules (a repe
     ).toBeVisible();
     await dialog.getByRole('button', { name: 'Run import' }).click();
     await expect(result).toContainText('Read 4 · Accepted 2 · Skipped 1 · Invalid 1 · Scheduled 2');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
     // Survey Processing: Alex's invitation is scheduled for later; the repeat is skipped, saying why.
     await page.goto('/admin/survey-processing');

@@ -80,7 +80,7 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await expect(dialog.getByRole('status')).toContainText('Test sent');
   await expect(dialog.getByRole('link', { name: /\/s\/[A-Za-z0-9_-]{43}$/ })).toBeVisible();
   await shot(page, 'surveys-send-test-1440');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
   // Preview: the e-mail as sent, the SMS (none chosen: said so) and the public page, in sandboxed frames.
   await row.getByRole('button', { name: 'Preview After-visit NPS' }).click();
