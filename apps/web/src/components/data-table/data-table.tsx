@@ -33,7 +33,8 @@ type Props<Row> = {
  * (loading skeleton, error with retry, empty with a call to action, data). One page of rows at a
  * time, so the DOM holds at most `perPage` (≤ 200) rows however large the table is.
  * Headers never wrap (a sort arrow stays beside its label) and, on screens wide enough for it,
- * the Actions column stays in view while the table scrolls sideways.
+ * the Actions column stays in view while the table scrolls sideways; its buttons wrap past a
+ * width, so it never covers most of the table.
  */
 export function DataTable<Row>(props: Props<Row>) {
   const { columns, visible, rows, sort, defaultSort } = props;
@@ -133,7 +134,11 @@ export function DataTable<Row>(props: Props<Row>) {
             )}
           </Table.Td>
         ))}
-        {props.rowActions && <Table.Td className="data-table-actions">{props.rowActions(row)}</Table.Td>}
+        {props.rowActions && (
+          <Table.Td className="data-table-actions">
+            <div className="data-table-actions-inner">{props.rowActions(row)}</div>
+          </Table.Td>
+        )}
       </Table.Tr>
     ));
   }

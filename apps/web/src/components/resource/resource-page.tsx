@@ -4,7 +4,7 @@ import { Button, Checkbox, Group, Loader, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ComponentType, type ReactNode, useState } from 'react';
 import { api } from '../../lib/http.ts';
-import type { ListParamsConfig } from '../../lib/list-params.ts';
+import type { ListParams, ListParamsConfig } from '../../lib/list-params.ts';
 import { CsvImportDialog } from '../csv-import/csv-import.tsx';
 import { ColumnChooser } from '../data-table/column-chooser.tsx';
 import { ExportButton } from '../data-table/export-button.tsx';
@@ -64,6 +64,18 @@ type Props<Row extends Row0> = {
 
 const nameOf = (row: object) => String(Object.entries(row).find(([k]) => k === 'name')?.[1] ?? '');
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Whether a filter narrows the list now, as the API query says (`toApiQuery`): a value chosen, or
+ * a multi-select not at Selected All nor empty. A default that narrows (e.g. Surveys' Active and
+ * Paused) counts too, since it hides rows while the filters are out of sight.
+ */
+function filterIsActive(name: string, spec: FilterSpec, params: ListParams): boolean {
+  if (spec.kind === 'dateRange') return Boolean(params.single.startDate || params.single.endDate);
+  if (spec.kind === 'choice' || spec.kind === 'text') return Boolean(params.single[name]);
+  const values = params.multi[name] ?? [];
+  return values.length > 0 && !values.includes(SELECTED_ALL);
+}
 
 /** A filter as its definition describes it. */
 function DefinedFilter<Row>({ name, spec, list, path }: { name: string; spec: FilterSpec; list: ResourceList<Row>; path: string }) {
@@ -185,13 +197,15 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
           Client: <b>{currentClient?.name ?? 'none chosen — pick one in the client switcher'}</b>
         </Text>
       )}
-      <FilterBar>
-        <SearchFilter value={params.q} placeholder={def.search} onChange={(q) => update({ q })} />
+      <FilterBar
+        search={<SearchFilter value={params.q} placeholder={def.search} onChange={(q) => update({ q })} />}
+        active={Object.entries(def.filters).filter(([name, spec]) => filterIsActive(name, spec, params)).length}
+        status={list.list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+      >
         {Object.entries(def.filters).map(([name, spec]) => (
           <DefinedFilter key={name} name={name} spec={spec} list={list} path={def.path} />
         ))}
         {props.filters?.(list)}
-        {list.list.isFetching && <Loader size="xs" aria-label="Refreshing" />}
       </FilterBar>
       <ResourceTable<Row>
         resource={def}
