@@ -433,6 +433,65 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
       expect(await footer.evaluate((f) => f.closest('main') === null)).toBe(true);
     });
   }
+
+  for (const width of WIDTHS) {
+    test(`at ${width} px a dialog asks before an edited form is thrown away; a token shown once closes only with Done`, async ({
+      page,
+    }) => {
+      const user = 'Ada Admin';
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      await page.goto('/admin/api-token-generation');
+      await page.getByRole('searchbox', { name: 'Search' }).fill('admin@example.com');
+      const generate = page.getByRole('button', { name: `Generate token for ${user}` });
+      const revoke = page.getByRole('button', { name: `Revoke token of ${user}` });
+      await expect(generate.or(revoke)).toBeVisible();
+      // The other width's run left a token: revoked, so Generate is offered again.
+      if (await revoke.isVisible()) {
+        await revoke.click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+        await expect(generate).toBeVisible();
+      }
+
+      // Untouched: Escape closes at once.
+      await generate.click();
+      const form = page.getByRole('dialog', { name: `Generate a token for ${user}` });
+      await expect(form.getByRole('textbox', { name: 'Token name' })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(form).toHaveCount(0);
+
+      // Edited: Escape, then Cancel, ask first.
+      await generate.click();
+      const name = form.getByRole('textbox', { name: 'Token name' });
+      await name.fill('Dialog guard');
+      const ask = page.getByRole('dialog', { name: 'Discard changes?' });
+      await page.keyboard.press('Escape');
+      await expect(ask).toBeVisible();
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await expect(ask).toHaveCount(0);
+      await expect(name).toHaveValue('Dialog guard');
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      await expect(ask).toBeVisible();
+      await ask.getByRole('button', { name: 'Discard changes' }).click();
+      await expect(form).toHaveCount(0);
+
+      // The new token: neither Escape nor a click outside closes it, only Done.
+      await generate.click();
+      await name.fill('Dialog guard');
+      await form.getByRole('button', { name: 'Generate token' }).click();
+      const shown = page.getByRole('dialog', { name: 'Copy your new token' });
+      await expect(shown.getByRole('textbox', { name: 'Token' })).toHaveValue(/^rp_/);
+      await expect(shown).toContainText('closes only with Done');
+      await expect(shown.getByRole('button', { name: 'Close dialog' })).toHaveCount(0);
+      await page.keyboard.press('Escape');
+      await page.mouse.click(5, 5);
+      await expect(shown).toBeVisible();
+      await expect(ask).toHaveCount(0);
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await expect(shown).toHaveCount(0);
+      await expect(revoke).toBeVisible();
+    });
+  }
 });
 
 test.describe('9. System Logs filters, global referral sources', () => {

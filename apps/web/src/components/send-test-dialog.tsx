@@ -1,9 +1,10 @@
-import { Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { ApiError, api } from '../lib/http.ts';
+import { GuardedModal, useGuardedClose } from './discard-guard.tsx';
 
 /** Where every message sent lands (the Tracking Logs screen). */
 export const TRACKING_LOGS_PATH = '/admin/notifications/logs';
@@ -41,6 +42,9 @@ export function SendTestForm<Body extends Record<string, string>, Result extends
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Result | null>(null);
+  /** The recipient of the last send: once it went, closing loses nothing. */
+  const [sentTo, setSentTo] = useState('');
+  const close = useGuardedClose(value.trim() !== '' && value !== sentTo, props.onClose);
 
   async function send() {
     const checked = props.schema.safeParse({ [field.key]: props.normalize(value) });
@@ -59,6 +63,7 @@ export function SendTestForm<Body extends Record<string, string>, Result extends
             ? `${props.what} sent; it is in Tracking Logs.`
             : `${props.what} not sent (${data.status}): ${data.error ?? ''}`,
       });
+      setSentTo(value);
       if (props.result) setAnswer(data);
       else props.onClose();
     } catch (e) {
@@ -95,7 +100,7 @@ export function SendTestForm<Body extends Record<string, string>, Result extends
           </Anchor>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
+          <Button variant="default" onClick={close}>
             {answer ? 'Close' : 'Cancel'}
           </Button>
           <Button type="submit" loading={busy}>
@@ -118,9 +123,9 @@ export function SendTestDialog<Body extends Record<string, string>, Result exten
       <Button size="compact-xs" variant="subtle" aria-label={`Send test of ${name}`} onClick={() => setOpened(true)}>
         Send test
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={`Send test of ${name}`}>
+      <GuardedModal opened={opened} onClose={() => setOpened(false)} title={`Send test of ${name}`}>
         <SendTestForm<Body, Result> {...form} what={`Test of ${name}`} onClose={() => setOpened(false)} />
-      </Modal>
+      </GuardedModal>
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { Alert, Button, Code, FileInput, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, FileInput, Group, List, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useState } from 'react';
 import { ApiError, api } from '../../lib/http.ts';
+import { GuardedModal, useGuardedClose } from '../discard-guard.tsx';
 
 type Props = {
   path: string;
@@ -20,13 +21,13 @@ type Props = {
 /**
  * The "Import CSV" dialog: bulk import from a file into the current client
  * (`POST <collection>/import`). The server checks every line first and imports all lines or
- * none; the failing lines are listed here.
+ * none; the failing lines are listed here. With a file chosen and not yet sent, closing asks first.
  */
 export function CsvImportDialog(props: Props) {
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={`Import ${props.noun}`} size="lg">
+    <GuardedModal opened={props.opened} onClose={props.onClose} title={`Import ${props.noun}`} size="lg">
       {props.opened && <CsvImportForm {...props} />}
-    </Modal>
+    </GuardedModal>
   );
 }
 
@@ -34,6 +35,13 @@ function CsvImportForm(props: Props) {
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; lines: [string, string[]][] } | null>(null);
+  // A file chosen and not yet sent asks before closing; once the server has answered (the failing
+  // lines listed), closing loses nothing that is not still in the file.
+  const cancel = useGuardedClose(file !== null && problem === null, props.onClose);
+  const choose = (next: File | null) => {
+    setFile(next);
+    setProblem(null);
+  };
 
   async function run() {
     if (!file) return;
@@ -60,7 +68,7 @@ function CsvImportForm(props: Props) {
         Every line is checked first; if any line has an error, nothing is imported.
       </Text>
       {props.note && <Text size="sm">{props.note}</Text>}
-      <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={setFile} clearable placeholder="Choose a file" />
+      <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={choose} clearable placeholder="Choose a file" />
       {problem && (
         <Alert color="red" variant="light" role="alert" title={problem.message}>
           <List size="sm">
@@ -73,7 +81,7 @@ function CsvImportForm(props: Props) {
         </Alert>
       )}
       <Group justify="flex-end">
-        <Button variant="default" onClick={props.onClose}>
+        <Button variant="default" onClick={cancel}>
           Cancel
         </Button>
         <Button onClick={() => void run()} disabled={!file} loading={busy}>

@@ -1,7 +1,8 @@
 import { type Survey, type SurveyTestResult, surveyResource, surveyTestSchema } from '@admin/shared/resources/surveys';
-import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { GuardedModal, useGuardedClose } from '../../components/discard-guard.tsx';
 import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
@@ -63,10 +64,37 @@ export function SendTestAction({ row }: { row: Survey }) {
   );
 }
 
+/** Copy to another client: the client picked (the survey's own left out); with one picked, closing asks first. */
+function CopyToClientForm({ row, onCopy, onCancel }: { row: Survey; onCopy(client: number): void; onCancel(): void }) {
+  const [clientId, setClientId] = useState<string | null>(null);
+  const cancel = useGuardedClose(clientId !== null, onCancel);
+  return (
+    <Stack gap="sm">
+      <RemoteSelect
+        label="Client"
+        path={CLIENT_OPTIONS_PATH}
+        value={clientId}
+        onChange={setClientId}
+        exclude={(value) => value === String(row.client_id)}
+      />
+      <Text size="xs" c="dimmed">
+        The copy keeps the questions, messages and rules; it is paused until its locations are chosen there.
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={cancel}>
+          Cancel
+        </Button>
+        <Button disabled={clientId === null} onClick={() => onCopy(Number(clientId))}>
+          Copy
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
 /** Duplicate: for the survey's own client (same locations), or for another client (paused, locations to choose there). */
 export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList<Survey> }) {
   const [picking, setPicking] = useState(false);
-  const [clientId, setClientId] = useState<string | null>(null);
   const duplicate = async (client?: number) => {
     try {
       const { data } = await api.post<{ data: Survey }>(
@@ -95,31 +123,10 @@ export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList
           { label: 'Copy to another client…', onClick: () => setPicking(true) },
         ]}
       />
-      <Modal opened={picking} onClose={() => setPicking(false)} title={`Copy ${row.name} to another client`}>
-        <Stack gap="sm">
-          {/* Mounted only while the dialog is open, so the clients are asked for when needed. */}
-          {picking && (
-            <RemoteSelect
-              label="Client"
-              path={CLIENT_OPTIONS_PATH}
-              value={clientId}
-              onChange={setClientId}
-              exclude={(value) => value === String(row.client_id)}
-            />
-          )}
-          <Text size="xs" c="dimmed">
-            The copy keeps the questions, messages and rules; it is paused until its locations are chosen there.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setPicking(false)}>
-              Cancel
-            </Button>
-            <Button disabled={clientId === null} onClick={() => void duplicate(Number(clientId))}>
-              Copy
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <GuardedModal opened={picking} onClose={() => setPicking(false)} title={`Copy ${row.name} to another client`}>
+        {/* Mounted only while the dialog is open, so the clients are asked for when needed and the pick starts empty. */}
+        {picking && <CopyToClientForm row={row} onCopy={(client) => void duplicate(client)} onCancel={() => setPicking(false)} />}
+      </GuardedModal>
     </>
   );
 }

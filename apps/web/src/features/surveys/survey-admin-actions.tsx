@@ -9,6 +9,7 @@ import {
 import { Alert, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { GuardedModal } from '../../components/discard-guard.tsx';
 import { RowMenu } from '../../components/row-menu.tsx';
 import { SendTestForm } from '../../components/send-test-dialog.tsx';
 import { TableHead } from '../../components/table-head.tsx';
@@ -195,9 +196,9 @@ export function SurveyAdminActions({ row, refresh }: { row: SurveySettings; refr
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={open === 'test'} onClose={close} title={`Send test email for ${row.client_name}`}>
+      <GuardedModal opened={open === 'test'} onClose={close} title={`Send test email for ${row.client_name}`}>
         {open === 'test' && <TestEmailForm row={row} onClose={close} />}
-      </Modal>
+      </GuardedModal>
     </>
   );
 }

@@ -6,10 +6,11 @@ import {
   type FeedRun,
   type FeedValidation,
 } from '@admin/shared/resources/data-feeds';
-import { Alert, Anchor, Button, FileInput, Group, Menu, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, FileInput, Group, Menu, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { GuardedModal, useGuardedClose } from '../../components/discard-guard.tsx';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
 import { RowMenu } from '../../components/row-menu.tsx';
 import { TableHead } from '../../components/table-head.tsx';
@@ -49,10 +50,31 @@ const skippedOf = (run: FeedRun) => Object.values(run.rows_skipped).reduce((a, b
 /**
  * Upload CSV: choose a file, **Validate file** (the dry run: what would be accepted, each bad row's
  * error; nothing written) and **Run import** (a run: the good rows become survey requests, the bad
- * ones are stored with their errors), with the run's counts and a link to its log.
+ * ones are stored with their errors), with the run's counts and a link to its log. A file chosen
+ * and not yet sent makes closing ask first.
  */
 export function UploadAction({ row, list }: { row: DataFeed; list: ResourceList<DataFeed> }) {
   const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        aria-label={`Upload CSV to ${row.name}`}
+        onClick={() => setOpen(true)}
+        disabled={row.status !== 'active'}
+      >
+        Upload CSV
+      </Button>
+      <GuardedModal opened={open} onClose={() => setOpen(false)} title={`Upload CSV to ${row.name}`} size="lg">
+        {/* Mounted only while open, so each opening starts with no file. */}
+        {open && <UploadForm row={row} list={list} onClose={() => setOpen(false)} />}
+      </GuardedModal>
+    </>
+  );
+}
+
+function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<DataFeed>; onClose(): void }) {
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState<'validate' | 'run' | null>(null);
   const [checked, setChecked] = useState<FeedValidation | null>(null);
@@ -88,85 +110,70 @@ export function UploadAction({ row, list }: { row: DataFeed; list: ResourceList<
       setBusy(null);
     }
   };
-  const close = () => {
-    setOpen(false);
-    choose(null);
-  };
+  // Asks only before anything was sent: after a check or a run, the answer is on screen and the file still on disk.
+  const close = useGuardedClose(file !== null && checked === null && run === null && error === null, onClose);
 
   return (
-    <>
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        aria-label={`Upload CSV to ${row.name}`}
-        onClick={() => setOpen(true)}
-        disabled={row.status !== 'active'}
-      >
-        Upload CSV
-      </Button>
-      <Modal opened={open} onClose={close} title={`Upload CSV to ${row.name}`} size="lg">
-        <Stack gap="sm">
-          <FileInput label="CSV file" accept=".csv,.txt,text/csv" value={file} onChange={choose} clearable placeholder="Choose a file" />
-          <Text size="xs" c="dimmed">
-            Read with this feed’s delimiter, header and date format, and mapped by its field mapping.
-          </Text>
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          {checked && !run && (
-            <Alert color={checked.rows_invalid > 0 ? 'orange' : 'green'} variant="light" role="status" title="Validation">
-              <Stack gap="xs">
-                <Text size="sm">
-                  {checked.rows_read} rows read: {checked.rows_valid} valid, {checked.rows_invalid} with errors. Nothing was imported.
-                </Text>
-                <RowErrors errors={checked.errors} total={checked.rows_invalid} />
-              </Stack>
-            </Alert>
-          )}
-          {run && (
-            <Alert
-              color={run.status === 'succeeded' ? 'green' : run.status === 'partial' ? 'orange' : 'red'}
-              variant="light"
-              role="status"
-              title={`Run ${FEED_RUN_STATUS_LABELS[run.status]}`}
-            >
-              <Stack gap="xs">
-                <Text size="sm">
-                  Read {run.rows_read} · Accepted {run.rows_accepted} · Skipped {skippedOf(run)} · Invalid {run.rows_invalid} · Scheduled{' '}
-                  {run.scheduled}
-                </Text>
-                {Object.entries(run.rows_skipped).length > 0 && (
-                  <Text size="xs" c="dimmed">
-                    Skipped:{' '}
-                    {Object.entries(run.rows_skipped)
-                      .map(([status, n]) => `${status} ${n}`)
-                      .join(', ')}
-                  </Text>
-                )}
-                {run.error && <Text size="sm">{run.error}</Text>}
-                <RowErrors errors={run.errors} total={run.rows_invalid} />
-                <Anchor component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`} size="sm">
-                  View runs
-                </Anchor>
-              </Stack>
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Close
-            </Button>
-            <Button variant="light" disabled={!file || run !== null} loading={busy === 'validate'} onClick={() => void send('validate')}>
-              Validate file
-            </Button>
-            <Button disabled={!file || run !== null} loading={busy === 'run'} onClick={() => void send('run')}>
-              Run import
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </>
+    <Stack gap="sm">
+      <FileInput label="CSV file" accept=".csv,.txt,text/csv" value={file} onChange={choose} clearable placeholder="Choose a file" />
+      <Text size="xs" c="dimmed">
+        Read with this feed’s delimiter, header and date format, and mapped by its field mapping.
+      </Text>
+      {error && (
+        <Alert color="red" variant="light" role="alert">
+          {error}
+        </Alert>
+      )}
+      {checked && !run && (
+        <Alert color={checked.rows_invalid > 0 ? 'orange' : 'green'} variant="light" role="status" title="Validation">
+          <Stack gap="xs">
+            <Text size="sm">
+              {checked.rows_read} rows read: {checked.rows_valid} valid, {checked.rows_invalid} with errors. Nothing was imported.
+            </Text>
+            <RowErrors errors={checked.errors} total={checked.rows_invalid} />
+          </Stack>
+        </Alert>
+      )}
+      {run && (
+        <Alert
+          color={run.status === 'succeeded' ? 'green' : run.status === 'partial' ? 'orange' : 'red'}
+          variant="light"
+          role="status"
+          title={`Run ${FEED_RUN_STATUS_LABELS[run.status]}`}
+        >
+          <Stack gap="xs">
+            <Text size="sm">
+              Read {run.rows_read} · Accepted {run.rows_accepted} · Skipped {skippedOf(run)} · Invalid {run.rows_invalid} · Scheduled{' '}
+              {run.scheduled}
+            </Text>
+            {Object.entries(run.rows_skipped).length > 0 && (
+              <Text size="xs" c="dimmed">
+                Skipped:{' '}
+                {Object.entries(run.rows_skipped)
+                  .map(([status, n]) => `${status} ${n}`)
+                  .join(', ')}
+              </Text>
+            )}
+            {run.error && <Text size="sm">{run.error}</Text>}
+            <RowErrors errors={run.errors} total={run.rows_invalid} />
+            <Anchor component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`} size="sm">
+              View runs
+            </Anchor>
+          </Stack>
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={close}>
+          Close
+        </Button>
+        <Button variant="light" disabled={!file || run !== null} loading={busy === 'validate'} onClick={() => void send('validate')}>
+          Validate file
+        </Button>
+        <Button disabled={!file || run !== null} loading={busy === 'run'} onClick={() => void send('run')}>
+          Run import
+        </Button>
+      </Group>
+    </Stack>
   );
 }
 

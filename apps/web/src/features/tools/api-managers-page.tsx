@@ -7,11 +7,12 @@ import {
   RATE_LIMIT_DEFAULT,
 } from '@admin/shared/resources/api-endpoints';
 import type { FeedValidation } from '@admin/shared/resources/data-feeds';
-import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PathCell } from '../../components/data-table/cells.tsx';
+import { GuardedModal, useChanged } from '../../components/discard-guard.tsx';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
@@ -42,6 +43,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
   const [rate, setRate] = useState<number | string>(row.configured ? row.rate_limit_per_min : RATE_LIMIT_DEFAULT);
   const [newSecret, setNewSecret] = useState(false);
   const { busy, run, error } = useDialogSave();
+  const dirty = useChanged({ surveyId, tokenId, ips, format, rate, newSecret });
 
   const save = () =>
     run(async () => {
@@ -57,7 +59,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
     });
 
   return (
-    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} submitLabel="Save">
+    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} dirty={dirty} submitLabel="Save">
       <Select
         label={labels.survey_id}
         required
@@ -254,7 +256,7 @@ export default function ApiManagersPage() {
           );
         }}
       />
-      <Modal
+      <GuardedModal
         opened={dialog !== null}
         onClose={close}
         title={dialog ? TITLES[dialog.kind](dialog.row) : ''}
@@ -275,7 +277,7 @@ export default function ApiManagersPage() {
         )}
         {dialog?.kind === 'calls' && <RecentCalls row={dialog.row} />}
         {dialog?.kind === 'test' && <TestPayload row={dialog.row} />}
-      </Modal>
+      </GuardedModal>
       <SecretOnceDialog
         title="Copy the webhook secret"
         label="Webhook secret"

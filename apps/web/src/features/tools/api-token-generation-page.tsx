@@ -7,9 +7,10 @@ import {
   apiTokenResource,
   NEVER,
 } from '@admin/shared/resources/api-tokens';
-import { Badge, Button, Checkbox, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { GuardedModal, useChanged, useGuardedClose } from '../../components/discard-guard.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { api } from '../../lib/http.ts';
 import { AllowedIpsInput, DialogForm, ipList, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
@@ -33,6 +34,7 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
   const [expires, setExpires] = useState(editing && row.expires_at ? row.expires_at.slice(0, 10) : inDays(API_TOKEN_DEFAULT_DAYS));
   const [ips, setIps] = useState(editing ? row.allowed_ips.join('\n') : '');
   const { busy, run, error } = useDialogSave();
+  const dirty = useChanged({ name, scopes, never, expires, ips });
 
   const save = () =>
     run(async () => {
@@ -47,7 +49,7 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
     });
 
   return (
-    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} submitLabel={editing ? 'Save' : 'Generate token'}>
+    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} dirty={dirty} submitLabel={editing ? 'Save' : 'Generate token'}>
       <Text size="sm">
         For <b>{row.name}</b> ({row.email})
       </Text>
@@ -85,6 +87,7 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
 function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(created: ApiTokenCreated): void; onCancel(): void }) {
   const [grace, setGrace] = useState<number | string>(0);
   const { busy, run, error } = useDialogSave();
+  const cancel = useGuardedClose(String(grace) !== '0', onCancel);
   const regenerate = () =>
     run(async () => {
       const { data } = await api.post<{ data: ApiTokenCreated }>(`${path}/${row.token_id}/regenerate`, { grace_hours: Number(grace) });
@@ -106,7 +109,7 @@ function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(c
         error={error('grace_hours')}
       />
       <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>
+        <Button variant="default" onClick={cancel}>
           Cancel
         </Button>
         <Button loading={busy} onClick={() => void regenerate()}>
@@ -231,13 +234,13 @@ export default function ApiTokenGenerationPage() {
           );
         }}
       />
-      <Modal opened={dialog !== null} onClose={close} title={dialog ? TITLES[dialog.kind](dialog.row) : ''} centered size="lg">
+      <GuardedModal opened={dialog !== null} onClose={close} title={dialog ? TITLES[dialog.kind](dialog.row) : ''} centered size="lg">
         {dialog && (dialog.kind === 'generate' || dialog.kind === 'edit') && (
           <TokenForm dialog={dialog} onDone={(t) => void finish(t, t ? null : 'Saved the token')} onCancel={close} />
         )}
         {dialog?.kind === 'regenerate' && <RegenerateForm row={dialog.row} onDone={(t) => void finish(t, null)} onCancel={close} />}
         {dialog?.kind === 'revoke' && <RevokeConfirm row={dialog.row} onDone={(message) => void finish(null, message)} onCancel={close} />}
-      </Modal>
+      </GuardedModal>
       <SecretOnceDialog
         title="Copy your new token"
         label="Token"

@@ -1,6 +1,7 @@
 import { Alert, Button, CopyButton, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useState } from 'react';
+import { useGuardedClose } from '../../components/discard-guard.tsx';
 import { ApiError } from '../../lib/http.ts';
 
 /** What a failed call says, for a toast. */
@@ -31,15 +32,18 @@ export function useDialogSave() {
 /**
  * A dialog's form (a token's, an endpoint's): Enter or the submit button saves, the browser's own
  * validation stays off (the server's field errors show instead), Cancel closes, and the submit
- * button spins while `busy`.
+ * button spins while `busy`. Inside a GuardedModal, `dirty` (unsaved changes) makes Cancel,
+ * Escape, the close button and a click outside ask "Discard changes?" first.
  */
 export function DialogForm(props: {
   onSubmit(): Promise<void>;
   onCancel(): void;
   busy: boolean;
+  dirty: boolean;
   submitLabel: string;
   children: ReactNode;
 }) {
+  const cancel = useGuardedClose(props.dirty, props.onCancel);
   return (
     <form
       noValidate
@@ -51,7 +55,7 @@ export function DialogForm(props: {
       <Stack gap="sm">
         {props.children}
         <Group justify="flex-end">
-          <Button variant="default" onClick={props.onCancel}>
+          <Button variant="default" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" loading={props.busy}>
@@ -85,14 +89,26 @@ export function AllowedIpsInput(props: { label: string; value: string; onChange(
   );
 }
 
-/** A secret shown once (a new API token, a webhook secret) with a copy button; closing forgets it. */
+/**
+ * A secret shown once (a new API token, a webhook secret) with a copy button; closing forgets it,
+ * so only its own Done closes it: no close button, and neither Escape nor a click outside.
+ */
 export function SecretOnceDialog(props: { title: string; label: string; value: string | null; note: string; onClose(): void }) {
   return (
-    <Modal opened={props.value !== null} onClose={props.onClose} title={props.title} centered size="lg">
+    <Modal
+      opened={props.value !== null}
+      onClose={props.onClose}
+      title={props.title}
+      centered
+      size="lg"
+      withCloseButton={false}
+      closeOnEscape={false}
+      closeOnClickOutside={false}
+    >
       {props.value !== null && (
         <Stack gap="sm">
           <Alert color="orange" variant="light" role="note">
-            {props.note}
+            {props.note} This dialog closes only with Done.
           </Alert>
           <TextInput
             label={props.label}
