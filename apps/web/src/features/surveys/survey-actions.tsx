@@ -1,4 +1,11 @@
-import { type Survey, type SurveyTestResult, surveyResource, surveyTestSchema } from '@admin/shared/resources/surveys';
+import {
+  SURVEY_DUPLICATE_LABELS,
+  SURVEY_TEST_LABELS,
+  type Survey,
+  type SurveyTestResult,
+  surveyResource,
+  surveyTestSchema,
+} from '@admin/shared/resources/surveys';
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -31,7 +38,7 @@ export function SendTestAction({ row }: { row: Survey }) {
       path={`${surveyResource.path}/${row.id}/send-test`}
       field={{
         key: 'to',
-        label: 'Send to',
+        label: SURVEY_TEST_LABELS.to,
         description: 'An email address or a phone in international format',
         placeholder: 'e.g. pat@example.com or +1 303 555 0142',
       }}
@@ -71,7 +78,7 @@ function CopyToClientForm({ row, onCopy, onCancel }: { row: Survey; onCopy(clien
   return (
     <Stack gap="sm">
       <RemoteSelect
-        label="Client"
+        label={SURVEY_DUPLICATE_LABELS.client_id}
         path={CLIENT_OPTIONS_PATH}
         value={clientId}
         onChange={setClientId}

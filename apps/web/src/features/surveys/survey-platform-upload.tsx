@@ -1,6 +1,7 @@
 import {
   type DataFeed,
   dataFeedResource,
+  FEED_FILE_LABELS,
   FEED_RUN_STATUS_LABELS,
   type FeedRowError,
   type FeedRun,
@@ -115,7 +116,14 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
 
   return (
     <Stack gap="sm">
-      <FileInput label="CSV file" accept=".csv,.txt,text/csv" value={file} onChange={choose} clearable placeholder="Choose a file" />
+      <FileInput
+        label={FEED_FILE_LABELS.csv}
+        accept=".csv,.txt,text/csv"
+        value={file}
+        onChange={choose}
+        clearable
+        placeholder="Choose a file"
+      />
       <Text size="xs" c="dimmed">
         Read with this feed’s delimiter, header and date format, and mapped by its field mapping.
       </Text>

@@ -1,6 +1,7 @@
 import {
   API_TOKEN_DEFAULT_DAYS,
   API_TOKEN_MAX_GRACE_HOURS,
+  API_TOKEN_REGENERATE_LABELS,
   API_TOKEN_SCOPE_OPTIONS,
   type ApiTokenCreated,
   type ApiTokenUser,
@@ -99,7 +100,7 @@ function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(c
         A new token replaces <b>{row.token_name}</b> of {row.name}. Endpoints linked to it take the new one.
       </Text>
       <NumberInput
-        label="Grace period (hours)"
+        label={API_TOKEN_REGENERATE_LABELS.grace_hours}
         description={`The old token keeps working this long (0–${API_TOKEN_MAX_GRACE_HOURS}); 0 revokes it at once`}
         min={0}
         max={API_TOKEN_MAX_GRACE_HOURS}
