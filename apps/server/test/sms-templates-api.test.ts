@@ -1,6 +1,6 @@
 import { and, eq, isNull, like, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smsOptOuts, smsTemplates } from '../src/db/schema/index.ts';
+import { smsOptOuts, smsTemplates, systemLogs } from '../src/db/schema/index.ts';
 import { computedColumns } from '../src/modules/sms-templates/repository.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
@@ -119,6 +119,12 @@ for (const kind of testDatabaseKinds()) {
         const copy = await send('POST', `/api/sms-templates/${global.json().data.id}/duplicate`, { global: false });
         expect(copy.statusCode).toBe(201);
         expect(copy.json().data).toMatchObject({ name: 'Global invite (copy)', client_id: other, encoding: 'gsm7', has_opt_out: true });
+        const [entry] = await ctx.database.db
+          .select()
+          .from(systemLogs)
+          .where(and(eq(systemLogs.action, 'sms_template.duplicate'), eq(systemLogs.entityId, String(copy.json().data.id))));
+        expect(entry).toMatchObject({ message: 'Duplicated SMS template Global invite as Global invite (copy)', clientId: other });
+        expect(entry?.after).toMatchObject({ source_id: global.json().data.id, name: 'Global invite (copy)' });
       } finally {
         await send('PUT', `/api/users/switch-client/${currentClient}`);
       }

@@ -17,12 +17,11 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { smsTemplates } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
+import { auditDuplicate, copyName } from '../../kit/duplicate.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { notFound } from '../../lib/http-error.ts';
 import { invitationSms } from '../../messaging/invitation.ts';
 import { computedColumns, smsTemplateOptions, smsTemplateStore, toSmsTemplate } from './repository.ts';
-
-const NAME_MAX = 120;
 
 /** The Tracking Logs type of a message of this purpose; replies and confirmations are system messages. */
 const TYPE_OF: Record<SmsPurpose, NotificationType> = {
@@ -34,10 +33,6 @@ const TYPE_OF: Record<SmsPurpose, NotificationType> = {
   opt_in_confirmation: 'system',
   help_reply: 'system',
   stop_reply: 'system',
-};
-const copyName = (name: string) => {
-  const suffix = ' (copy)';
-  return `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
 };
 
 /**
@@ -87,17 +82,7 @@ export const smsTemplateRoutes: FastifyPluginAsyncZod = async (app) => {
           .returning();
         if (!row) throw new Error('insert returned nothing');
         const record = toSmsTemplate(row, client?.name ?? null);
-        await request.audit(
-          {
-            action: 'sms_template.duplicate',
-            message: `Duplicated SMS template ${source.name} as ${row.name}`,
-            clientId: row.clientId,
-            entityType: 'sms_template',
-            entityId: row.id,
-            after: { ...record, source_id: source.id },
-          },
-          tx,
-        );
+        await auditDuplicate(request, tx, { entityType: 'sms_template', what: 'SMS template', source, copy: row, record });
         return record;
       });
       return reply.code(201).send({ data: copy });

@@ -20,6 +20,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
 import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
+import { auditDuplicate, copyName } from '../../kit/duplicate.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
@@ -29,11 +30,6 @@ import { surveyPage } from '../../public/survey-page.ts';
 import { logSurveyChanges } from './change-log.ts';
 import { loadSurvey, type SurveyRow, setLocations, surveyStore, toSurvey } from './repository.ts';
 
-const NAME_MAX = 120;
-const copyName = (name: string) => {
-  const suffix = ' (copy)';
-  return `${name.slice(0, NAME_MAX - suffix.length)}${suffix}`;
-};
 /** The sample personnel name of a test invitation. */
 const SAMPLE_PERSONNEL = 'Jordan';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -135,17 +131,14 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         await logSurveyChanges(tx, row, request.auth?.user.id ?? null, [
           { action: 'duplicated', diff: { duplicated_from: { before: null, after: `${source.name} (#${source.id})` } } },
         ]);
-        await request.audit(
-          {
-            action: 'survey.duplicate',
-            message: `Duplicated survey ${source.name} as ${row.name}${sameClient ? '' : ` for ${target.name}`}`,
-            clientId: row.clientId,
-            entityType: 'survey',
-            entityId: row.id,
-            after: { ...record, source_id: source.id },
-          },
-          tx,
-        );
+        await auditDuplicate(request, tx, {
+          entityType: 'survey',
+          what: 'survey',
+          source,
+          copy: row,
+          record,
+          ...(sameClient ? {} : { forWhom: target.name }),
+        });
         return record;
       });
       return reply.code(201).send({ data: copy });
