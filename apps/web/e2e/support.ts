@@ -61,3 +61,14 @@ export async function apiOf(page: Page) {
 export const PHONE = 390;
 export const DESKTOP = 1440;
 export const WIDTHS = [PHONE, DESKTOP] as const;
+
+/**
+ * Below the small breakpoint a list shows Search and a "Filters" button in place of its other
+ * filters: opens them when that button is there and closed. Call it once the list has loaded.
+ */
+export async function showFilters(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: /^Filters( \(\d+\))?$/ });
+  if ((await toggle.count()) === 0 || !(await toggle.isVisible())) return;
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}

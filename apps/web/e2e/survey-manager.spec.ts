@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, showFilters, signInAsAdmin } from './support.ts';
 
 // Survey Manager: a response recorded in the setup through the public JSON API (after a test
 // invitation), excluded from reports with a reason, reassigned to another person of the client and
@@ -104,6 +104,7 @@ test.describe('Survey Manager', () => {
       await expect(row).toContainText('Yes');
 
       // The Personnel filter finds the person on the server as typed; the list is then theirs only.
+      await showFilters(page);
       await page.getByRole('combobox', { name: 'Personnel' }).click();
       await page.keyboard.type(last);
       const filtered = page.waitForResponse((r) => r.url().includes('/api/survey-responses?') && /personnel=\d+/.test(r.url()));

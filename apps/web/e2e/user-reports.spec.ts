@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '@admin/shared';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { DESKTOP, PHONE, signIn, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
+import { DESKTOP, PHONE, showFilters, signIn, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
 
 // What a new user tripped over at 390, 1024 and 1440 px, each replayed as they would.
 
@@ -42,6 +42,7 @@ test.describe('1. Locations: Selected All in the Clients filter', () => {
       await expect(table.getByRole('row').nth(1)).toContainText(current);
       const summary = page.getByText(/^Showing \d+ of [\d,]+/);
       const ownCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
+      await showFilters(page);
 
       const answer = page.waitForResponse((r) => r.url().includes('/api/endpoints?') && r.url().includes('client=all'));
       await page.getByRole('combobox', { name: 'Clients' }).click();
@@ -277,6 +278,8 @@ test.describe('6. Filter rows, table headers and dates line up', () => {
     test(`at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
+      await expect(page.getByRole('table', { name: 'Clients' }).getByRole('row').nth(1)).toBeVisible();
+      await showFilters(page);
       // Status starts with two chips; a third sums them up as one chip and "+2 more", still one line.
       await page.getByRole('combobox', { name: 'Status' }).click();
       await page.getByRole('option', { name: 'Archived' }).click();
@@ -286,6 +289,8 @@ test.describe('6. Filter rows, table headers and dates line up', () => {
         if (path !== '/') await page.goto(path);
         const filters = page.getByRole('group', { name: 'Filters' });
         await expect(filters).toBeVisible();
+        await expect(page.getByRole('table').first().getByRole('row').nth(1)).toBeVisible();
+        await showFilters(page);
         const inputs = filters.locator('.mantine-Input-wrapper');
         const boxes = await Promise.all((await inputs.all()).map(box));
         expect(boxes.length).toBeGreaterThan(2);
@@ -501,6 +506,7 @@ test.describe('9. System Logs filters, global referral sources', () => {
       await signInAsAdmin(page);
       await page.goto('/admin/system/logs?level=selected%20all');
       await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1)).toBeVisible();
+      await showFilters(page);
       const filtered = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('entityType=location'));
       await page.getByRole('textbox', { name: 'Entity type' }).pressSequentially('location');
       await filtered;
