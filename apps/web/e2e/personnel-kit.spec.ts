@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, showFilters, signInAsAdmin } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -17,6 +17,7 @@ for (const width of [390, 1440]) {
     await page.goto('/admin/personnel');
     const table = page.getByRole('table', { name: 'Personnel' });
     await expect(table.getByRole('row').nth(1)).toBeVisible();
+    await showFilters(page);
     await expect(page.getByRole('checkbox', { name: 'Possible duplicates' })).toBeVisible();
     await shot(page, `personnel-${width}`);
 
