@@ -13,7 +13,7 @@ import type {
   SurveyChangeAction,
 } from '@admin/shared/pipeline/enums';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 import { users } from './identity.ts';
 import { locations } from './locations.ts';
@@ -86,6 +86,9 @@ export const dataFeeds = pgTable(
     lastRunAt: timestamp('last_run_at', { withTimezone: true }),
     /** The last file or call received (name or "API"), for the list. */
     lastReceived: text('last_received'),
+    /** Why the feed's last pull failed (cannot connect, refused password…); cleared by the next pull that connects. */
+    lastError: text('last_error'),
+    lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -136,11 +139,36 @@ export const dataFeedRuns = pgTable(
     /** The run this one re-ran the failed rows of. */
     rerunOf: integer('rerun_of'),
     startedBy: integer('started_by').references(() => users.id),
+    /** When the whole file was stored (its batches staged); null while it is still arriving. */
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    /** Rows whose batch is admitted and committed: the run resumes after them (docs/decisions/031-feed-runs-resume.md). */
+    rowsDone: integer('rows_done').notNull().default(0),
+    /** The worker receiving or processing the run, and until when it holds it (renewed every batch). */
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
   },
   (t) => [
     index('data_feed_runs_feed_started_idx').on(t.dataFeedId, t.startedAt, t.id),
     index('data_feed_runs_client_started_idx').on(t.clientId, t.startedAt, t.id),
+    index('data_feed_runs_running_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
   ],
+);
+
+/**
+ * A run's rows waiting to be admitted, one batch a row, in file order. A batch is deleted in the
+ * transaction that admits it, so what is left is exactly what a resumed run still has to do.
+ */
+export const dataFeedRunBatches = pgTable(
+  'data_feed_run_batches',
+  {
+    runId: integer('run_id')
+      .notNull()
+      .references(() => dataFeedRuns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    /** The batch's records as received: `[{ rowNumber, raw }]`. */
+    records: jsonb('records').$type<{ rowNumber: number; raw: Record<string, string> }[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
 
 /** A row a run refused: where, which column, why, and the row as received (re-run and the rejected-rows CSV). */
