@@ -48,6 +48,15 @@ export default defineConfig({
     timeout: 60_000,
     reuseExistingServer: false,
     // CLOCK_CONTROL: the feed flow moves the server's clock to an invitation's send time (docs/decisions/030-test-clock.md).
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOG_LEVEL: 'warn', CLOCK_CONTROL: 'on' },
+    // SFTP_ALLOW_PRIVATE: the SFTP feed flow pulls from a test server on 127.0.0.1 (docs/decisions/034-outbound-addresses.md).
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'on',
+      LOG_LEVEL: 'warn',
+      CLOCK_CONTROL: 'on',
+      SFTP_ALLOW_PRIVATE: 'on',
+    },
   },
 });

@@ -169,7 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smsTemplateRoutes);
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(surveyRoutes);
-  await app.register(dataFeedRoutes, { secrets: secretBox(config) });
+  await app.register(dataFeedRoutes, { secrets: secretBox(config), allowPrivateHosts: config.sftpAllowPrivate });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes, { now: () => clock.now() });
   await app.register(surveyResponseRoutes);

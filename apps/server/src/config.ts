@@ -35,6 +35,8 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   // Encrypts stored secrets such as feeds' SFTP passwords (docs/decisions/029-feed-ingest.md).
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').max(500).optional(),
+  // On-premises installs whose SFTP servers sit on their own network (docs/decisions/034-outbound-addresses.md).
+  SFTP_ALLOW_PRIVATE: booleanFlag.optional(),
   // Message transports (apps/server/src/messaging): outbox unless configured.
   PUBLIC_BASE_URL: optionalUrl,
   EMAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
@@ -122,6 +124,11 @@ export type Config = {
   requestTimeoutMs: number;
   /** The key stored secrets are encrypted with; null: a random one kept beside the embedded database (docs/decisions/029-feed-ingest.md). */
   secretKey: string | null;
+  /**
+   * Whether a feed's SFTP host may be a loopback, private, link-local or reserved address (never a
+   * cloud metadata service): off, only public addresses (apps/server/src/lib/outbound-address.ts).
+   */
+  sftpAllowPrivate: boolean;
   messaging: MessagingConfig;
   /** Whether `npm start` runs the pipeline's workers in the server process (`WORKERS=0`: only `npm run worker` does). */
   workers: boolean;
@@ -162,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     secretKey: e.SECRET_KEY ?? null,
+    sftpAllowPrivate: e.SFTP_ALLOW_PRIVATE ?? false,
     messaging,
     workers: e.WORKERS ?? true,
     clockControl: e.CLOCK_CONTROL ?? false,
@@ -202,13 +210,17 @@ function stripSlash(url: string | undefined): string {
   return url ? url.replace(/\/+$/, '') : '';
 }
 
-/** A config for tests: in-memory database, no demo data unless asked, quiet logs. */
+/**
+ * A config for tests: in-memory database, no demo data unless asked, quiet logs, and SFTP hosts on
+ * this machine allowed (the tests' SFTP servers listen on 127.0.0.1; the refusals are tested with it off).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ LOG_LEVEL: 'silent' }),
     database: { kind: 'pglite', dataDir: null },
     demoData: false,
     workers: false,
+    sftpAllowPrivate: true,
     ...overrides,
   };
 }

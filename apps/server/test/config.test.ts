@@ -40,4 +40,11 @@ describe('configuration', () => {
     expect(c.port).toBe(3000);
     expect(c.publicUrls.api).toBe('https://api.example.com');
   });
+
+  it('refuses private SFTP hosts unless SFTP_ALLOW_PRIVATE is on, and checks its value', () => {
+    expect(loadConfig({}).sftpAllowPrivate).toBe(false);
+    expect(loadConfig({ SFTP_ALLOW_PRIVATE: 'on' }).sftpAllowPrivate).toBe(true);
+    expect(loadConfig({ SFTP_ALLOW_PRIVATE: 'no' }).sftpAllowPrivate).toBe(false);
+    expect(() => loadConfig({ SFTP_ALLOW_PRIVATE: 'sometimes' })).toThrow(/SFTP_ALLOW_PRIVATE/);
+  });
 });

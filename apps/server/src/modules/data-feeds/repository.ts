@@ -31,6 +31,7 @@ import {
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
+import { sftpHostRefusal } from '../../lib/outbound-address.ts';
 import { CronError, parseCron } from '../../pipeline/ingest/cron.ts';
 import type { DataFeedRow } from '../../pipeline/ingest/run.ts';
 import type { SecretBox } from '../../pipeline/ingest/secret.ts';
@@ -196,10 +197,14 @@ const noSecretKey = () =>
 /**
  * Feeds of the current client or of the clients chosen in the filter. The store checks what the
  * field rules cannot (`checkFeed` on the feed as it will be saved, the survey and fixed location
- * being the client's, a schedule the matcher reads) and keeps the SFTP password encrypted: a blank
+ * being the client's, a schedule the matcher reads, an SFTP host on a public address unless
+ * `allowPrivateHosts` — config `sftpAllowPrivate`) and keeps the SFTP password encrypted: a blank
  * password on edit keeps the stored one.
  */
-export function dataFeedStore(secrets: SecretBox): ResourceStore<DataFeed, DataFeedRow, DataFeedBody, DataFeedListQuery, number | null> {
+export function dataFeedStore(
+  secrets: SecretBox,
+  outbound: { allowPrivateHosts: boolean } = { allowPrivateHosts: false },
+): ResourceStore<DataFeed, DataFeedRow, DataFeedBody, DataFeedListQuery, number | null> {
   return {
     table: dataFeeds,
     toRecord: (row, clientName) => toDataFeed(row, { ...NONE, clientName: clientName ?? null }),
@@ -244,11 +249,12 @@ export function dataFeedStore(secrets: SecretBox): ResourceStore<DataFeed, DataF
       const merged = <K extends keyof DataFeedBody>(key: K, stored: DataFeedBody[K] | undefined) =>
         body[key] !== undefined ? body[key] : stored;
       const locationMode = merged('location_mode', before?.locationMode);
+      const [sourceType, sftpHost] = [merged('source_type', before?.sourceType), merged('sftp_host', before?.sftpHost)];
       const errors = checkFeed({
-        source_type: merged('source_type', before?.sourceType),
+        source_type: sourceType,
         location_mode: locationMode,
         location_id: merged('location_id', before?.locationId),
-        sftp_host: merged('sftp_host', before?.sftpHost),
+        sftp_host: sftpHost,
         sftp_path: merged('sftp_path', before?.sftpPath),
         sftp_username: merged('sftp_username', before?.sftpUsername),
         field_mapping: merged('field_mapping', before?.fieldMapping) ?? IDENTITY_MAPPING,
@@ -256,6 +262,10 @@ export function dataFeedStore(secrets: SecretBox): ResourceStore<DataFeed, DataF
         password_set: (before?.sftpPasswordEnc ?? null) !== null,
       });
       const labels = dataFeedResource.labels;
+      if (sourceType === 'sftp' && typeof sftpHost === 'string' && sftpHost.trim() !== '' && !errors.sftp_host) {
+        const refused = await sftpHostRefusal(sftpHost, { allowPrivate: outbound.allowPrivateHosts });
+        if (refused) errors.sftp_host = [refused];
+      }
       if (typeof body.survey_id === 'number' && clientId !== null) {
         const [survey] = await db
           .select({ status: surveys.status })

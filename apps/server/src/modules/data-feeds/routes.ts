@@ -51,8 +51,11 @@ const sampleConfig = { labels: FEED_SAMPLE_LABELS };
  * (dry run), Upload CSV (a run), Run now (queues an SFTP pull). Saving or resuming an SFTP feed
  * with a schedule queues its next pull.
  */
-export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox }> = async (app, { secrets }) => {
-  const base = dataFeedStore(secrets);
+export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; allowPrivateHosts: boolean }> = async (
+  app,
+  { secrets, allowPrivateHosts },
+) => {
+  const base = dataFeedStore(secrets, { allowPrivateHosts });
   const store: typeof base = {
     ...base,
     async afterWrite(tx, row) {
