@@ -13,7 +13,7 @@ import type {
   SurveyChangeAction,
 } from '@admin/shared/pipeline/enums';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 import { users } from './identity.ts';
 import { locations } from './locations.ts';
@@ -216,7 +216,15 @@ export const apiTokens = pgTable(
     /** The token this one replaced (regenerate). */
     replacesId: integer('replaces_id'),
   },
-  (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('api_tokens_hash_uq').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId),
+    // One unrevoked token per user, whatever races (docs/decisions/032-api-access-one-winner.md): a
+    // regenerate revokes the old one (from the end of its grace) before it inserts the new one.
+    uniqueIndex('api_tokens_user_live_uq')
+      .on(t.userId)
+      .where(sql`${t.revokedAt} is null`),
+  ],
 );
 
 /** A location's ingest endpoint settings (API Managers), 1:1 with the location (its `_id` is the endpoint id). */
@@ -252,7 +260,36 @@ export const apiCallLogs = pgTable(
     runId: integer('run_id'),
     error: text('error'),
   },
-  (t) => [index('api_call_logs_location_received_idx').on(t.locationId, t.receivedAt)],
+  (t) => [
+    index('api_call_logs_location_received_idx').on(t.locationId, t.receivedAt),
+    // The retention prune's range (modules/api-endpoints/prune.ts).
+    index('api_call_logs_received_idx').on(t.receivedAt),
+  ],
+);
+
+/**
+ * Ingest calls refused before any credential was established (no token, an unknown or unusable
+ * one, a wrong webhook secret), one row per caller address and window instead of a call-log row
+ * each, shown by its one System Logs row (as sign-in refusals are, `login_refusal_summaries`).
+ */
+export const apiRefusalSummaries = pgTable(
+  'api_refusal_summaries',
+  {
+    ip: text('ip').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    /** The System Logs row showing this summary; written by the same statement, so no foreign key. */
+    systemLogId: bigint('system_log_id', { mode: 'number' }).notNull(),
+    /** Calls whose credential was checked and refused. */
+    refused: integer('refused').notNull().default(0),
+    /** Calls answered 429 without a credential check, the address having been refused too often. */
+    throttled: integer('throttled').notNull().default(0),
+    /** The endpoint ids called, at most API_REFUSAL_MAX_ENDPOINTS. */
+    endpoints: text('endpoints').array().notNull(),
+    moreEndpoints: boolean('more_endpoints').notNull().default(false),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.windowStart] }), index('api_refusal_summaries_window_idx').on(t.windowStart)],
 );
 
 /** Who changed which survey how (Survey Manager Logs, Changes), with the fields' before and after. */
