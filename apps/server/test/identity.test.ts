@@ -137,6 +137,22 @@ for (const kind of testDatabaseKinds()) {
       expect(row?.revoked).toBe(true);
     });
 
+    it('sign-out with only the ssoToken cookie (no Authorization header) revokes that session too', async () => {
+      const signedIn = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'admin@example.com', password: 'demo-password' },
+      });
+      const cookie = signedIn.cookies.find((c) => c.name === 'ssoToken');
+      const token = (signedIn.json() as { data: { token: string } }).data.token;
+      expect(cookie?.value).toBe(token);
+      const out = await ctx.app.inject({ method: 'POST', url: '/api/logout', cookies: { ssoToken: cookie?.value ?? '' } });
+      expect(out.statusCode).toBe(204);
+      expect(String(out.headers['set-cookie'])).toMatch(/ssoToken=;/);
+      const after = await ctx.app.inject({ method: 'GET', url: '/api/user', headers: bearer(token) });
+      expect(after.statusCode).toBe(401);
+    });
+
     it('records sign-ins in the audit log', async () => {
       const [row] = await ctx.database.db
         .select({ n: sql<number>`count(*)::int` })

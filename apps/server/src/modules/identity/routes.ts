@@ -116,7 +116,8 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
   // Public on purpose: signing out must work with an expired token too. It only revokes the
   // token the caller presents, so it gives nothing to someone without one.
   app.post('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
-    const token = bearerToken(request);
+    // The session is the bearer token's or, for a browser signing out with only its cookie, the ssoToken cookie's.
+    const token = bearerToken(request) ?? request.cookies[SSO_COOKIE] ?? null;
     if (token && token.length <= 512) {
       const userId = await revokeSession(app.db, token);
       if (userId !== undefined) {
