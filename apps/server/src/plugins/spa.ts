@@ -36,6 +36,9 @@ export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls'];
         root: distDir,
         // Routes for the files present at start (the build), so every other path falls to the SPA.
         wildcard: false,
+        // Source maps would publish the console's source: the build makes none (apps/web/vite.config.ts),
+        // and one left in the directory by another build gets no route.
+        globIgnore: ['**/*.map'],
         index: false,
         decorateReply: false,
         setHeaders(res, path) {
