@@ -1,4 +1,4 @@
-import { parseCsv } from '@admin/shared';
+import { CsvSyntaxError, parseCsv } from '@admin/shared';
 import { displayName, validate } from '@admin/shared/validation';
 import { HttpError } from '../lib/http-error.ts';
 import type { FieldRules } from './validate-body.ts';
@@ -24,6 +24,16 @@ export type ImportSpec = {
   checkRow?(row: Record<string, string>): string[] | Promise<string[]>;
 };
 
+/** The file's records, or a 422 naming the line where it stops being CSV (an unclosed quote would swallow the rest). */
+function readCsv(csv: string): string[][] {
+  try {
+    return parseCsv(csv);
+  } catch (err) {
+    if (err instanceof CsvSyntaxError) throw new HttpError(422, `Nothing was imported: ${err.message}.`, { csv: [err.message] });
+    throw err;
+  }
+}
+
 /**
  * Checks a whole CSV import before anything is written (all lines or none): the header names
  * known columns, every line passes the same rules as the form, unique values do not repeat in
@@ -31,7 +41,7 @@ export type ImportSpec = {
  * 422 with the messages of each failing line under `line N` (the header is line 1).
  */
 export async function checkImport(spec: ImportSpec): Promise<Record<string, string>[]> {
-  const [header, ...rows] = parseCsv(spec.csv);
+  const [header, ...rows] = readCsv(spec.csv);
   const known = new Set([...Object.keys(spec.rules), ...(spec.extraColumns ?? [])]);
   const columns = (header ?? []).map((h) => h.trim().toLowerCase());
   const unknownColumns = columns.filter((c) => !known.has(c));
