@@ -133,7 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dbPlugin, { database });
   await app.register(auditPlugin);
   await app.register(clientsRepository);
-  await app.register(apiTokensRepository);
+  await app.register(apiTokensRepository, { retiredMasterEmail: config.retiredMasterEmail });
   await app.register(identityRepository);
   await app.register(personnelRepository);
   await app.register(surveySettingsRepository);
@@ -141,7 +141,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const controlled: ControlledClock | null = config.clockControl && !options.clock ? controlledClock() : null;
   const clock = options.clock ?? controlled ?? systemClock;
   await app.register(messagingPlugin, { config: config.messaging, options: { now: () => clock.now() } });
-  await app.register(pipelinePlugin, { clock, workers: config.workers });
+  // One key for the SFTP passwords the feeds store and the pulls read.
+  const secrets = secretBox(config);
+  await app.register(pipelinePlugin, {
+    clock,
+    workers: config.workers,
+    ingest: { secrets, allowPrivateHosts: config.sftpAllowPrivate },
+  });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });
@@ -169,7 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smsTemplateRoutes);
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(surveyRoutes);
-  await app.register(dataFeedRoutes, { secrets: secretBox(config), allowPrivateHosts: config.sftpAllowPrivate });
+  await app.register(dataFeedRoutes, { secrets, allowPrivateHosts: config.sftpAllowPrivate });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes, { now: () => clock.now() });
   await app.register(surveyResponseRoutes);

@@ -3,6 +3,8 @@ import { openDatabase } from './db/client.ts';
 import { createMessenger } from './messaging/send.ts';
 import { surveySettingsOn } from './modules/survey-settings/repository.ts';
 import { systemClock } from './pipeline/clock.ts';
+import { batchSizeFor } from './pipeline/ingest/run-store.ts';
+import { secretBox } from './pipeline/ingest/secret.ts';
 import { createQueue } from './pipeline/queue.ts';
 import { installWorkers } from './pipeline/worker.ts';
 
@@ -26,7 +28,11 @@ async function main() {
   await database.migrate();
   const messenger = createMessenger(database.db, config.messaging, { now: () => systemClock.now() });
   const queue = createQueue(database.db, systemClock, { onError: (err, what) => console.error(`pipeline: ${what} failed`, err) });
-  installWorkers(queue, database.db, messenger, systemClock, surveySettingsOn(database.db));
+  installWorkers(queue, database.db, messenger, systemClock, surveySettingsOn(database.db), {
+    secrets: secretBox(config),
+    allowPrivateHosts: config.sftpAllowPrivate,
+    batchSize: batchSizeFor(database.kind),
+  });
   queue.start();
   console.log(`Pipeline worker started (${config.database.kind === 'pg' ? 'PostgreSQL server' : 'embedded database'})`);
 

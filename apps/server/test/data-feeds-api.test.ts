@@ -129,11 +129,22 @@ for (const kind of testDatabaseKinds()) {
       const runsBefore = await ctx.database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.dataFeedId, feed.id));
       expect(runsBefore).toHaveLength(0);
 
-      const upload = await send('POST', `/api/data-feeds/${feed.id}/upload`, { csv, file_name: 'invoices.csv' });
-      expect(upload.statusCode, upload.body).toBe(201);
-      const run = upload.json().data;
-      expect(run).toMatchObject({ source_name: 'invoices.csv', status: 'partial', rows_read: 4, rows_invalid: 1 });
-      expect(run.errors).toEqual([{ row_number: 3, column: 'Mobile', message: 'The Phone field must be a valid phone number' }]);
+      // The file as the upload dialog sends it: the bytes themselves, read as they arrive.
+      const upload = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/data-feeds/${feed.id}/upload?file_name=invoices.csv`,
+        headers: { ...headers, 'content-type': 'text/csv' },
+        payload: csv,
+      });
+      expect(upload.statusCode, upload.body).toBe(202);
+      expect(upload.json().data).toMatchObject({ source_name: 'invoices.csv', run_status: 'running', rows_read: 4 });
+      // The workers admit the stored rows.
+      await ctx.app.jobs.runDue();
+      const run = (await send('GET', `/api/survey-manager-logs/runs/${upload.json().data.id}`)).json().data;
+      expect(run).toMatchObject({ source_name: 'invoices.csv', run_status: 'partial', rows_read: 4, rows_done: 4, rows_invalid: 1 });
+      expect(
+        run.row_errors.map((e: { row_number: number; column: string; message: string }) => [e.row_number, e.column, e.message]),
+      ).toEqual([[3, 'Mobile', 'The Phone field must be a valid phone number']]);
       const reasons = await ctx.database.db
         .select({ reason: surveyProcessingItems.skipReason })
         .from(surveyProcessingItems)

@@ -199,9 +199,20 @@ for (const kind of testDatabaseKinds()) {
 
       // Re-run failed rows: a new run over the refused rows as received, naming this one.
       const rerun = await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`);
-      expect(rerun.statusCode, rerun.body).toBe(201);
-      expect(rerun.json().data).toMatchObject({ rerun_of: run.id, rows_read: 2, source: 'rerun', data_feed_id: feed.id });
+      expect(rerun.statusCode, rerun.body).toBe(202);
+      expect(rerun.json().data).toMatchObject({
+        rerun_of: run.id,
+        rows_read: 2,
+        source: 'rerun',
+        data_feed_id: feed.id,
+        run_status: 'running',
+      });
       expect(rerun.json().data.source_name).toContain(`Re-run of run ${run.id}`);
+      // The workers admit it: the same two rows, refused again for the same reasons.
+      await ctx.app.jobs.runDue();
+      const rerunDone = (await get(`/api/survey-manager-logs/runs/${rerun.json().data.id}`)).json().data as FeedRunDetail;
+      expect(rerunDone).toMatchObject({ run_status: 'failed', rows_done: 2, rows_invalid: 2 });
+      expect([...new Set(rerunDone.row_errors.map((e) => e.row_number))]).toEqual([2, 4]);
       await db.delete(dataFeedRowErrors).where(eq(dataFeedRowErrors.runId, run.id));
       expect((await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`)).statusCode).toBe(409);
       expect((await send('POST', '/api/survey-manager-logs/runs/999999/rerun')).statusCode).toBe(404);

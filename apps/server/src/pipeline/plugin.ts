@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
+import { batchSizeFor } from './ingest/run-store.ts';
 import { createQueue, type Queue } from './queue.ts';
 import type { SendEngine } from './send.ts';
 import type { Clock } from './types.ts';
-import { installWorkers } from './worker.ts';
+import { type IngestOptions, installWorkers } from './worker.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,12 +20,18 @@ declare module 'fastify' {
  * The pipeline in the app: `app.clock`, `app.jobs`, and the workers, started when the server is
  * ready unless the configuration says `WORKERS=0` (then `npm run worker` runs them alone).
  */
-export const pipelinePlugin = fp<{ clock: Clock; workers: boolean }>(
-  async (app, { clock, workers }) => {
+export const pipelinePlugin = fp<{ clock: Clock; workers: boolean; ingest: Omit<IngestOptions, 'batchSize'> }>(
+  async (app, { clock, workers, ingest }) => {
     app.decorate('clock', clock);
     const queue = createQueue(app.db, clock, { onError: (err, what) => app.log.error({ err }, `pipeline: ${what} failed`) });
     app.decorate('jobs', queue);
-    app.decorate('sendEngine', installWorkers(queue, app.db, app.messenger, clock, app.surveySettings));
+    app.decorate(
+      'sendEngine',
+      installWorkers(queue, app.db, app.messenger, clock, app.surveySettings, {
+        ...ingest,
+        batchSize: batchSizeFor(app.database.kind),
+      }),
+    );
     if (workers) app.addHook('onReady', async () => queue.start());
     app.addHook('onClose', async () => queue.stop());
   },

@@ -1,12 +1,19 @@
 import type { Db } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
+import { feedRunLoop } from './ingest/runs-loop.ts';
+import type { SecretBox } from './ingest/secret.ts';
+import { registerFeedPulls } from './ingest/sftp.ts';
 import type { Queue } from './queue.ts';
 import { createSendEngine, type SendEngine } from './send.ts';
 import type { Clock, SurveySettingsAccess } from './types.ts';
 
+/** What the feed runs and SFTP pulls need: the key of stored SFTP passwords, the outbound rule, the batch size. */
+export type IngestOptions = { secrets: SecretBox; allowPrivateHosts: boolean; batchSize: number };
+
 /**
  * What a worker runs, the same in the server process (`npm start`) and alone (`npm run worker`):
- * the send engine as a loop on each poll. Other parts register their queues' handlers on
+ * the feed-run loop (admits received files, resumes runs whose worker stopped), the send engine as
+ * a loop on each poll, and the SFTP pull jobs. Other parts register their queues' handlers on
  * `app.jobs` (the queue) themselves.
  */
 export function installWorkers(
@@ -15,9 +22,13 @@ export function installWorkers(
   messenger: Messenger,
   clock: Clock,
   surveySettings: SurveySettingsAccess,
+  ingest: IngestOptions,
   options: { sendBatchSize?: number } = {},
 ): SendEngine {
+  const runDeps = { db, clock, batchSize: ingest.batchSize };
+  queue.addLoop(feedRunLoop(runDeps));
   const engine = createSendEngine(db, messenger, clock, surveySettings, { batchSize: options.sendBatchSize });
   queue.addLoop({ name: 'send', run: (now) => engine.run(now) });
+  registerFeedPulls(queue, { ...runDeps, secrets: ingest.secrets, allowPrivateHosts: ingest.allowPrivateHosts });
   return engine;
 }

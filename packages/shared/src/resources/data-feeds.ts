@@ -326,7 +326,7 @@ export const feedPreviewSchema = z.object({
 });
 export type FeedPreview = z.infer<typeof feedPreviewSchema>;
 
-/** A finished run (Upload CSV's answer; Survey Manager Logs shows the same run). */
+/** A finished run as the ingest API and the demo data have it (Survey Manager Logs shows the same run). */
 export const feedRunSchema = z.object({
   id: z.number().int(),
   data_feed_id: z.number().int(),
@@ -341,6 +341,19 @@ export const feedRunSchema = z.object({
   errors: z.array(feedRowErrorSchema),
 });
 export type FeedRun = z.infer<typeof feedRunSchema>;
+
+/**
+ * Upload CSV's answer: the file is stored as a run, whose rows the workers admit; its progress and
+ * outcome are the run's on Survey Manager Logs (`GET /api/survey-manager-logs/runs/:id`).
+ */
+export const feedRunStartedSchema = z.object({
+  id: z.number().int(),
+  data_feed_id: z.number().int(),
+  source_name: z.string(),
+  run_status: z.enum(FEED_RUN_STATUSES),
+  rows_read: z.number().int(),
+});
+export type FeedRunStarted = z.infer<typeof feedRunStartedSchema>;
 
 /** Run now: what was started (an SFTP pull is queued as a job). */
 export const feedRunNowSchema = z.object({ queued: z.boolean(), job_id: z.number().int().nullable(), message: z.string() });

@@ -48,6 +48,10 @@ export const feedRunSchema = z.object({
   source: z.enum(FEED_RUN_SOURCES),
   source_name: z.string(),
   rows_read: z.number().int(),
+  /** Rows admitted so far: a running run resumes after them. */
+  rows_done: z.number().int(),
+  /** Whether the whole file is stored; a running run that is not is still arriving. */
+  received: z.boolean(),
   rows_accepted: z.number().int(),
   /** Rows the rules skipped, by status (`skipped_duplicate`: 3, …). */
   rows_skipped: z.record(z.string(), z.number().int()),
@@ -63,6 +67,13 @@ export const feedRunSchema = z.object({
   started_by_name: z.string().nullable(),
 });
 export type FeedRun = z.infer<typeof feedRunSchema>;
+
+const count = (n: number) => n.toLocaleString('en-US');
+/** A run's status as people read it; a running one says how far it got (receiving the file, then admitting its rows). */
+export const runStatusText = (r: Pick<FeedRun, 'run_status' | 'received' | 'rows_read' | 'rows_done'>): string => {
+  if (r.run_status !== 'running') return FEED_RUN_STATUS_LABELS[r.run_status];
+  return r.received ? `Running: ${count(r.rows_done)} of ${count(r.rows_read)} rows` : `Receiving: ${count(r.rows_read)} rows so far`;
+};
 
 /** `Skipped: duplicate 3, Skipped: opted out 1`: the skipped rows by reason, named as Survey Processing names the status (table and CSV). */
 export const skippedText = (skipped: Record<string, number>): string => {
@@ -109,7 +120,7 @@ export const feedRunResource = defineResource({
     scheduled: { label: 'Surveys scheduled' },
     sent: { label: 'Sent' },
     errors: { label: 'Errors' },
-    status: { label: 'Status', format: (r) => FEED_RUN_STATUS_LABELS[r.run_status] },
+    status: { label: 'Status', format: runStatusText },
   },
   filters: {
     client: { kind: 'multi', label: 'Clients', item: idFilterItem },

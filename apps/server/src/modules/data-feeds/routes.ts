@@ -24,10 +24,12 @@ import { allOf, containsPattern } from '../../kit/keyset.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
 import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { FeedFileError, parseFeedFile } from '../../pipeline/ingest/parse.ts';
-import { type DataFeedRow, runFeed, validateFile } from '../../pipeline/ingest/run.ts';
+import type { DataFeedRow } from '../../pipeline/ingest/run.ts';
+import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
 import type { SecretBox } from '../../pipeline/ingest/secret.ts';
-import { pullNow, registerFeedPulls, schedulePull } from '../../pipeline/ingest/sftp.ts';
+import { schedulePull } from '../../pipeline/ingest/sftp.ts';
 import { dataFeedStore, toDataFeed } from './repository.ts';
+import { dataFeedRunRoutes } from './run-routes.ts';
 
 /** Rows the mapping editor's preview shows. */
 const PREVIEW_ROWS = 10;
@@ -66,7 +68,7 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; allowPr
     },
   };
   await app.register(resourceRoutes(dataFeedResource, store));
-  registerFeedPulls(app.jobs, { db: app.db, clock: app.clock, secrets });
+  const runDeps = { db: app.db, clock: app.clock, batchSize: batchSizeFor(app.database.kind) };
 
   const path = dataFeedResource.path;
 
@@ -137,94 +139,5 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; allowPr
       .send(feedTemplateCsv(record));
   });
 
-  app.post(
-    `${path}/:id/validate`,
-    {
-      config: fileConfig,
-      bodyLimit: FILE_BODY_LIMIT,
-      schema: { params: idParamSchema, body: feedFileSchema, response: { 200: dataEnvelope(feedValidationSchema) } },
-    },
-    async (request) => {
-      const feed = await findFeed(request.params.id);
-      try {
-        return { data: await validateFile(app.db, feed, request.body.csv) };
-      } catch (err) {
-        if (err instanceof FeedFileError) throw fileRefused(err, FEED_FILE_LABELS);
-        throw err;
-      }
-    },
-  );
-
-  app.post(
-    `${path}/:id/upload`,
-    {
-      config: fileConfig,
-      bodyLimit: FILE_BODY_LIMIT,
-      schema: { params: idParamSchema, body: feedFileSchema, response: { 201: dataEnvelope(feedRunSchema) } },
-    },
-    async (request, reply) => {
-      const feed = await findFeed(request.params.id);
-      await requireWritableClient(request, feed.clientId);
-      if (feed.status !== 'active') {
-        throw new HttpError(
-          423,
-          `The feed is ${feed.status === 'paused' ? 'paused' : 'archived'}: it ingests nothing until it is resumed.`,
-        );
-      }
-      const body: FeedFileBody = request.body;
-      let records: ReturnType<typeof parseFeedFile>['records'];
-      try {
-        records = parseFeedFile(body.csv, { delimiter: feed.delimiter, hasHeader: feed.hasHeader }).records;
-      } catch (err) {
-        if (err instanceof FeedFileError) throw fileRefused(err, FEED_FILE_LABELS);
-        throw err;
-      }
-      const sourceName = body.file_name ?? 'upload.csv';
-      const result = await runFeed(app, feed, {
-        source: 'csv_upload',
-        sourceName,
-        records,
-        startedBy: request.auth?.user.id ?? null,
-      });
-      if (!result) throw new Error('an upload run was not made');
-      await request.audit({
-        action: 'data_feed.upload',
-        message: `Uploaded ${sourceName} to feed ${feed.name}: ${result.run.rows_accepted} accepted, ${result.run.rows_invalid} refused`,
-        clientId: feed.clientId,
-        entityType: 'data_feed',
-        entityId: feed.id,
-        after: { run_id: result.run.id, status: result.run.status, rows_read: result.run.rows_read },
-      });
-      return reply.code(201).send({ data: result.run });
-    },
-  );
-
-  app.post(
-    `${path}/:id/run`,
-    { schema: { params: idParamSchema, response: { 202: dataEnvelope(feedRunNowSchema) } } },
-    async (request, reply) => {
-      const feed = await findFeed(request.params.id);
-      await requireWritableClient(request, feed.clientId);
-      if (feed.sourceType !== 'sftp') {
-        throw new HttpError(409, 'Run now pulls an SFTP feed; upload a file to run this feed.');
-      }
-      if (feed.status !== 'active') throw new HttpError(423, 'The feed is not active: resume it before running it.');
-      const jobId = await pullNow(app.jobs, feed.id);
-      await request.audit({
-        action: 'data_feed.run',
-        message: `Queued an SFTP pull of feed ${feed.name}`,
-        clientId: feed.clientId,
-        entityType: 'data_feed',
-        entityId: feed.id,
-      });
-      return reply.code(202).send({
-        data: {
-          queued: jobId !== null,
-          job_id: jobId,
-          message:
-            jobId === null ? 'A pull of this feed is already waiting.' : 'The SFTP pull is queued; its run appears in Survey Manager Logs.',
-        },
-      });
-    },
-  );
+  await app.register(dataFeedRunRoutes, { deps: runDeps, findFeed });
 };

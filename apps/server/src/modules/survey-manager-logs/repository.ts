@@ -131,6 +131,8 @@ function toRun({ run, ...r }: RunRow): FeedRun {
     source: run.source,
     source_name: run.sourceName,
     rows_read: run.rowsRead,
+    rows_done: run.rowsDone,
+    received: run.receivedAt !== null,
     rows_accepted: run.rowsAccepted,
     rows_skipped: run.rowsSkipped,
     rows_invalid: run.rowsInvalid,

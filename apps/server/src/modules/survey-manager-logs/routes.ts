@@ -7,7 +7,8 @@ import { csvFileName, csvRecords } from '../../kit/csv.ts';
 import { everyClient, everyFeed, everySurvey, everyUser } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
-import { runFeed } from '../../pipeline/ingest/run.ts';
+import { startRun } from '../../pipeline/ingest/run.ts';
+import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
 import { countChanges, countRuns, findRun, listChanges, listRuns, rowErrors } from './repository.ts';
 
 /** The rejected-rows CSV holds every refused row of a run, up to this many. */
@@ -68,10 +69,11 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // Re-run failed rows: the run's refused rows as they were received, through the feed's mapping
-  // and rules again (runFeed, source `rerun`), as a new run that names this one.
+  // and rules again (source `rerun`), as a new run that names this one; answered once the rows
+  // are stored (202), the workers admit them and the run's detail shows how far it got.
   app.post(
     `${feedRunResource.path}/:id/rerun`,
-    { schema: { params: idParamSchema, response: { 201: dataEnvelope(feedRunDetailSchema) } } },
+    { schema: { params: idParamSchema, response: { 202: dataEnvelope(feedRunDetailSchema) } } },
     async (request, reply) => {
       const run = await findRun(app.db, request.params.id);
       if (!run) throw notFound('Run');
@@ -81,24 +83,28 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!feed) throw notFound('Feed');
       // A row refused for several reasons has one error each: it is re-run once.
       const records = [...new Map(errors.map((e) => [e.rowNumber, { rowNumber: e.rowNumber, raw: e.raw }])).values()];
-      const result = await runFeed(app, feed, {
-        source: 'rerun',
-        sourceName: `Re-run of run ${run.id} (${run.source_name})`,
+      const runId = await startRun(
+        { db: app.db, clock: app.clock, batchSize: batchSizeFor(app.database.kind) },
+        feed,
+        {
+          source: 'rerun',
+          sourceName: `Re-run of run ${run.id} (${run.source_name})`,
+          startedBy: request.auth?.user.id ?? null,
+          rerunOf: run.id,
+        },
         records,
-        startedBy: request.auth?.user.id ?? null,
-        rerunOf: run.id,
-      });
-      const rerun = result ? await findRun(app.db, result.run.id) : undefined;
+      );
+      const rerun = await findRun(app.db, runId);
       if (!rerun) throw conflict('The re-run did not start: try again.');
       await request.audit({
         action: 'survey_manager_logs.rerun',
-        message: `Re-ran the ${records.length} failed rows of run ${run.id} as run ${rerun.id}: ${rerun.rows_accepted} accepted, ${rerun.rows_invalid} invalid`,
+        message: `Re-running the ${records.length} failed rows of run ${run.id} as run ${rerun.id}`,
         entityType: 'data_feed_run',
         entityId: rerun.id,
         clientId: run.client_id,
-        after: { rerun_of: run.id, rows_read: rerun.rows_read, rows_accepted: rerun.rows_accepted, rows_invalid: rerun.rows_invalid },
+        after: { rerun_of: run.id, rows_read: rerun.rows_read },
       });
-      return reply.code(201).send({ data: rerun });
+      return reply.code(202).send({ data: rerun });
     },
   );
 };

@@ -1,196 +1,161 @@
-import type { FeedRun, FeedRunSource, FeedValidation, ProcessingItemSource } from '@admin/shared';
-import { eq, TransactionRollbackError } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { dataFeedFiles, dataFeedRowErrors, dataFeedRuns, dataFeeds } from '../../db/schema/index.ts';
-import { admitRows } from '../admit.ts';
-import type { AdmitOutcome, Clock } from '../types.ts';
-import { type FeedForIngest, normalize, type RowError } from './normalize.ts';
-import { type FeedRecord, parseFeedFile } from './parse.ts';
+import type { FeedRun, FeedValidation } from '@admin/shared';
+import { eq } from 'drizzle-orm';
+import { dataFeedRuns } from '../../db/schema/index.ts';
+import type { AdmitOutcome } from '../types.ts';
+import { normalize, type RowError } from './normalize.ts';
+import { FeedFileError, type FeedFileOptions, type FeedRecord, readFeedStream } from './parse.ts';
+import { type Collector, type DataFeedRow, feedForIngest, invalidRows, processRun } from './process.ts';
+import {
+  DEFAULT_BATCH,
+  failRun,
+  type Lease,
+  markReceived,
+  newLease,
+  openRun,
+  type RunDeps,
+  type RunStart,
+  stageBatch,
+  type TakenFile,
+} from './run-store.ts';
 
-export type DataFeedRow = typeof dataFeeds.$inferSelect;
+export type { DataFeedRow } from './process.ts';
+export { feedForIngest } from './process.ts';
+export type { RunDeps } from './run-store.ts';
 
-/** Rows admitted per transaction: a failure loses at most one batch, and locks are held briefly. */
-const ADMIT_BATCH = 2000;
-/** Row errors stored per insert. */
-const ERROR_BATCH = 1000;
 /** Errors a run or a dry run answers (all are stored; Survey Manager Logs pages them). */
 const ERRORS_ANSWERED = 500;
 
-/** What a run needs of the app: the database and the clock (a Fastify app has both). */
-export type RunDeps = { db: Db; clock: Clock };
-
-export type RunOptions = {
-  source: FeedRunSource;
-  /** The file's name, or "API" for a call. */
-  sourceName: string;
-  records: FeedRecord[];
-  startedBy: number | null;
-  /** An SFTP file: recorded as taken in the transaction that starts the run (the run is not made when another took it). */
-  file?: { name: string; size: number; modifiedAt: Date };
-  /** The run whose failed rows this one re-runs. */
-  rerunOf?: number;
-  /** Why the file could not be read at all: the run is recorded failed with it, no rows. */
-  error?: string;
-};
-
 export type RunResult = { run: FeedRun; outcomes: AdmitOutcome[]; errors: RowError[] };
-
-/** What a feed's rows are, as a processing item's source. */
-function itemSource(feed: DataFeedRow, source: FeedRunSource): ProcessingItemSource {
-  if (source !== 'rerun') return source;
-  return feed.sourceType === 'sftp' ? 'sftp' : feed.sourceType === 'csv_upload' ? 'csv_upload' : 'api';
-}
 
 const answered = (errors: RowError[]) =>
   errors.slice(0, ERRORS_ANSWERED).map((e) => ({ row_number: e.rowNumber, column: e.column, message: e.message }));
 
-/** The rows a row error list refuses (a row may have several errors). */
-const invalidRows = (errors: RowError[]) => new Set(errors.map((e) => e.rowNumber)).size;
-
-export const feedForIngest = (feed: DataFeedRow): FeedForIngest => ({
-  clientId: feed.clientId,
-  locationMode: feed.locationMode,
-  locationId: feed.locationId,
-  dateFormat: feed.dateFormat,
-  fieldMapping: feed.fieldMapping,
-});
+const fileOptions = (feed: DataFeedRow): FeedFileOptions => ({ delimiter: feed.delimiter, hasHeader: feed.hasHeader });
+const batchOf = (deps: RunDeps) => deps.batchSize ?? DEFAULT_BATCH;
 
 /**
- * One run of a feed over some records (a file, an SFTP file, an API call): a `data_feed_runs` row,
- * the records normalized, each refused row stored with its errors, the good rows admitted by the
- * rules (`admitRows`) in batches, each in its own transaction, and the counts: accepted (became
- * an invitation), skipped by status, invalid, scheduled; the status succeeded, partial (some rows
- * refused) or failed (every row refused, or an error); the feed's last run and last file. Answers
- * null when the SFTP file was already taken.
+ * A run of records already in memory (an API call, a re-run's refused rows, the demo data): the
+ * run is opened, its batches stored one transaction each (so a big re-run holds the database
+ * only briefly at a time), and marked received. `release` leaves the admitting to the feed-run
+ * loop; otherwise the caller holds the run and admits it with `processRun`. A crash while storing
+ * leaves a run that the loop fails once its lease lapses, nothing of it admitted.
  */
-export async function runFeed(deps: RunDeps, feed: DataFeedRow, options: RunOptions): Promise<RunResult | null> {
-  const { db, clock } = deps;
-  const startedAt = clock.now();
-  const runId = await db
-    .transaction(async (tx) => {
-      const [run] = await tx
-        .insert(dataFeedRuns)
-        .values({
-          dataFeedId: feed.id,
-          clientId: feed.clientId,
-          source: options.source,
-          sourceName: options.sourceName,
-          startedAt,
-          rowsRead: options.records.length,
-          startedBy: options.startedBy,
-          rerunOf: options.rerunOf ?? null,
-        })
-        .returning({ id: dataFeedRuns.id });
-      if (!run) throw new Error('insert returned nothing');
-      if (options.file) {
-        const taken = await tx
-          .insert(dataFeedFiles)
-          .values({ dataFeedId: feed.id, ...options.file, runId: run.id, takenAt: startedAt })
-          .onConflictDoNothing()
-          .returning({ name: dataFeedFiles.name });
-        if (taken.length === 0) {
-          // Another worker took the file first: this run never happened.
-          tx.rollback();
-        }
-      }
-      return run.id;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof TransactionRollbackError) return null;
-      throw err;
-    });
-  if (runId === null) return null;
-
-  const outcomes: AdmitOutcome[] = [];
-  let errors: RowError[] = [];
-  let failure: string | null = options.error ?? null;
-  if (failure === null)
-    try {
-      const normalized = await normalize(db, feedForIngest(feed), options.records);
-      errors = normalized.errors;
-      const storeErrors = async (list: RowError[]) => {
-        for (let i = 0; i < list.length; i += ERROR_BATCH) {
-          await db
-            .insert(dataFeedRowErrors)
-            .values(
-              list
-                .slice(i, i + ERROR_BATCH)
-                .map((e) => ({ runId, rowNumber: e.rowNumber, column: e.column, message: e.message, raw: e.raw })),
-            );
-        }
-      };
-      await storeErrors(errors);
-      const ctx = {
-        clientId: feed.clientId,
-        surveyId: feed.surveyId,
-        dataFeedId: feed.id,
-        runId,
-        source: itemSource(feed, options.source),
-      };
-      for (let i = 0; i < normalized.rows.length; i += ADMIT_BATCH) {
-        const batch = normalized.rows.slice(i, i + ADMIT_BATCH);
-        try {
-          outcomes.push(...(await db.transaction((tx) => admitRows(tx, ctx, batch, clock.now()))));
-        } catch (err) {
-          // A batch the database refused wrote nothing: its rows are stored as refused, with the
-          // reason, so the run counts them, Re-run failed rows can replay them, and the other
-          // batches still go in. (Should storing fail too, the run fails below.)
-          const reason = err instanceof Error ? err.message : String(err);
-          const lost = batch.map((r) => ({
-            rowNumber: r.rowNumber,
-            column: null,
-            message: `The row could not be admitted: ${reason}`,
-            raw: r.raw,
-          }));
-          await storeErrors(lost);
-          errors = [...errors, ...lost];
-        }
-      }
-    } catch (err) {
-      failure = err instanceof Error ? err.message : String(err);
-    }
-
-  const skipped: Record<string, number> = {};
-  let accepted = 0;
-  let scheduled = 0;
-  for (const o of outcomes) {
-    if (o.status.startsWith('skipped_') || o.status === 'invalid_contact') skipped[o.status] = (skipped[o.status] ?? 0) + 1;
-    else accepted++;
-    if (o.status === 'scheduled') scheduled++;
+async function stageRecords(deps: RunDeps, feed: DataFeedRow, start: RunStart, records: FeedRecord[], lease: Lease, release: boolean) {
+  const size = batchOf(deps);
+  const runId = await openRun(deps, feed, start, lease);
+  for (let i = 0, seq = 0; i < records.length; i += size, seq++) {
+    await stageBatch(deps, runId, seq, records.slice(i, i + size), lease);
   }
-  const invalid = invalidRows(errors);
-  const read = options.records.length;
-  const status = failure !== null || (read > 0 && invalid === read) ? 'failed' : invalid > 0 ? 'partial' : 'succeeded';
-  const finishedAt = clock.now();
-  await db.transaction(async (tx) => {
-    await tx
-      .update(dataFeedRuns)
-      .set({ finishedAt, rowsAccepted: accepted, rowsSkipped: skipped, rowsInvalid: invalid, scheduled, status, error: failure })
-      .where(eq(dataFeedRuns.id, runId));
-    await tx.update(dataFeeds).set({ lastRunAt: startedAt, lastReceived: options.sourceName }).where(eq(dataFeeds.id, feed.id));
-  });
+  await markReceived(deps, runId, lease, { feedId: feed.id, release });
+  return runId;
+}
+
+/** Queues records as a run the feed-run loop admits in the background (Re-run failed rows); answers the run's id. */
+export function startRun(deps: RunDeps, feed: DataFeedRow, start: RunStart, records: FeedRecord[]): Promise<number> {
+  return stageRecords(deps, feed, start, records, newLease(), true);
+}
+
+/**
+ * A run over records in memory, admitted before answering (an API call, the demo data): its
+ * counts, status, every row's outcome and the first errors. A crash part-way leaves the run
+ * received, and the feed-run loop resumes it after its lease lapses.
+ */
+export async function runFeed(deps: RunDeps, feed: DataFeedRow, options: RunStart & { records: FeedRecord[] }): Promise<RunResult> {
+  const { records, ...start } = options;
+  const lease = newLease();
+  const runId = await stageRecords(deps, feed, start, records, lease, false);
+  const collect: Collector = { outcomes: [], errors: [] };
+  await processRun(deps, runId, lease, { collect });
+  const run = await runAnswer(deps, runId, feed.id);
+  return { run: { ...run, errors: answered(collect.errors) }, outcomes: collect.outcomes, errors: collect.errors };
+}
+
+/** A run as Upload CSV answers it (its first errors are added by the caller that has them). */
+export async function runAnswer(deps: RunDeps, runId: number, feedId: number): Promise<FeedRun> {
+  const [r] = await deps.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.id, runId));
   return {
-    run: {
-      id: runId,
-      data_feed_id: feed.id,
-      source_name: options.sourceName,
-      status,
-      rows_read: read,
-      rows_accepted: accepted,
-      rows_skipped: skipped,
-      rows_invalid: invalid,
-      scheduled,
-      error: failure,
-      errors: answered(errors),
-    },
-    outcomes,
-    errors,
+    id: runId,
+    data_feed_id: feedId,
+    source_name: r?.sourceName ?? '',
+    status: r?.status ?? 'failed',
+    rows_read: r?.rowsRead ?? 0,
+    rows_accepted: r?.rowsAccepted ?? 0,
+    rows_skipped: r?.rowsSkipped ?? {},
+    rows_invalid: r?.rowsInvalid ?? 0,
+    scheduled: r?.scheduled ?? 0,
+    error: r?.error ?? null,
+    errors: [],
   };
 }
 
-/** Validate file (the dry run): the file parsed and normalized with the feed's settings, its row errors; nothing written. */
-export async function validateFile(db: Db, feed: DataFeedRow, text: string): Promise<FeedValidation> {
-  const { records } = parseFeedFile(text, { delimiter: feed.delimiter, hasHeader: feed.hasHeader });
-  const { rows, errors } = await normalize(db, feedForIngest(feed), records);
-  return { rows_read: records.length, rows_valid: rows.length, rows_invalid: invalidRows(errors), errors: answered(errors) };
+/** A file arriving (an upload's body, an SFTP download): what `receiveFile` does with it. */
+export type Arriving = {
+  input: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>;
+  /** An SFTP file, recorded taken once it is stored whole (or refused for good). */
+  file?: TakenFile;
+};
+
+/**
+ * Receives a file as a run: read as it arrives (parse.ts), stored batch by batch under the run's
+ * lease, then marked received for the feed-run loop to admit. Answers the run's id and rows, or null when
+ * another worker took the same SFTP file first. A file that is not readable CSV fails the run
+ * with why (and the FeedFileError is thrown on, for an upload's 422); a file cut off part-way
+ * (the connection closed, the server stopped) admits nothing: its run fails, here or, after a
+ * crash, in the loop once its lease lapses.
+ */
+export async function receiveFile(
+  deps: RunDeps,
+  feed: DataFeedRow,
+  start: RunStart,
+  arriving: Arriving,
+): Promise<{ runId: number; rowsRead: number } | null> {
+  const lease = newLease();
+  const runId = await openRun(deps, feed, start, lease);
+  let seq = 0;
+  try {
+    const { rowsRead } = await readFeedStream(arriving.input, fileOptions(feed), batchOf(deps), (records) =>
+      stageBatch(deps, runId, seq++, records, lease),
+    );
+    const kept = await markReceived(deps, runId, lease, {
+      feedId: feed.id,
+      release: true,
+      ...(arriving.file ? { file: arriving.file } : {}),
+    });
+    return kept ? { runId, rowsRead } : null;
+  } catch (err) {
+    const readable = err instanceof FeedFileError;
+    const reason = readable
+      ? err.message
+      : `The file stopped arriving before it was stored whole: ${err instanceof Error ? err.message : String(err)}`;
+    // An unreadable SFTP file is taken (it would fail again); one cut off is pulled again next time.
+    await failRun(deps, runId, reason, { lease, feedId: feed.id, ...(readable && arriving.file ? { file: arriving.file } : {}) }).catch(
+      () => undefined,
+    );
+    throw err;
+  }
+}
+
+/** A run that failed before reading a row (a file too big, an SFTP pull that could not connect): recorded, with why. */
+export async function failedRun(deps: RunDeps, feed: DataFeedRow, start: RunStart, error: string, file?: TakenFile): Promise<number> {
+  const lease = newLease();
+  const runId = await openRun(deps, feed, start, lease);
+  await failRun(deps, runId, error, { lease, feedId: feed.id, ...(file ? { file } : {}) });
+  return runId;
+}
+
+/**
+ * Validate file (the dry run): the file read as it arrives and normalized with the feed's settings
+ * batch by batch, its row errors; nothing written.
+ */
+export async function validateFile(deps: RunDeps, feed: DataFeedRow, input: Arriving['input']): Promise<FeedValidation> {
+  let valid = 0;
+  const errors: RowError[] = [];
+  let invalid = 0;
+  const { rowsRead } = await readFeedStream(input, fileOptions(feed), batchOf(deps), async (records) => {
+    const normalized = await normalize(deps.db, feedForIngest(feed), records);
+    valid += normalized.rows.length;
+    invalid += invalidRows(normalized.errors);
+    if (errors.length < ERRORS_ANSWERED) errors.push(...normalized.errors.slice(0, ERRORS_ANSWERED - errors.length));
+  });
+  return { rows_read: rowsRead, rows_valid: valid, rows_invalid: invalid, errors: answered(errors) };
 }

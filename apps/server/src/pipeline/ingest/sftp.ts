@@ -2,11 +2,13 @@ import { MAX_FEED_FILE_BYTES } from '@admin/shared/resources/data-feeds';
 import { and, eq } from 'drizzle-orm';
 import SftpClient from 'ssh2-sftp-client';
 import type { Db } from '../../db/client.ts';
-import { clients, dataFeedFiles, dataFeeds } from '../../db/schema/index.ts';
-import type { Clock, Jobs } from '../types.ts';
+import { clients, dataFeedFiles, dataFeeds, systemLogs } from '../../db/schema/index.ts';
+import { OutboundAddressError, sftpConnectAddress } from '../../lib/outbound-address.ts';
+import type { Jobs } from '../types.ts';
 import { nextRun, parseCron } from './cron.ts';
-import { FeedFileError, parseFeedFile } from './parse.ts';
-import { type DataFeedRow, type RunResult, runFeed } from './run.ts';
+import { FeedFileError, tooBigMessage } from './parse.ts';
+import { type DataFeedRow, failedRun, receiveFile } from './run.ts';
+import type { RunDeps, TakenFile } from './run-store.ts';
 import type { SecretBox } from './secret.ts';
 
 /** The queue of SFTP pulls: a feed's scheduled pulls and its Run now. */
@@ -24,73 +26,116 @@ export function fileMatcher(pattern: string | null): (name: string) => boolean {
   return (name) => re.test(name);
 }
 
-export type PullDeps = { db: Db; clock: Clock; secrets: SecretBox };
+export type PullDeps = RunDeps & {
+  secrets: SecretBox;
+  /** SFTP_ALLOW_PRIVATE: the feed's host may be on the server's own network (lib/outbound-address.ts). */
+  allowPrivateHosts: boolean;
+};
+
+/** Why a pull could not list the feed's folder, in words for Survey Manager Logs and the feed. */
+function pullFailure(err: unknown, feed: DataFeedRow): string {
+  if (err instanceof OutboundAddressError) return err.message;
+  const message = err instanceof Error ? err.message : String(err);
+  const where = `${feed.sftpHost ?? ''}:${feed.sftpPort}`;
+  if (/authentication/i.test(message)) return `The SFTP server at ${where} refused the user name or password.`;
+  if (/ECONNREFUSED/.test(message)) return `Could not connect to the SFTP server at ${where}: nothing answers on that port.`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return `Could not connect to the SFTP server: ${feed.sftpHost ?? ''} does not resolve.`;
+  if (/timed? ?out/i.test(message)) return `Could not connect to the SFTP server at ${where}: it did not answer in time.`;
+  if (/No such file/i.test(message)) return `The SFTP folder ${feed.sftpPath ?? '.'} does not exist on ${where}.`;
+  return `The SFTP pull from ${where} failed: ${message}`;
+}
+
+/** A failed pull on System Logs, as a warning naming the feed and why. */
+async function logPullFailure(deps: PullDeps, feed: DataFeedRow, reason: string, runId: number | null): Promise<void> {
+  await deps.db.insert(systemLogs).values({
+    level: 'warn',
+    service: 'pipeline',
+    action: 'data_feed.pull_failed',
+    message: `SFTP pull of feed ${feed.name} failed: ${reason}`,
+    clientId: feed.clientId,
+    entityType: 'data_feed',
+    entityId: String(feed.id),
+    after: runId === null ? null : { run_id: runId },
+    at: deps.clock.now(),
+  });
+}
+
+export type PullResult = { runIds: number[]; error: string | null };
 
 /**
- * One SFTP pull of a feed: lists `sftp_path`, takes the regular files matching the feed's file
- * name pattern that it has not taken before (same name, size and modification time), oldest
- * first, and runs each through `runFeed`, which records the file as taken in the transaction that
- * starts its run, so a file is processed once even when two workers pull at the same time. A file
- * that is not readable CSV is taken with a failed run saying why. Files stay on the server.
+ * One SFTP pull of a feed: checks the host's address (lib/outbound-address.ts), lists `sftp_path`,
+ * and receives each regular file matching the feed's pattern that it has not taken before (same
+ * name, size and modification time), oldest first, as a run (`receiveFile`: streamed in batches,
+ * recorded taken in the transaction that marks it received, so a file is taken once even when two
+ * workers pull at once, and a pull cut off part-way takes it again next time). The feed-run loop
+ * admits the rows. A pull that cannot connect or list is a failed run saying why, a System Logs
+ * warning and the feed's last error. Files stay on the server.
  */
-export async function pullFeed(deps: PullDeps, feed: DataFeedRow): Promise<RunResult[]> {
-  if (!feed.sftpHost || !feed.sftpPasswordEnc) throw new Error(`Feed ${feed.name} has no SFTP host or password`);
+export async function pullFeed(deps: PullDeps, feed: DataFeedRow): Promise<PullResult> {
+  const start = (sourceName: string) => ({ source: 'sftp' as const, sourceName, startedBy: null });
   const sftp = new SftpClient();
-  const results: RunResult[] = [];
-  await sftp.connect({
-    host: feed.sftpHost,
-    port: feed.sftpPort,
-    username: feed.sftpUsername ?? '',
-    password: deps.secrets.decrypt(feed.sftpPasswordEnc),
-    readyTimeout: CONNECT_TIMEOUT_MS,
-  });
+  const dir = feed.sftpPath ?? '.';
+  let fresh: TakenFile[];
   try {
-    const dir = feed.sftpPath ?? '.';
-    const matches = fileMatcher(feed.filePattern);
-    const listed = (await sftp.list(dir)).filter((f) => f.type === '-' && matches(f.name));
-    const taken = await deps.db
-      .select({ name: dataFeedFiles.name, size: dataFeedFiles.size, modifiedAt: dataFeedFiles.modifiedAt })
-      .from(dataFeedFiles)
-      .where(eq(dataFeedFiles.dataFeedId, feed.id));
-    const key = (name: string, size: number, modified: number) => `${name}\u0000${size}\u0000${modified}`;
-    const seen = new Set(taken.map((t) => key(t.name, t.size, t.modifiedAt.getTime())));
-    const fresh = listed
-      .map((f) => ({ name: f.name, size: f.size, modifiedAt: new Date(Math.floor(f.modifyTime / 1000) * 1000) }))
-      .filter((f) => !seen.has(key(f.name, f.size, f.modifiedAt.getTime())))
-      .sort((a, b) => a.modifiedAt.getTime() - b.modifiedAt.getTime() || a.name.localeCompare(b.name));
+    if (!feed.sftpHost || !feed.sftpPasswordEnc) throw new Error('The feed has no SFTP host or password.');
+    const host = await sftpConnectAddress(feed.sftpHost, { allowPrivate: deps.allowPrivateHosts });
+    await sftp.connect({
+      host,
+      port: feed.sftpPort,
+      username: feed.sftpUsername ?? '',
+      password: deps.secrets.decrypt(feed.sftpPasswordEnc),
+      readyTimeout: CONNECT_TIMEOUT_MS,
+    });
+    fresh = await freshFiles(deps, feed, await sftp.list(dir));
+  } catch (err) {
+    await sftp.end().catch(() => undefined);
+    const reason = pullFailure(err, feed);
+    const runId = await failedRun(deps, feed, start(`Pull from ${feed.sftpHost ?? 'SFTP'}`), reason);
+    await logPullFailure(deps, feed, reason, runId);
+    return { runIds: [runId], error: reason };
+  }
+  const runIds: number[] = [];
+  try {
     for (const file of fresh) {
-      // Too big to read into memory: taken, with a failed run saying so, and never downloaded.
+      // Too big to take: taken, with a failed run saying so, and never downloaded.
       if (file.size > MAX_FEED_FILE_BYTES) {
-        const mb = (n: number) => Math.ceil(n / 1_000_000);
-        const error = `The file is ${mb(file.size)} MB; a feed file may be at most ${mb(MAX_FEED_FILE_BYTES)} MB. Split it into smaller files.`;
-        const result = await runFeed(deps, feed, { source: 'sftp', sourceName: file.name, records: [], startedBy: null, file, error });
-        if (result) results.push(result);
+        runIds.push(await failedRun(deps, feed, start(file.name), tooBigMessage(file.size), file));
         continue;
       }
-      const content = await sftp.get(`${dir.replace(/\/$/, '')}/${file.name}`);
-      const text = Buffer.isBuffer(content) ? content.toString('utf8') : String(content);
-      let records: ReturnType<typeof parseFeedFile>['records'] = [];
-      let error: string | undefined;
       try {
-        records = parseFeedFile(text, { delimiter: feed.delimiter, hasHeader: feed.hasHeader }).records;
+        const input = sftp.createReadStream(`${dir.replace(/\/$/, '')}/${file.name}`) as AsyncIterable<Buffer>;
+        const received = await receiveFile(deps, feed, start(file.name), { input, file });
+        if (received) runIds.push(received.runId);
       } catch (err) {
-        if (!(err instanceof FeedFileError)) throw err;
-        error = err.message;
+        // An unreadable file failed its run and was taken: the pull goes on. Anything else (the
+        // connection dropped) failed the run without taking the file: the next pull retries it.
+        if (!(err instanceof FeedFileError)) {
+          const reason = `${file.name}: ${pullFailure(err, feed)}`;
+          await logPullFailure(deps, feed, reason, null);
+          return { runIds, error: reason };
+        }
       }
-      const result = await runFeed(deps, feed, {
-        source: 'sftp',
-        sourceName: file.name,
-        records,
-        startedBy: null,
-        file,
-        ...(error ? { error } : {}),
-      });
-      if (result) results.push(result);
     }
   } finally {
-    await sftp.end();
+    await sftp.end().catch(() => undefined);
   }
-  return results;
+  return { runIds, error: null };
+}
+
+/** The listed files the feed has not taken yet, oldest first. */
+async function freshFiles(deps: PullDeps, feed: DataFeedRow, listing: { type: string; name: string; size: number; modifyTime: number }[]) {
+  const matches = fileMatcher(feed.filePattern);
+  const taken = await deps.db
+    .select({ name: dataFeedFiles.name, size: dataFeedFiles.size, modifiedAt: dataFeedFiles.modifiedAt })
+    .from(dataFeedFiles)
+    .where(eq(dataFeedFiles.dataFeedId, feed.id));
+  const key = (name: string, size: number, modified: number) => `${name}\u0000${size}\u0000${modified}`;
+  const seen = new Set(taken.map((t) => key(t.name, t.size, t.modifiedAt.getTime())));
+  return listing
+    .filter((f) => f.type === '-' && matches(f.name))
+    .map((f) => ({ name: f.name, size: f.size, modifiedAt: new Date(Math.floor(f.modifyTime / 1000) * 1000) }))
+    .filter((f) => !seen.has(key(f.name, f.size, f.modifiedAt.getTime())))
+    .sort((a, b) => a.modifiedAt.getTime() - b.modifiedAt.getTime() || a.name.localeCompare(b.name));
 }
 
 /** When a feed's next scheduled pull is due (its client's time zone), or null when it has none. */
