@@ -22,6 +22,8 @@ type RequestOptions = {
   host?: Host;
   query?: Record<string, string | number | readonly string[] | null | undefined>;
   body?: unknown;
+  /** A file sent as it is, in place of a JSON body (a big CSV is read by the server as it arrives). */
+  file?: { data: Blob; contentType: string };
   /** A bearer token to use instead of the stored one (the sign-in flow). */
   token?: string;
   signal?: AbortSignal;
@@ -62,13 +64,14 @@ export async function request<T>(method: string, path: string, options: RequestO
   const auth = options.token ? `Bearer ${options.token}` : authorizationHeader(window.sessionStorage);
   if (auth) headers.authorization = auth;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.file) headers['content-type'] = options.file.contentType;
   const url = `${baseUrl(options.host ?? 'api')}${path}${queryString(options.query)}`;
   let response: Response;
   try {
     response = await fetch(url, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.file ? options.file.data : options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: 'include',
       signal: options.signal,
     });
@@ -101,4 +104,7 @@ export const api = {
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+  /** POSTs a file as its own body (`text/csv`), with its name in the query. */
+  upload: <T>(path: string, file: File, contentType = 'text/csv') =>
+    request<T>('POST', path, { file: { data: file, contentType }, query: { file_name: file.name } }),
 };

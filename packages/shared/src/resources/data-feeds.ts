@@ -3,7 +3,6 @@ import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
 import {
-  DELIMITER_CHARS,
   FEED_DATE_FORMATS,
   FEED_DELIMITERS,
   FEED_FIELDS,
@@ -100,6 +99,9 @@ export const dataFeedSchema = z.object({
   last_run_at: z.string().nullable(),
   last_received: z.string().nullable(),
   last_run: lastRunSchema.nullable(),
+  /** Why the feed's last pull or run failed (an SFTP server that refused the password…); null once one succeeds. */
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
   status: z.enum(STATUSES),
   created_at: z.string(),
   updated_at: z.string(),
@@ -203,6 +205,7 @@ export const dataFeedResource = defineResource({
       label: 'Rows last run (accepted/skipped/errors)',
       format: (f) => (f.last_run ? `${f.last_run.rows_accepted}/${f.last_run.rows_skipped}/${f.last_run.rows_invalid}` : ''),
     },
+    last_error: { label: 'Last error', format: (f) => f.last_error ?? '' },
     status: { label: 'Status', sortable: true, format: (f) => statusLabel(f.status) },
     updated_at: { label: 'Updated', sortable: true, defaultVisible: false },
   },
@@ -357,28 +360,3 @@ export type FeedRunStarted = z.infer<typeof feedRunStartedSchema>;
 
 /** Run now: what was started (an SFTP pull is queued as a job). */
 export const feedRunNowSchema = z.object({ queued: z.boolean(), job_id: z.number().int().nullable(), message: z.string() });
-
-/** The sample template CSV in the feed's delimiter and date format: the fields as headers and one example row. */
-export function feedTemplateCsv(feed: Pick<DataFeed, 'delimiter' | 'date_format'>): string {
-  const dates: Record<DataFeed['date_format'], string> = {
-    'yyyy-MM-dd': '2026-11-20',
-    'MM/dd/yyyy': '11/20/2026',
-    'dd/MM/yyyy': '20/11/2026',
-  };
-  const example: Record<FeedField, string> = {
-    first_name: 'Alex',
-    last_name: 'Rivera',
-    email: 'alex.rivera@example.com',
-    phone: '(303) 555-0142',
-    transaction_id: 'INV-10042',
-    transaction_date: dates[feed.date_format],
-    location_code: 'DEN-01',
-    personnel_code: 'E102',
-    product_code: 'AC-REPAIR',
-    referral_source: 'google',
-    amount: '129.50',
-    opt_in_sms: 'yes',
-  };
-  const sep = DELIMITER_CHARS[feed.delimiter];
-  return `${FEED_FIELDS.join(sep)}\r\n${FEED_FIELDS.map((f) => example[f]).join(sep)}\r\n`;
-}

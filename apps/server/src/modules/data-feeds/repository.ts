@@ -69,6 +69,8 @@ export function toDataFeed(row: DataFeedRow, joined: Joined = NONE, lastRun: Las
     last_run_at: row.lastRunAt?.toISOString() ?? null,
     last_received: row.lastReceived,
     last_run: lastRun,
+    last_error: row.lastError,
+    last_error_at: row.lastErrorAt?.toISOString() ?? null,
     status: row.status as DataFeed['status'],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -1,8 +1,8 @@
 import {
-  FEED_RUN_STATUS_LABELS,
   type FeedRun,
   type FeedRunDetail,
   feedRunResource,
+  runStatusText,
   SURVEY_CHANGE_ACTION_LABELS,
   type SurveyChange,
   skippedText,
@@ -20,6 +20,7 @@ import { useResourceDetail } from '../../components/resource/use-resource-detail
 import { downloadCsv } from '../../lib/download.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
+import { followRun } from '../../lib/run-progress.ts';
 
 const RUN_COLORS: Record<FeedRun['run_status'], string> = { running: 'blue', succeeded: 'green', partial: 'orange', failed: 'red' };
 
@@ -28,7 +29,7 @@ const runCells = {
   finished_at: (r: FeedRun) => (r.finished_at ? <DateTimeCell value={r.finished_at} /> : null),
   status: (r: FeedRun) => (
     <Badge color={RUN_COLORS[r.run_status]} variant="light">
-      {FEED_RUN_STATUS_LABELS[r.run_status]}
+      {runStatusText(r)}
     </Badge>
   ),
 };
@@ -44,9 +45,12 @@ function RunActions({ run }: { run: FeedRunDetail }) {
         const { fileName } = await downloadCsv(`${feedRunResource.path}/${run.id}/rejected`, {}, () => {});
         notifications.show({ color: 'green', message: `Saved ${fileName}` });
       } else {
-        const { data } = await api.post<{ data: FeedRun }>(`${feedRunResource.path}/${run.id}/rerun`, {});
+        // The re-run is stored at once and admitted by the workers: the list shows it running, then its outcome.
+        const { data: started } = await api.post<{ data: FeedRunDetail }>(`${feedRunResource.path}/${run.id}/rerun`, {});
+        await queryClient.invalidateQueries({ queryKey: [feedRunResource.screen] });
+        const data = await followRun(started.id, () => undefined);
         notifications.show({
-          color: 'green',
+          color: data.run_status === 'failed' ? 'red' : 'green',
           message: `Run ${data.id}: ${data.rows_accepted} accepted, ${data.rows_invalid} still invalid`,
         });
         await queryClient.invalidateQueries({ queryKey: [feedRunResource.screen] });

@@ -4,12 +4,13 @@ import {
   FEED_FILE_LABELS,
   FEED_RUN_STATUS_LABELS,
   type FeedRowError,
-  type FeedRun,
+  type FeedRunStarted,
   type FeedValidation,
 } from '@admin/shared/resources/data-feeds';
+import { type FeedRunDetail, runStatusText } from '@admin/shared/resources/survey-manager-logs';
 import { Alert, Anchor, Button, FileInput, Group, Menu, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { GuardedModal, useGuardedClose } from '../../components/discard-guard.tsx';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
@@ -17,6 +18,7 @@ import { RowMenu } from '../../components/row-menu.tsx';
 import { TableHead } from '../../components/table-head.tsx';
 import { downloadCsv } from '../../lib/download.ts';
 import { api } from '../../lib/http.ts';
+import { followRun } from '../../lib/run-progress.ts';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -46,7 +48,7 @@ function RowErrors({ errors, total }: { errors: FeedRowError[]; total: number })
   );
 }
 
-const skippedOf = (run: FeedRun) => Object.values(run.rows_skipped).reduce((a, b) => a + b, 0);
+const skippedOf = (run: FeedRunDetail) => Object.values(run.rows_skipped).reduce((a, b) => a + b, 0);
 
 /**
  * Upload CSV: choose a file, **Validate file** (the dry run: what would be accepted, each bad row's
@@ -79,8 +81,12 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState<'validate' | 'run' | null>(null);
   const [checked, setChecked] = useState<FeedValidation | null>(null);
-  const [run, setRun] = useState<FeedRun | null>(null);
+  const [run, setRun] = useState<FeedRunDetail | null>(null);
+  const [progress, setProgress] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Stops following the run when the dialog closes (the run goes on; Survey Manager Logs shows it).
+  const following = useRef(new AbortController());
+  useEffect(() => () => following.current.abort(), []);
 
   const choose = (next: File | null) => {
     setFile(next);
@@ -93,15 +99,17 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
     setBusy(what);
     setError(null);
     try {
-      const body = { csv: await file.text(), file_name: file.name };
       if (what === 'validate') {
-        setChecked((await api.post<{ data: FeedValidation }>(`${dataFeedResource.path}/${row.id}/validate`, body)).data);
+        setChecked((await api.upload<{ data: FeedValidation }>(`${dataFeedResource.path}/${row.id}/validate`, file)).data);
       } else {
-        const { data } = await api.post<{ data: FeedRun }>(`${dataFeedResource.path}/${row.id}/upload`, body);
-        setRun(data);
+        // The file is stored as a run at once; the workers then admit its rows, followed here.
+        const { data: started } = await api.upload<{ data: FeedRunStarted }>(`${dataFeedResource.path}/${row.id}/upload`, file);
+        setProgress(`Stored ${started.rows_read.toLocaleString('en-US')} rows; admitting them…`);
+        const done = await followRun(started.id, (r) => setProgress(runStatusText(r)), following.current.signal);
+        setRun(done);
         notifications.show({
-          color: data.status === 'failed' ? 'red' : 'green',
-          message: `Imported ${file.name}: ${FEED_RUN_STATUS_LABELS[data.status]}`,
+          color: done.run_status === 'failed' ? 'red' : 'green',
+          message: `Imported ${file.name}: ${FEED_RUN_STATUS_LABELS[done.run_status]}`,
         });
         await list.refresh();
       }
@@ -109,6 +117,7 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
       setError(message(e));
     } finally {
       setBusy(null);
+      setProgress(null);
     }
   };
   // Asks only before anything was sent: after a check or a run, the answer is on screen and the file still on disk.
@@ -127,6 +136,11 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
       <Text size="xs" c="dimmed">
         Read with this feed’s delimiter, header and date format, and mapped by its field mapping.
       </Text>
+      {progress && (
+        <Text size="sm" role="status" aria-live="polite">
+          {progress}
+        </Text>
+      )}
       {error && (
         <Alert color="red" variant="light" role="alert">
           {error}
@@ -144,10 +158,10 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
       )}
       {run && (
         <Alert
-          color={run.status === 'succeeded' ? 'green' : run.status === 'partial' ? 'orange' : 'red'}
+          color={run.run_status === 'succeeded' ? 'green' : run.run_status === 'partial' ? 'orange' : 'red'}
           variant="light"
           role="status"
-          title={`Run ${FEED_RUN_STATUS_LABELS[run.status]}`}
+          title={`Run ${FEED_RUN_STATUS_LABELS[run.run_status]}`}
         >
           <Stack gap="xs">
             <Text size="sm">
@@ -163,7 +177,7 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
               </Text>
             )}
             {run.error && <Text size="sm">{run.error}</Text>}
-            <RowErrors errors={run.errors} total={run.rows_invalid} />
+            <RowErrors errors={run.row_errors} total={run.rows_invalid} />
             <Anchor component={Link} to={`/admin/survey-admin/logs?feed=${row.id}`} size="sm">
               View runs
             </Anchor>
