@@ -10,6 +10,7 @@ export * from './pipeline/test-clock.ts';
 export * from './resources/api-endpoints.ts';
 export * from './resources/api-tokens.ts';
 export * from './resources/clients.ts';
+export * from './resources/data-feed-template.ts';
 export * from './resources/data-feeds.ts';
 export * from './resources/identity.ts';
 export * from './resources/locations.ts';

@@ -30,6 +30,7 @@ import type { SecretBox } from '../../pipeline/ingest/secret.ts';
 import { schedulePull } from '../../pipeline/ingest/sftp.ts';
 import { dataFeedStore, toDataFeed } from './repository.ts';
 import { dataFeedRunRoutes } from './run-routes.ts';
+import { templateCodes } from './template.ts';
 
 /** Rows the mapping editor's preview shows. */
 const PREVIEW_ROWS = 10;
@@ -136,7 +137,7 @@ export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; allowPr
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="feed-${feed.id}-template.csv"`)
-      .send(feedTemplateCsv(record));
+      .send(feedTemplateCsv(record, await templateCodes(app.db, feed)));
   });
 
   await app.register(dataFeedRunRoutes, { deps: runDeps, findFeed });
