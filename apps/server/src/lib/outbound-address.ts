@@ -243,7 +243,7 @@ export function sftpConnectAddress(
  */
 export async function sftpHostRefusal(host: string, options: { allowPrivate: boolean; lookup?: LookupAll }): Promise<string | null> {
   try {
-    await sftpConnectAddress(host, { ...options, timeoutMs: 3000 });
+    await sftpConnectAddress(host, { ...options, timeoutMs: 2000 });
     return null;
   } catch (err) {
     if (err instanceof OutboundAddressError) return err.reason === 'unresolved' ? null : err.message;

@@ -264,7 +264,8 @@ export function dataFeedStore(
         password_set: (before?.sftpPasswordEnc ?? null) !== null,
       });
       const labels = dataFeedResource.labels;
-      if (sourceType === 'sftp' && typeof sftpHost === 'string' && sftpHost.trim() !== '' && !errors.sftp_host) {
+      // Resolved when the host or source changes (an edit's check runs in its transaction; a stored host was checked when saved).
+      if ((!before || body.sftp_host !== undefined || body.source_type !== undefined) && sourceType === 'sftp' && sftpHost) {
         const refused = await sftpHostRefusal(sftpHost, { allowPrivate: outbound.allowPrivateHosts });
         if (refused) errors.sftp_host = [refused];
       }
