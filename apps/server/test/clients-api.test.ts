@@ -10,6 +10,8 @@ for (const kind of testDatabaseKinds()) {
     const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
     const send = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
       ctx.app.inject({ method, url, headers, payload: payload as Record<string, unknown> });
+    /** The record's version as an editor would have loaded it: every edit carries it. */
+    const versionOf = async (url: string): Promise<string> => (await get(url)).json().data.updated_at;
     const clientCount = async () => (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(clients))[0]?.n ?? 0;
 
     beforeAll(async () => {
@@ -144,7 +146,12 @@ for (const kind of testDatabaseKinds()) {
     it('moves status only along the allowed transitions', async () => {
       const c = (await send('POST', '/api/create-client', { name: 'Status Co', industry: 'other', timezone: 'America/Denver' })).json()
         .data;
-      const to = (status: string) => send('PATCH', `/api/clients/${c.id}/status`, { status });
+      const to = async (status: string) =>
+        send('PATCH', `/api/clients/${c.id}/status`, { status, updated_at: await versionOf(`/api/clients/${c.id}`) });
+      // Without the version it read, a change is refused, naming the stamp by its label.
+      const blind = await send('PATCH', `/api/clients/${c.id}/status`, { status: 'paused' });
+      expect(blind.statusCode).toBe(422);
+      expect(blind.json().message).toBe('Please correct: Last updated.');
       expect((await to('paused')).json().data.status).toBe('paused');
       expect((await to('paused')).statusCode).toBe(409);
       expect((await to('active')).json().data.status).toBe('active');
@@ -173,7 +180,10 @@ for (const kind of testDatabaseKinds()) {
       expect((await get(`/api/clients/${client.id}`)).json().data).toMatchObject({ id: client.id, root_team_name: 'Team Name HQ' });
       // A client's portal user (no password) cannot sign in here, so cannot coordinate.
       const [portalUser] = await ctx.database.db.select({ id: users.id }).from(users).where(isNull(users.passwordHash)).limit(1);
-      const notStaff = await send('PATCH', `/api/clients/${client.id}`, { account_coordinator_id: portalUser?.id });
+      const notStaff = await send('PATCH', `/api/clients/${client.id}`, {
+        account_coordinator_id: portalUser?.id,
+        updated_at: client.updated_at,
+      });
       expect(notStaff.statusCode).toBe(422);
       expect(notStaff.json().errors).toEqual({ account_coordinator_id: ['Choose a staff member'] });
     });
@@ -184,11 +194,15 @@ for (const kind of testDatabaseKinds()) {
       const first = (await get('/api/staff-users/options?perPage=1')).json();
       expect(first).toEqual({ data: [{ value: String(all[0]?.id), label: all[0]?.name }], more: true });
       const last = all[all.length - 1];
-      const withChosen = (await get(`/api/staff-users/options?perPage=1&value=${last?.id}&value=junk`)).json();
+      const withChosen = (await get(`/api/staff-users/options?perPage=1&value=${last?.id}`)).json();
       expect(withChosen.data.map((o: { value: string }) => o.value)).toEqual([String(all[0]?.id), String(last?.id)]);
       const found = (await get(`/api/staff-users/options?q=${encodeURIComponent(last?.name.slice(1, 5) ?? '')}`)).json();
       expect(found.data.some((o: { label: string }) => o.label === last?.name)).toBe(true);
       expect((await get('/api/staff-users/options?perPage=101')).statusCode).toBe(400);
+      // A chosen value is an id, as the filter's: anything else is refused, not silently dropped.
+      for (const value of ['junk', '0', '2147483648']) {
+        expect((await get(`/api/staff-users/options?value=${value}`)).json().errors).toHaveProperty(['value.0']);
+      }
     });
 
     it('exports the chosen columns as CSV', async () => {

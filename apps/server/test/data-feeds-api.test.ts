@@ -177,7 +177,8 @@ for (const kind of testDatabaseKinds()) {
       expect(preview.json().data.rows[0][0]).toBe('Alex');
 
       // Paused: nothing is ingested.
-      const paused = await send('PATCH', `/api/data-feeds/${feed.id}/status`, { status: 'paused' });
+      const loaded = (await send('GET', `/api/data-feeds/${feed.id}`)).json().data;
+      const paused = await send('PATCH', `/api/data-feeds/${feed.id}/status`, { status: 'paused', updated_at: loaded.updated_at });
       expect(paused.statusCode, paused.body).toBe(200);
       expect((await send('POST', `/api/data-feeds/${feed.id}/upload`, { csv })).statusCode).toBe(423);
       // A file that is not CSV is refused whole, naming it.

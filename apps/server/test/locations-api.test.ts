@@ -23,6 +23,8 @@ for (const kind of testDatabaseKinds()) {
     const get = (url: string) => ctx.app.inject({ method: 'GET', url, headers });
     const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
       ctx.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    /** The record's version as an editor would have loaded it: every edit carries it. */
+    const versionOf = async (url: string): Promise<string> => (await get(url)).json().data.updated_at;
     const countFor = async (clientId: number) =>
       (await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(locations).where(eq(locations.clientId, clientId)))[0]?.n ?? 0;
 
@@ -120,8 +122,10 @@ for (const kind of testDatabaseKinds()) {
       const edited = await send('PATCH', `/api/endpoints/${loc._id}`, { city: 'Golden', updated_at: loc.updated_at });
       expect(edited.json().data.city).toBe('Golden');
       expect((await send('PATCH', `/api/endpoints/${loc._id}`, { city: 'Arvada', updated_at: loc.updated_at })).statusCode).toBe(409);
-      expect((await send('PATCH', `/api/endpoints/${loc._id}/status`, { status: 'paused' })).json().data.status).toBe('paused');
-      expect((await send('PATCH', `/api/endpoints/${loc._id}/status`, { status: 'paused' })).statusCode).toBe(409);
+      const pause = async () =>
+        send('PATCH', `/api/endpoints/${loc._id}/status`, { status: 'paused', updated_at: await versionOf(`/api/endpoints/${loc._id}`) });
+      expect((await pause()).json().data.status).toBe('paused');
+      expect((await pause()).statusCode).toBe(409);
       expect((await get('/api/endpoints/not-an-id')).statusCode).toBe(400);
       expect((await get('/api/endpoints/aaaaaaaaaaaaaaaaaaaaaaaa')).statusCode).toBe(404);
       const logs = await ctx.database.db
@@ -255,14 +259,17 @@ for (const kind of testDatabaseKinds()) {
         });
         // Another client's user is no option here, even chosen; this client's chosen user keeps its label.
         expect((await get('/api/endpoints/options/manager?q=option%20other')).json().data).toEqual([]);
-        const chosen = await get(`/api/endpoints/options/manager?q=zzzz-nothing&value=${last.id}&value=${otherUser.id}&value=x`);
+        const chosen = await get(`/api/endpoints/options/manager?q=zzzz-nothing&value=${last.id}&value=${otherUser.id}`);
         expect(chosen.json()).toEqual({ data: [{ value: String(last.id), label: 'Manager option 150' }], more: false });
 
         // An existing location's options are its own client's users, which a save accepts.
         const [foreign] = await db.select({ id: locations.id }).from(locations).where(eq(locations.clientId, other)).limit(1);
         const theirs = (await get(`/api/endpoints/${foreign?.id}/options/manager?q=manager%20option`)).json();
         expect(theirs).toEqual({ data: [{ value: String(otherUser.id), label: 'Manager option other' }], more: false });
-        const saved = await send('PATCH', `/api/endpoints/${foreign?.id}`, { manager_user_id: otherUser.id });
+        const saved = await send('PATCH', `/api/endpoints/${foreign?.id}`, {
+          manager_user_id: otherUser.id,
+          updated_at: await versionOf(`/api/endpoints/${foreign?.id}`),
+        });
         expect(saved.statusCode).toBe(200);
         expect(saved.json().data.manager_user_id).toBe(otherUser.id);
         await db.update(locations).set({ managerUserId: null }).where(eq(locations.managerUserId, otherUser.id));
@@ -300,9 +307,11 @@ for (const kind of testDatabaseKinds()) {
       if (!target) throw new Error('no clients');
       const found = (await get(`/api/endpoints/client-options?q=${encodeURIComponent(target.name.toUpperCase())}`)).json();
       expect(found.data).toContainEqual({ value: String(target.id), label: target.name });
-      const chosen = (await get(`/api/endpoints/client-options?q=zzzz-nothing&value=${target.id}&value=x`)).json();
+      const chosen = (await get(`/api/endpoints/client-options?q=zzzz-nothing&value=${target.id}`)).json();
       expect(chosen).toEqual({ data: [{ value: String(target.id), label: target.name }], more: false });
       expect((await get('/api/endpoints/client-options?perPage=500')).statusCode).toBe(400);
+      // A chosen value is a client id, as the filter's: anything else is refused, not silently dropped.
+      expect((await get(`/api/endpoints/client-options?value=${target.id}&value=x`)).json().errors).toHaveProperty(['value.1']);
 
       const states = (await get('/api/endpoints/options/state?q=c')).json();
       expect(states.data).toContainEqual({ value: 'CO', label: 'CO' });
@@ -363,6 +372,7 @@ for (const kind of testDatabaseKinds()) {
       });
       const patched = await send('PATCH', `/api/endpoints/${loc._id}`, {
         review_links: { yelp: null, facebook: 'https://facebook.com/hours-test' },
+        updated_at: loc.updated_at,
       });
       expect(patched.json().data.review_links).toEqual({
         google: 'https://g.page/hours-test',

@@ -69,8 +69,13 @@ for (const kind of testDatabaseKinds()) {
       const moved = await send('PATCH', `/api/personnel/${rosa.id}`, { location_ids: [locationIds[2]], updated_at: rosa.updated_at });
       expect(moved.json().data.location_ids).toEqual([locationIds[2]]);
       expect((await send('PATCH', `/api/personnel/${rosa.id}`, { title: 'Lead', updated_at: rosa.updated_at })).statusCode).toBe(409);
-      expect((await send('PATCH', `/api/personnel/${rosa.id}/status`, { status: 'inactive' })).json().data.status).toBe('inactive');
-      expect((await send('PATCH', `/api/personnel/${rosa.id}/status`, { status: 'active' })).json().data.status).toBe('active');
+      const to = async (status: string) =>
+        send('PATCH', `/api/personnel/${rosa.id}/status`, {
+          status,
+          updated_at: (await get(`/api/personnel/${rosa.id}`)).json().data.updated_at,
+        });
+      expect((await to('inactive')).json().data.status).toBe('inactive');
+      expect((await to('active')).json().data.status).toBe('active');
       expect((await get('/api/personnel?q=rosie')).json().data.map((p: { id: number }) => p.id)).toEqual([rosa.id]);
     });
 

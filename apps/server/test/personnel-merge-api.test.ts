@@ -218,7 +218,7 @@ for (const kind of testDatabaseKinds()) {
         method: 'PATCH',
         url: `/api/personnel/${mergedId}/status`,
         headers,
-        payload: { status: 'active' },
+        payload: { status: 'active', updated_at: merged.updated_at },
       });
       expect(restore.statusCode).toBe(409);
       expect((await get('/api/personnel/999999')).statusCode).toBe(404);

@@ -40,9 +40,14 @@ for (const kind of testDatabaseKinds()) {
       expect((await send('POST', '/api/product', { name: 'Again', code: 'tire-rot' })).statusCode).toBe(409);
       const edited = await send('PATCH', `/api/product/${product.id}`, { description: 'Four tires', updated_at: product.updated_at });
       expect(edited.json().data.description).toBe('Four tires');
-      expect((await send('PATCH', `/api/product/${product.id}`, { code: 'OIL' })).statusCode).toBe(409);
-      expect((await send('PATCH', `/api/product/${product.id}/status`, { status: 'inactive' })).json().data.status).toBe('inactive');
-      expect((await send('PATCH', `/api/product/${product.id}/status`, { status: 'paused' })).statusCode).toBe(409);
+      const version = async () => (await get(`/api/product/${product.id}`)).json().data.updated_at;
+      expect((await send('PATCH', `/api/product/${product.id}`, { code: 'OIL', updated_at: await version() })).statusCode).toBe(409);
+      expect(
+        (await send('PATCH', `/api/product/${product.id}/status`, { status: 'inactive', updated_at: await version() })).json().data.status,
+      ).toBe('inactive');
+      expect((await send('PATCH', `/api/product/${product.id}/status`, { status: 'paused', updated_at: await version() })).statusCode).toBe(
+        409,
+      );
       expect((await get('/api/product?status=inactive')).json().data.map((p: { code: string }) => p.code)).toEqual(['TIRE-ROT']);
       const csv = (await get('/api/product/export?columns=code,name&status=inactive')).body;
       expect(csv).toBe('\uFEFFCode,Name\r\nTIRE-ROT,Tire rotation\r\n');

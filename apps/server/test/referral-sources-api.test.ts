@@ -36,8 +36,13 @@ for (const kind of testDatabaseKinds()) {
       const global = await send('POST', '/api/referral-source', { name: 'Radio', code: 'RADIO', type: 'advertising', global: true });
       expect(global.json().data).toMatchObject({ client_id: null, client_name: 'All clients' });
       const id = global.json().data.id;
-      expect((await send('PATCH', `/api/referral-source/${id}`, { name: 'Local radio' })).json().data.name).toBe('Local radio');
-      expect((await send('PATCH', `/api/referral-source/${id}/status`, { status: 'paused' })).json().data.status).toBe('paused');
+      const renamed = (
+        await send('PATCH', `/api/referral-source/${id}`, { name: 'Local radio', updated_at: global.json().data.updated_at })
+      ).json().data;
+      expect(renamed.name).toBe('Local radio');
+      expect(
+        (await send('PATCH', `/api/referral-source/${id}/status`, { status: 'paused', updated_at: renamed.updated_at })).json().data.status,
+      ).toBe('paused');
     });
   });
 }

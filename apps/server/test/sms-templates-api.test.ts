@@ -81,11 +81,20 @@ for (const kind of testDatabaseKinds()) {
       expect(edited.statusCode).toBe(200);
       expect(edited.json().data).toMatchObject({ encoding: 'ucs2', segments: 2, has_opt_out: true });
       // Changing the purpose alone is checked against the stored message.
-      const alert = await send('PATCH', `/api/sms-templates/${created.id}`, { purpose: 'survey_alert' });
+      const alert = await send('PATCH', `/api/sms-templates/${created.id}`, {
+        purpose: 'survey_alert',
+        updated_at: edited.json().data.updated_at,
+      });
       expect(alert.statusCode).toBe(200);
-      const stripped = await send('PATCH', `/api/sms-templates/${created.id}`, { body: 'New response: {link}' });
+      const stripped = await send('PATCH', `/api/sms-templates/${created.id}`, {
+        body: 'New response: {link}',
+        updated_at: alert.json().data.updated_at,
+      });
       expect(stripped.json().data).toMatchObject({ has_opt_out: false, encoding: 'gsm7' });
-      const back = await send('PATCH', `/api/sms-templates/${created.id}`, { purpose: 'survey_invite' });
+      const back = await send('PATCH', `/api/sms-templates/${created.id}`, {
+        purpose: 'survey_invite',
+        updated_at: stripped.json().data.updated_at,
+      });
       expect(back.statusCode).toBe(422);
       expect(back.json().errors.body).toHaveLength(2);
       expect((await get('/api/sms-templates?encoding=ucs2')).json().total).toBe(0);
@@ -168,10 +177,8 @@ for (const kind of testDatabaseKinds()) {
         expect(named).toEqual(['Bulk option shared (global)']);
         expect((await get('/api/sms-templates/options?q=option%20paused')).json().data).toEqual([]);
         expect((await get('/api/sms-templates/options?q=option%20foreign')).json().data).toEqual([]);
-        // Chosen values come with their labels whatever their status; another client's never, nor what no id can be.
-        const chosen = await get(
-          `/api/sms-templates/options?q=zzzz-nothing&value=${paused?.id}&value=${shared?.id}&value=${foreign?.id}&value=x&value=99999999999`,
-        );
+        // Chosen values come with their labels whatever their status; another client's never.
+        const chosen = await get(`/api/sms-templates/options?q=zzzz-nothing&value=${paused?.id}&value=${shared?.id}&value=${foreign?.id}`);
         expect(chosen.json()).toEqual({
           data: [
             { value: String(paused?.id), label: 'Bulk option paused' },
@@ -181,6 +188,11 @@ for (const kind of testDatabaseKinds()) {
         });
         expect((await get('/api/sms-templates/options?perPage=101')).statusCode).toBe(400);
         expect((await get('/api/sms-templates/options?other=1')).statusCode).toBe(400);
+        // What no id can be is refused, as the list's filters refuse it, naming the value.
+        expect((await get('/api/sms-templates/options?value=x&value=99999999999')).json().errors).toEqual({
+          'value.0': ['must be a positive whole number written in digits'],
+          'value.1': ['must be at most 2147483647'],
+        });
       } finally {
         await ctx.database.db
           .delete(smsTemplates)
@@ -195,7 +207,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('duplicates a template as an active copy of the same owner', async () => {
       const source = (await create({ name: 'To copy', purpose: 'survey_alert', body: 'Alert {link} 🚨' })).json().data;
-      await send('PATCH', `/api/sms-templates/${source.id}/status`, { status: 'paused' });
+      await send('PATCH', `/api/sms-templates/${source.id}/status`, { status: 'paused', updated_at: source.updated_at });
       const copy = await send('POST', `/api/sms-templates/${source.id}/duplicate`);
       expect(copy.statusCode).toBe(201);
       expect(copy.json().data).toMatchObject({

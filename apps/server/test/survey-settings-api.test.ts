@@ -39,6 +39,11 @@ for (const kind of testDatabaseKinds()) {
     const get = (url: string) => app.inject({ method: 'GET', url, headers });
     const send = (method: 'POST' | 'PATCH', url: string, payload: Record<string, unknown> = {}) =>
       app.inject({ method, url, headers, payload });
+    /** An edit of the client's settings carrying the version they were loaded at ('' when never saved), unless it names one. */
+    const patch = async (payload: Record<string, unknown>) => {
+      const loaded = (await get(`/api/surveys-admin/${clientId}`)).json().data;
+      return send('PATCH', `/api/surveys-admin/${clientId}`, { updated_at: loaded.updated_at, ...payload });
+    };
     const valid = { from_name: 'Acme Surveys', from_email: 'surveys@acme.test', unsubscribe_footer: 'Unsubscribe: {unsubscribe_link}' };
 
     beforeAll(async () => {
@@ -79,7 +84,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it("refuses values against §8's rules, naming each field by its label", async () => {
-      const bad = await send('PATCH', `/api/surveys-admin/${clientId}`, {
+      const bad = await patch({
         from_name: 'x'.repeat(61),
         from_email: 'not-an-email',
         reply_to: 'nope',
@@ -111,18 +116,18 @@ for (const kind of testDatabaseKinds()) {
       // A first save needs the sender: the defaults have no From email.
       const noSender = await send('PATCH', `/api/surveys-admin/${clientId}`, { over_survey_days: 30, updated_at: '' });
       expect(noSender.json().errors).toEqual({ from_email: ['The From email field is required'] });
-      const ip = await send('PATCH', `/api/surveys-admin/${clientId}`, { ...valid, sending_domain: '10.0.0.1' });
+      const ip = await patch({ ...valid, sending_domain: '10.0.0.1' });
       expect(ip.json().errors).toEqual({ sending_domain: ['The Sending domain field must be a domain name, not an IP address'] });
-      const sms = await send('PATCH', `/api/surveys-admin/${clientId}`, { ...valid, sms_enabled: true, sms_sender: '+15555550142' });
+      const sms = await patch({ ...valid, sms_enabled: true, sms_sender: '+15555550142' });
       expect(sms.statusCode).toBe(422);
       expect(sms.json().errors).toEqual({ tcpa_consent_source: ['The TCPA consent source field is required when SMS enabled is ticked'] });
-      const wrongType = await send('PATCH', `/api/surveys-admin/${clientId}`, { over_survey_days: 'ninety' });
+      const wrongType = await patch({ over_survey_days: 'ninety' });
       expect(wrongType.statusCode).toBe(400);
       expect(wrongType.body).toContain('over_survey_days');
     });
 
     it('writes the row at the first save, then checks the version stamp', async () => {
-      const first = await send('PATCH', `/api/surveys-admin/${clientId}`, {
+      const first = await patch({
         ...valid,
         sending_domain: 'Mail.Acme.test',
         sms_enabled: true,
@@ -148,11 +153,20 @@ for (const kind of testDatabaseKinds()) {
       expect(raced.statusCode).toBe(409);
       const stale = await send('PATCH', `/api/surveys-admin/${clientId}`, { over_survey_days: 10, updated_at: '2020-01-01T00:00:00.000Z' });
       expect(stale.statusCode).toBe(409);
+      // Without the version it read, an edit or a reset is refused, naming the stamp by its label.
+      for (const [url, body] of [
+        [`/api/surveys-admin/${clientId}`, { over_survey_days: 10 }],
+        [`/api/surveys-admin/${clientId}/reset`, {}],
+      ] as const) {
+        const blind = await send(url.endsWith('reset') ? 'POST' : 'PATCH', url, body);
+        expect(blind.statusCode).toBe(422);
+        expect(blind.json()).toMatchObject({ message: 'Please correct: Last updated.', errors: { updated_at: [expect.any(String)] } });
+      }
       const partial = await send('PATCH', `/api/surveys-admin/${clientId}`, { over_survey_days: 10, updated_at: saved.updated_at });
       expect(partial.statusCode).toBe(200);
       expect(partial.json().data).toMatchObject({ over_survey_days: 10, from_name: 'Acme Surveys' });
       // Turning SMS on is checked against the stored consent source too.
-      const clear = await send('PATCH', `/api/surveys-admin/${clientId}`, { tcpa_consent_source: '' });
+      const clear = await patch({ tcpa_consent_source: '' });
       expect(clear.json().errors).toHaveProperty('tcpa_consent_source');
       const got = await get(`/api/surveys-admin/${clientId}`);
       expect(got.json().data.over_survey_days).toBe(10);
@@ -188,7 +202,7 @@ for (const kind of testDatabaseKinds()) {
       expect(all.settings.domain_verified).toBe(true);
       expect((await get(`/api/surveys-admin?client=${clientId}&verified=yes`)).json().total).toBe(1);
       // A new domain is unverified until checked again (test e-mails then leave from the platform's address).
-      const moved = await send('PATCH', `/api/surveys-admin/${clientId}`, { sending_domain: 'news.acme.test' });
+      const moved = await patch({ sending_domain: 'news.acme.test' });
       expect(moved.json().data.domain_verified).toBe(false);
     });
 
@@ -220,19 +234,19 @@ for (const kind of testDatabaseKinds()) {
       const foreign = others.find((x) => x.client_id !== clientId);
       if (foreign) {
         expect(options.data.map((o: { value: string }) => o.value)).not.toContain(String(foreign.id));
-        const refused = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: foreign.id });
+        const refused = await patch({ default_survey_id: foreign.id });
         expect(refused.statusCode).toBe(422);
         expect(refused.json().errors.default_survey_id[0]).toContain('Default survey');
       }
-      const missing = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: 999_999 });
+      const missing = await patch({ default_survey_id: 999_999 });
       expect(missing.statusCode).toBe(422);
       expect(missing.json().errors.default_survey_id[0]).toMatch(/^The Default survey must be one of .+'s surveys that is not archived$/);
-      const saved = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: survey?.id });
+      const saved = await patch({ default_survey_id: survey?.id });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json().data).toMatchObject({ default_survey_id: survey?.id, default_survey_name: survey?.name });
       const row = (await get(`/api/surveys-admin?client=${clientId}`)).json().data[0];
       expect(row.default_survey_name).toBe(survey?.name);
-      const cleared = await send('PATCH', `/api/surveys-admin/${clientId}`, { default_survey_id: null });
+      const cleared = await patch({ default_survey_id: null });
       expect(cleared.json().data).toMatchObject({ default_survey_id: null, default_survey_name: null });
       expect((await get('/api/surveys-admin/999999/survey-options')).statusCode).toBe(404);
     });

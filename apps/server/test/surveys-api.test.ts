@@ -253,7 +253,7 @@ for (const kind of testDatabaseKinds()) {
       expect(every.data.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([source.id, copyId]));
       expect((await get('/api/admin/surveys')).json().data.map((o: { value: number }) => o.value)).not.toContain(copyId);
       expect((await get('/api/surveys?client=all,2')).statusCode).toBe(400);
-      const edited = await send('PATCH', `/api/surveys/${copyId}`, { name: 'Original for them' });
+      const edited = await send('PATCH', `/api/surveys/${copyId}`, { name: 'Original for them', updated_at: moved.json().data.updated_at });
       expect(edited.statusCode, edited.body).toBe(200);
       expect(edited.json().data).toMatchObject({ client_id: other?.id, name: 'Original for them' });
       const test = await send('POST', `/api/surveys/${copyId}/send-test`, { to: 'a@example.com' });
@@ -269,6 +269,7 @@ for (const kind of testDatabaseKinds()) {
 
     it('stores blank reply-to and over-survey days as null and sends with the client’s Survey Admin reply-to unless the survey sets its own', async () => {
       const saved = await send('PATCH', `/api/surveys-admin/${currentClient}`, {
+        updated_at: (await get(`/api/surveys-admin/${currentClient}`)).json().data.updated_at,
         from_name: 'Front desk',
         from_email: 'surveys@example.com',
         reply_to: 'desk@example.com',
@@ -296,7 +297,7 @@ for (const kind of testDatabaseKinds()) {
         }
       } finally {
         spy.mockRestore();
-        await send('POST', `/api/surveys-admin/${currentClient}/reset`, {});
+        await send('POST', `/api/surveys-admin/${currentClient}/reset`, { updated_at: saved.json().data.updated_at });
       }
     });
   });

@@ -1,4 +1,4 @@
-import { INT4_MAX, type OptionsAnswer, type OptionsQuery } from '@admin/shared';
+import { isIdText, type OptionsAnswer, type OptionsQuery } from '@admin/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import { clients, dataFeeds, locations, personnel, surveys, users } from '../db/schema/index.ts';
@@ -41,9 +41,8 @@ export async function pagedOptions(
   return { data: [...rows, ...chosen], more: found.length > q.perPage };
 }
 
-export const isId = (v: string) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX;
 const byId = (value: SQL, label: SQL, from: SQL, where?: SQL) => (db: Db, q: OptionsQuery) =>
-  pagedOptions(db, q, { value, label, from, ...(where ? { where } : {}) }, isId);
+  pagedOptions(db, q, { value, label, from, ...(where ? { where } : {}) }, isIdText);
 
 export const everyClient = byId(sql`${clients.id}`, sql`${clients.name}`, sql`${clients}`);
 export const everySurvey = byId(sql`${surveys.id}`, sql`${surveys.name}`, sql`${surveys}`);

@@ -5,6 +5,7 @@ import {
   type OptionsAnswer,
   type OptionsQuery,
   optionsAnswerSchema,
+  optionsQuery,
   optionsQuerySchema,
 } from '@admin/shared';
 import type { FastifyPluginAsync } from 'fastify';
@@ -81,10 +82,11 @@ export function readOnlyRoutes<Rec extends object, Query extends ListPaging, Det
     });
 
     for (const [filter, find] of Object.entries(store.options ?? {})) {
-      app.get(
-        `${def.path}/options/${filter}`,
-        { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
-        async (request) => find(app.db, validated<OptionsQuery>(request.query)),
+      // A chosen value is checked as the list's filter checks it (an id in its column's range, a location id…).
+      const spec = def.filters[filter];
+      const querystring = spec && 'item' in spec ? optionsQuery(spec.item) : optionsQuerySchema;
+      app.get(`${def.path}/options/${filter}`, { schema: { querystring, response: { 200: optionsAnswerSchema } } }, async (request) =>
+        find(app.db, validated<OptionsQuery>(request.query)),
       );
     }
 

@@ -7,7 +7,7 @@ import {
   listEnvelope,
   type OptionsQuery,
   optionsAnswerSchema,
-  optionsQuerySchema,
+  optionsQuery,
   type Scope,
   type Status,
   statusChangeSchema,
@@ -378,7 +378,8 @@ export function resourceRoutes<
       if (!column) throw new Error(`${def.name}: the store names no column for the ${key} filter's options`);
       app.get(
         `${def.path}/options/${key}`,
-        { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+        // Chosen values are the column's own, checked as the list's filter checks them.
+        { schema: { querystring: optionsQuery(filter.item), response: { 200: optionsAnswerSchema } } },
         async (request) => {
           const q = validated<OptionsQuery>(request.query);
           const clientId = requireCurrentClientId(request);

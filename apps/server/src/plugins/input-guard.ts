@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { fieldLabel, fieldsRefused, HttpError } from '../lib/http-error.ts';
 import { badText, LONE_SURROGATE } from '../lib/safe-text.ts';
@@ -80,12 +82,49 @@ function printable(path: string): string {
 }
 
 /**
+ * Where the first byte that is not UTF-8 lies in `bytes`, or null when they are all UTF-8 (an
+ * encoded U+FFFD included). Decoding with replacement and encoding again changes the bytes exactly
+ * where a sequence was invalid, so the first difference is the offset; both steps run natively.
+ */
+export function firstInvalidUtf8(bytes: Buffer): number | null {
+  if (isUtf8(bytes)) return null;
+  const again = Buffer.from(bytes.toString('utf8'), 'utf8');
+  let i = 0;
+  while (i < bytes.length && bytes[i] === again[i]) i++;
+  return i;
+}
+
+/**
+ * Fastify's JSON parser decodes the body's bytes with replacement, so a byte that is not UTF-8
+ * would reach the guard (and the database) as U+FFFD. This one reads the bytes, refuses them with
+ * 400 unless they are UTF-8 (JSON text is, RFC 8259), then hands the text to Fastify's own parser,
+ * which keeps its protections against `__proto__` and `constructor` keys; the body limits (the
+ * server's and each route's `bodyLimit`) apply to the bytes as before.
+ */
+function registerJsonParser(app: FastifyInstance): void {
+  const { onProtoPoisoning, onConstructorPoisoning } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    const at = firstInvalidUtf8(body);
+    if (at !== null) {
+      const message = `The body must be UTF-8 text: byte ${at + 1} is not.`;
+      done(new HttpError(400, `Invalid body: not UTF-8 (byte ${at + 1}).`, { body: [message] }), undefined);
+      return;
+    }
+    // Decoded as Fastify decodes it: a leading byte-order mark stays, and its parser skips it as before.
+    parseJson(request, body.toString('utf8'), done);
+  });
+}
+
+/**
  * Refuses, before any schema or handler runs, the input nothing in the server may store or walk:
+ * JSON bodies that are not UTF-8 (400), and NUL characters, lone surrogates, deep or huge values —
  * 400 for path and query parameters, 422 for body fields, naming each field (docs/overview.md, The API).
  * Every route gets it, including the ones added later.
  */
 export const inputGuardPlugin = fp(
   async (app) => {
+    registerJsonParser(app);
     app.addHook('preValidation', async (request) => {
       for (const [part, value, status] of [
         ['params', request.params, 400],

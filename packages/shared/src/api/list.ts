@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PER_PAGE, SELECTED_ALL } from '../constants.ts';
-import { queryInt } from './ids.ts';
+import { idFilterItem, queryInt } from './ids.ts';
 
 /**
  * The one list contract every table speaks (docs/conventions.md, rule 3):
@@ -82,14 +82,24 @@ export const importResultSchema = z.object({ imported: z.number().int(), clientI
 /**
  * The query of an option list that pages on the server (`GET <collection>/options/<filter>`): what
  * the user typed, how many to show, and the values already chosen (answered too, so their labels
- * show). No option list is capped: a search finds any of them.
+ * show), each checked as its filter checks it (`item`). No option list is capped: a search finds any of them.
  */
-export const optionsQuerySchema = z.strictObject({
-  q: z.string().trim().max(200).optional(),
-  perPage: queryInt(1, 100).default(50),
-  value: multiValue(z.string().max(200)).optional(),
-});
-export type OptionsQuery = z.infer<typeof optionsQuerySchema>;
+export function optionsQuery(item: z.ZodType<string>) {
+  return z.strictObject({
+    q: z.string().trim().max(200).optional(),
+    perPage: queryInt(1, 100).default(50),
+    value: multiValue(item).optional(),
+  });
+}
+/**
+ * The query of an option list of records chosen by id (clients, surveys, users, templates…), the
+ * usual kind: a chosen value is an int4 id (`idFilterItem`), so a repository never compares its id
+ * column with a number the column cannot hold. A list of other values (locations' 24-hex ids, a
+ * column's text) takes `optionsQuery(<its filter's item>)`.
+ */
+export const optionsQuerySchema = optionsQuery(idFilterItem);
+/** What every option list's query holds, whatever its values are. */
+export type OptionsQuery = { q?: string | undefined; perPage: number; value?: string[] | undefined };
 /** Options matching the search (at most `perPage`), then the chosen ones; `more` when the search found more. */
 export const optionsAnswerSchema = z.object({
   data: z.array(z.object({ value: z.string(), label: z.string() })),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STATUS_LABELS, STATUSES, type Status } from '../constants.ts';
 import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from './list.ts';
-import { UPDATED_AT_LABEL } from './status.ts';
+import { UPDATED_AT_LABEL, versionStamp } from './status.ts';
 
 /**
  * One definition per resource drives its API routes (schemas, sorts, filters, uniqueness), its
@@ -162,7 +162,6 @@ export type ResourceListQuery<C, FL> = {
 type FieldValue<S> = S extends { schema: z.ZodType<infer T> } ? T : string | null;
 /** A create body: any subset of the fields, each of its field's type. */
 export type ResourceBody<F> = { [K in keyof F]?: FieldValue<F[K]> };
-const updatedAt = z.string().max(40).optional();
 
 /** The status filter every resource with a status has. */
 export const statusFilter = {
@@ -264,7 +263,7 @@ export function defineResource<
     createSchema,
     updateSchema: z.strictObject({
       ...Object.fromEntries(Object.entries(bodyShape).filter(([name]) => !createOnly.some((n) => n === name))),
-      updated_at: updatedAt,
+      updated_at: versionStamp,
     }) as unknown as z.ZodType<ResourceBody<F> & { updated_at?: string }>,
     listQuerySchema: listQuerySchema(nonEmpty(sortKeys), filterShape) as unknown as z.ZodType<ResourceListQuery<C, FL>>,
     exportQuerySchema: listQuerySchema(nonEmpty(sortKeys), {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, INT4_MAX, idParamSchema, idText } from '../api/ids.ts';
+import { bodyId, idFilterItem, idParamSchema, idText } from '../api/ids.ts';
 import { defineResource, optionLabel, statusFilter, statusLabel } from '../api/resource.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 
@@ -90,12 +90,6 @@ export const switchClientParamSchema = z.object({
   clientId: idText,
 });
 
-/** A user id in a query (`ac=7`), kept as text like every filter value; within the id column's range. */
-const userIdText = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/, 'must be a positive whole number written in digits')
-  .refine((s) => Number(s) <= INT4_MAX, `must be at most ${INT4_MAX}`);
-
 const PHONE = /^\+?[1-9]\d{6,14}$/;
 const REVIEW_SITE_OPTIONS = REVIEW_SITES.map((s) => ({ value: s.value, label: s.label }));
 
@@ -163,7 +157,7 @@ export const clientResource = defineResource({
     status: statusFilter,
     industry: { kind: 'multi', label: 'Industry', options: INDUSTRY_OPTIONS },
     // Staff accounts page on the server: the list of people who sign in here grows with the team.
-    ac: { kind: 'multi', label: 'Account coordinator', item: userIdText, optionsPath: '/api/staff-users/options' },
+    ac: { kind: 'multi', label: 'Account coordinator', item: idFilterItem, optionsPath: '/api/staff-users/options' },
     module: { kind: 'multi', label: 'Modules', options: MODULE_OPTIONS },
   },
   defaultSort: { sort: 'name', order: 'asc' },

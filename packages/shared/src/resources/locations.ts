@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
+import { optionsQuery } from '../api/list.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 import { TIME_ZONES } from './clients.ts';
@@ -38,9 +39,13 @@ export const locationSchema = z.object({
 });
 export type Location = z.infer<typeof locationSchema>;
 
-export const locationIdParamSchema = z.object({
-  id: z.string().regex(LOCATION_ID, 'must be 24 lower-case hex characters'),
-});
+/** A location's id in a path, a query or a body: 24 lower-case hex characters. */
+export const locationIdText = z.string().regex(LOCATION_ID, 'must be 24 lower-case hex characters');
+
+export const locationIdParamSchema = z.object({ id: locationIdText });
+
+/** The query of an option list of locations (`GET /api/endpoints/options`): chosen values are location ids. */
+export const locationOptionsQuerySchema = optionsQuery(locationIdText);
 
 /**
  * The Clients filter's value meaning every client: `GET /api/endpoints?client=all`.

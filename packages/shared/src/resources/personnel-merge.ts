@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, INT4_MAX, queryInt } from '../api/ids.ts';
+import { bodyId, idText, queryInt } from '../api/ids.ts';
 import type { ColumnDef } from '../api/list.ts';
 import { defineResource } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
@@ -69,7 +69,7 @@ export const mergeGroupColumns: ColumnDef<'names' | 'employee_codes' | 'location
  */
 export const mergeGroupsQuerySchema = z.strictObject({
   q: z.string().trim().max(200).optional(),
-  person: queryInt(1, INT4_MAX).optional(),
+  person: idText.optional(),
   perPage: queryInt(1, 200).default(50),
   cursor: z.string().max(500).optional(),
 });

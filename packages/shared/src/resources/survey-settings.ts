@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { bodyId } from '../api/ids.ts';
+import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
+import { versionStamp } from '../api/status.ts';
 import { STATUSES } from '../constants.ts';
 
 export const SEND_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -138,7 +139,7 @@ export const surveySettingsResource = defineResource({
     client: {
       kind: 'multi',
       label: 'Clients',
-      item: z.string().regex(/^[1-9]\d{0,8}$/, 'must be a positive whole number written in digits'),
+      item: idFilterItem,
       optionsPath: '/api/endpoints/client-options',
     },
     verified: {
@@ -206,4 +207,4 @@ export const SURVEY_SETTINGS_SURVEY_OPTIONS_PATH = (clientId: number) => `/api/s
 /** `POST /api/surveys-admin/:id/test-email`. */
 export const surveyTestEmailSchema = z.strictObject({ to: z.email('The To field must be a valid email').max(254) });
 /** `POST /api/surveys-admin/:id/reset`: the version stamp as loaded ('' = never saved). */
-export const surveySettingsResetSchema = z.strictObject({ updated_at: z.string().max(40).optional() });
+export const surveySettingsResetSchema = z.strictObject({ updated_at: versionStamp });

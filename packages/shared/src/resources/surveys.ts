@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { REVIEW_SITES, STATUSES } from '../constants.ts';
 import {
@@ -185,7 +186,7 @@ export const surveyResource = defineResource({
     // Messaging; what the channel makes required is `checkSurvey`'s.
     email_subject: { label: 'Email subject', rules: 'max:150', placeholder: 'e.g. How was your visit to {location_name}?' },
     email_body: { label: 'Email body', input: 'textarea', rules: 'max:20000' },
-    sms_template_id: { label: 'SMS template', input: 'select', schema: whole },
+    sms_template_id: { label: 'SMS template', input: 'select', schema: bodyId.nullable().optional() },
     sender_name: { label: 'Sender name', rules: 'required|max:60', placeholder: 'e.g. Acme Dental' },
     // Blank (null) = the client's Survey Admin value (docs/decisions/027-surveys-inherit-survey-admin.md).
     reply_to: { label: 'Reply-to', rules: 'email|max:254' },

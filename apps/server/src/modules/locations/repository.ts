@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  isIdText,
   type Location,
   type LocationCreate,
   type LocationListQuery,
@@ -24,7 +25,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
-import { isId, pagedOptions } from '../../kit/options.ts';
+import { pagedOptions } from '../../kit/options.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
@@ -188,7 +189,7 @@ export function clientOptions(db: Db, q: OptionsQuery): Promise<OptionsAnswer> {
     q,
     (limit) => select(allOf([sql`${clients.status} <> 'inactive'`, like ? sql`${clients.name} ilike ${like}` : undefined])).limit(limit),
     (values) => {
-      const ids = values.filter((v) => /^[1-9]\d{0,8}$/.test(v)).map(Number);
+      const ids = values.filter(isIdText).map(Number);
       return ids.length > 0 ? select(inList(sql`${clients.id}`, ids)) : Promise.resolve([]);
     },
   );
@@ -209,7 +210,7 @@ export function managerOptions(db: Db, clientId: number, q: OptionsQuery): Promi
       from: sql`${clientUsers} inner join ${users} on ${users.id} = ${clientUsers.userId}`,
       where: sql`${clientUsers.clientId} = ${clientId}`,
     },
-    isId,
+    isIdText,
   );
 }
 

@@ -1,6 +1,7 @@
 import {
   LOCATION_MANAGER_OPTIONS_PATH,
   locationIdParamSchema,
+  locationOptionsQuerySchema,
   locationResource,
   optionsAnswerSchema,
   optionsQuerySchema,
@@ -19,7 +20,7 @@ const options = { querystring: optionsQuerySchema, response: { 200: optionsAnswe
  */
 export const locationRoutes: FastifyPluginAsyncZod = async (app) => {
   // The current client's locations for pickers (e.g. Personnel's Locations), paged by name.
-  app.get('/api/endpoints/options', { schema: options }, async (request) =>
+  app.get('/api/endpoints/options', { schema: { ...options, querystring: locationOptionsQuerySchema } }, async (request) =>
     locationOptions(app.db, requireCurrentClientId(request), request.query),
   );
   // The Clients filter's options, paged on the server like every option list.

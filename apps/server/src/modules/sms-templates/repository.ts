@@ -2,6 +2,7 @@ import {
   checkSmsTemplateBody,
   countSms,
   hasOptOut,
+  isIdText,
   type OptionsAnswer,
   type OptionsQuery,
   type SmsTemplate,
@@ -13,7 +14,6 @@ import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsTemplates } from '../../db/schema/index.ts';
 import { containsPattern } from '../../kit/keyset.ts';
-import { isId } from '../../kit/options.ts';
 import type { ResourceStore } from '../../kit/resource-routes.ts';
 import { tableStore } from '../../kit/table-store.ts';
 import { fieldsRefused } from '../../lib/http-error.ts';
@@ -108,7 +108,7 @@ export async function smsTemplateOptions(db: Db, clientId: number, q: OptionsQue
   const found = rows.slice(0, q.perPage);
   // Only values an id can hold are looked up: anything else chosen matches no template.
   const missing = (q.value ?? [])
-    .filter(isId)
+    .filter(isIdText)
     .map(Number)
     .filter((id) => !found.some((f) => f.id === id));
   const chosen = missing.length > 0 ? await select(inArray(smsTemplates.id, missing)) : [];

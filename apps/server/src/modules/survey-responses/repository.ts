@@ -1,4 +1,4 @@
-import type { OptionsQuery } from '@admin/shared';
+import { isIdText, type OptionsQuery } from '@admin/shared';
 import type { SurveyResponse, SurveyResponseDetail, SurveyResponseListQuery } from '@admin/shared/resources/survey-responses';
 import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -14,7 +14,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
-import { isId, pagedOptions, personLabel } from '../../kit/options.ts';
+import { pagedOptions, personLabel } from '../../kit/options.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 type Sort = NonNullable<SurveyResponseListQuery['sort']>;
@@ -195,7 +195,7 @@ export const personnelOptionsOf = (db: Db, clientId: number, q: OptionsQuery) =>
       from: sql`${personnel}`,
       where: sql`${personnel.clientId} = ${clientId} and ${personnel.mergedIntoId} is null`,
     },
-    isId,
+    isIdText,
   );
 
 /** Locations a response of `clientId` can be reassigned to: the client's own. */

@@ -1,4 +1,4 @@
-import { dataEnvelope, idParamSchema, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
+import { dataEnvelope, idParamSchema, locationOptionsQuerySchema, optionsAnswerSchema, optionsQuerySchema } from '@admin/shared';
 import {
   RESPONSE_REASSIGN_LABELS,
   resendResultSchema,
@@ -91,8 +91,10 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(`${def.path}/:id/options/personnel`, { schema: { params: idParamSchema, ...options } }, async (request) =>
     personnelOptionsOf(app.db, (await responseOf(request.params.id)).client_id, request.query),
   );
-  app.get(`${def.path}/:id/options/location`, { schema: { params: idParamSchema, ...options } }, async (request) =>
-    locationOptionsOf(app.db, (await responseOf(request.params.id)).client_id, request.query),
+  app.get(
+    `${def.path}/:id/options/location`,
+    { schema: { params: idParamSchema, ...options, querystring: locationOptionsQuerySchema } },
+    async (request) => locationOptionsOf(app.db, (await responseOf(request.params.id)).client_id, request.query),
   );
 
   app.post(

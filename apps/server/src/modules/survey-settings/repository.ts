@@ -1,5 +1,6 @@
 import {
   SURVEY_SETTINGS_DEFAULTS as D,
+  isIdText,
   type OptionsAnswer,
   type OptionsQuery,
   SEND_DAYS,
@@ -169,7 +170,7 @@ export async function surveyOptions(db: Db, clientId: number, q: OptionsQuery): 
     q.perPage + 1,
   );
   const found = rows.slice(0, q.perPage);
-  const missing = (q.value ?? []).filter((v) => /^[1-9]\d{0,8}$/.test(v) && !found.some((r) => r.value === v)).map(Number);
+  const missing = (q.value ?? []).filter((v) => isIdText(v) && !found.some((r) => r.value === v)).map(Number);
   return {
     data: [...found, ...(missing.length > 0 ? await select(inList(sql`${surveys.id}`, missing)) : [])],
     more: rows.length > q.perPage,

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { clientSurveySettings } from '../../db/schema/index.ts';
 import { listRoutes } from '../../kit/resource-routes.ts';
-import { assertFresh } from '../../kit/status.ts';
+import { assertFresh, versionRequired } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { checkDomain, type DnsResolver, recordsFor, systemResolver } from './domain-check.ts';
@@ -41,9 +41,10 @@ function bodyOf(r: SurveySettings): SurveySettingsBody {
 /**
  * The version stamp check of a row that may not exist yet: '' is "never saved" as loaded, so a
  * first save that another one beat, or a save of settings reset since they were loaded, is refused.
+ * Like every edit's, the stamp is required (kit/status.ts `assertFresh`).
  */
 function assertSameVersion(current: Date | null, seen: string | undefined): void {
-  if (seen === undefined) return;
+  if (seen === undefined) throw versionRequired();
   if (current === null && seen === '') return;
   if (current === null || seen === '') {
     throw conflict('These survey settings were changed by someone else since you opened them. Reload them and try again.', {

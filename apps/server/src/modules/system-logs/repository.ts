@@ -1,5 +1,5 @@
 import {
-  INT4_MAX,
+  isIdText,
   LOG_LEVELS,
   type OptionsAnswer,
   type OptionsQuery,
@@ -212,7 +212,7 @@ async function namedOptions(
     .limit(q.perPage + 1);
   const found = rows.slice(0, q.perPage).map((r) => ({ value: String(r.id), label: r.name }));
   // Only ids an int4 column can hold are looked up: anything else chosen matches no record.
-  const missing = (q.value ?? []).filter((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX && !found.some((o) => o.value === v));
+  const missing = (q.value ?? []).filter((v) => isIdText(v) && !found.some((o) => o.value === v));
   const chosen = missing.length === 0 ? [] : await pick().where(allOf([where, inList(sql`${id}`, missing.map(Number))]));
   return { data: [...found, ...chosen.map((r) => ({ value: String(r.id), label: r.name }))], more: rows.length > q.perPage };
 }

@@ -1,5 +1,5 @@
 import {
-  INT4_MAX,
+  isIdText,
   maskRecipient,
   type NotificationLog,
   type NotificationLogDetail,
@@ -174,7 +174,7 @@ export async function clientOptions(db: Db, q: OptionsQuery): Promise<OptionsAns
     .limit(q.perPage + 1);
   const found = rows.slice(0, q.perPage).map((r) => ({ value: String(r.id), label: r.name }));
   // Only ids an int4 column can hold are looked up: anything else chosen matches no client.
-  const missing = (q.value ?? []).filter((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX && !found.some((o) => o.value === v));
+  const missing = (q.value ?? []).filter((v) => isIdText(v) && !found.some((o) => o.value === v));
   const chosen = missing.length === 0 ? [] : await pick().where(inList(sql`${clients.id}`, missing.map(Number)));
   return { data: [...found, ...chosen.map((r) => ({ value: String(r.id), label: r.name }))], more: rows.length > q.perPage };
 }

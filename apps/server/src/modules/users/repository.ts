@@ -1,4 +1,4 @@
-import { INT4_MAX, type OptionsAnswer, type OptionsQuery, type UserListEntry } from '@admin/shared';
+import { isIdText, type OptionsAnswer, type OptionsQuery, type UserListEntry } from '@admin/shared';
 import { and, asc, eq, ilike, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clientUsers, users } from '../../db/schema/index.ts';
@@ -43,7 +43,7 @@ export async function staffOptions(db: Db, q: OptionsQuery): Promise<OptionsAnsw
     .limit(q.perPage + 1);
   const found = rows.slice(0, q.perPage);
   const missing = (q.value ?? [])
-    .filter((v) => /^[1-9]\d{0,9}$/.test(v) && Number(v) <= INT4_MAX)
+    .filter(isIdText)
     .map(Number)
     .filter((id) => !found.some((f) => f.id === id));
   const chosen =
