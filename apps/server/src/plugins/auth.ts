@@ -1,5 +1,5 @@
 import type { ApiTokenScope } from '@admin/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { users } from '../db/schema/index.ts';
 import { HttpError } from '../lib/http-error.ts';
@@ -14,9 +14,14 @@ import { isApiPath } from '../lib/request-path.ts';
  *   never opens a console route (it is no session). With `secret`, a request that carries no
  *   Authorization header but the secret's header is let in when the route's own secret matches
  *   (a vendor's webhook that can send a fixed header, not a token), and refused with 401 otherwise.
+ *   With `gate`, the route may refuse a caller before any credential is looked up (e.g. 429 for an
+ *   address refused too often: modules/api-endpoints/refusals.ts).
  * A route that declares nothing is `superadmin` (default deny).
  */
-export type Access = 'public' | 'superadmin' | { token: ApiTokenScope; secret?: SecretCheck };
+export type Access =
+  | 'public'
+  | 'superadmin'
+  | { token: ApiTokenScope; secret?: SecretCheck; gate?: (request: FastifyRequest, reply: FastifyReply) => void };
 
 /** A machine route's shared-secret credential: the header it comes in, and whether it is the one for this request's route and parameters. */
 export type SecretCheck = { header: string; verify(request: FastifyRequest, secret: string): Promise<boolean> };
@@ -62,10 +67,11 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
     app.decorateRequest('auth', null);
     app.decorateRequest('apiToken', null);
     app.decorateRequest('viaSecret', false);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const access = accessOf(request);
       if (access === 'public') return;
       if (typeof access === 'object') {
+        access.gate?.(request, reply);
         const secret = access.secret ? request.headers[access.secret.header] : undefined;
         if (access.secret && typeof secret === 'string' && request.headers.authorization === undefined) {
           if (secret.length > 256 || !(await access.secret.verify(request, secret))) {

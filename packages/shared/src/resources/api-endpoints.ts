@@ -27,6 +27,16 @@ export const PAYLOAD_FORMAT_OPTIONS: Option[] = [
 
 export const RATE_LIMIT_DEFAULT = 60;
 
+/** Days an ingest call stays in the call log (recent calls, Calls 24h) before the worker prunes it. */
+export const API_CALL_LOG_RETENTION_DAYS = 30;
+
+/**
+ * What a save does with the endpoint's webhook secret: nothing (the default), make a new one
+ * (shown once; it replaces any old one), or remove it. No endpoint has one until asked.
+ */
+export const WEBHOOK_SECRET_ACTIONS = ['keep', 'new', 'remove'] as const;
+export type WebhookSecretAction = (typeof WEBHOOK_SECRET_ACTIONS)[number];
+
 export const apiEndpointSchema = z.object({
   _id: z.string(),
   locationname: z.string(),
@@ -85,7 +95,11 @@ export const apiEndpointResource = defineResource({
     client_name: { label: 'Client' },
     ingest_path: { label: 'Ingest URL', format: (r) => `POST ${r.ingest_path}` },
     survey_name: { label: 'Linked survey' },
-    token_name: { label: 'Auth (token)', format: (r) => r.token_name ?? (r.configured ? 'Any token with feeds:write' : null) },
+    token_name: {
+      label: 'Auth (token)',
+      format: (r) =>
+        r.configured ? `${r.token_name ?? 'Any token with feeds:write'}${r.has_webhook_secret ? ' or its webhook secret' : ''}` : null,
+    },
     allowed_ips: { label: 'Allowed IPs', format: (r) => r.allowed_ips.join(', ') },
     calls_24h: { label: 'Calls 24h' },
     errors_24h: { label: 'Errors 24h' },
@@ -109,7 +123,7 @@ export const apiEndpointResource = defineResource({
 export type ApiEndpointBody = z.infer<typeof apiEndpointResource.createSchema>;
 export type ApiEndpointListQuery = z.infer<typeof apiEndpointResource.listQuerySchema>;
 
-/** `PUT /api/api-endpoints/:id`: the settings, and whether to make a new webhook secret (made on the first save anyway). */
+/** `PUT /api/api-endpoints/:id`: the settings, and what to do with the webhook secret (nothing unless asked). */
 const fields = apiEndpointResource.fields;
 export const apiEndpointSaveSchema = z.strictObject({
   survey_id: fields.survey_id.schema,
@@ -117,7 +131,7 @@ export const apiEndpointSaveSchema = z.strictObject({
   allowed_ips: fields.allowed_ips.schema,
   payload_format: z.string().max(20).nullable().optional(),
   rate_limit_per_min: fields.rate_limit_per_min.schema,
-  new_webhook_secret: z.boolean().optional(),
+  webhook_secret_action: z.enum(WEBHOOK_SECRET_ACTIONS, 'The Webhook secret field must be keep, new or remove').optional(),
 });
 export type ApiEndpointSave = z.infer<typeof apiEndpointSaveSchema>;
 

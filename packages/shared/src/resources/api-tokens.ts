@@ -29,9 +29,25 @@ export const NEVER = 'never';
 /** Longest grace period of a regenerate, in hours (domain: `integer|between:0,72`). */
 export const API_TOKEN_MAX_GRACE_HOURS = 72;
 
-export const API_TOKEN_STATES = ['none', 'active', 'expired', 'revoked'] as const;
+/** `suspended`: neither revoked nor expired, but refused because its user may no longer hold a token (see TOKEN_HOLDER_RULE). */
+export const API_TOKEN_STATES = ['none', 'active', 'expired', 'revoked', 'suspended'] as const;
 export type ApiTokenState = (typeof API_TOKEN_STATES)[number];
-const STATE_LABELS: Record<ApiTokenState, string> = { none: 'No token', active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+const STATE_LABELS: Record<ApiTokenState, string> = {
+  none: 'No token',
+  active: 'Active',
+  expired: 'Expired',
+  revoked: 'Revoked',
+  suspended: 'Suspended',
+};
+
+/**
+ * Who may hold an API token (docs/decisions/032-api-access-one-winner.md), checked at Generate and
+ * Regenerate and again on every call: an active super-admin other than the retired master, whose
+ * token feeds any client, or an active user who belongs to exactly one client, whose token feeds
+ * only that client (the one it was issued for).
+ */
+export const TOKEN_HOLDER_RULE =
+  'Only a super-admin, or a user of exactly one client (whose token feeds only that client), may hold an API token';
 
 /**
  * An allowed caller: an IPv4 or IPv6 address or a CIDR range of either. Host names are not taken:
@@ -78,6 +94,8 @@ export const apiTokenUserSchema = z.object({
   client_id: z.number().int().nullable(),
   client_name: z.string().nullable(),
   is_superadmin: z.number().int(),
+  /** Whether the user may hold a token now (TOKEN_HOLDER_RULE): Generate is offered only then. */
+  may_hold_token: z.boolean(),
   /** The original console's user field: the token as shown (`rp_ab12…wxyz`), never the secret; null without one. */
   api_token: z.string().nullable(),
   token_id: z.number().int().nullable(),

@@ -1,9 +1,8 @@
 import { dataEnvelope, type IngestResult, ingestResultSchema, LOCATION_ID } from '@admin/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { rowsOf } from '../../db/client.ts';
 import { apiCallLogs, apiTokens, dataFeeds, endpointConfigs, locations } from '../../db/schema/index.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -12,6 +11,7 @@ import { FeedFileError, type FeedRecord, parseFeedFile } from '../../pipeline/in
 import { runFeed } from '../../pipeline/ingest/run.ts';
 import type { SecretCheck } from '../../plugins/auth.ts';
 import { fixedWindowLimiter } from './rate-limit.ts';
+import { refusalTracker } from './refusals.ts';
 
 /** Rows one call may carry; a bigger batch belongs in an SFTP or uploaded file. */
 export const MAX_ROWS_PER_CALL = 1000;
@@ -47,19 +47,25 @@ function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
 
 /**
  * The ingest endpoint `POST /api/v1/endpoints/:_id/transactions` (docs/pipeline.md, Public
- * surfaces): an API token with `feeds:write` (checked by the auth plugin), the endpoint's token
- * and allowed IPs (403), 423 when paused, a rate limit per endpoint (429 with Retry-After), then
- * the rows through the endpoint's `api` feed (`runFeed`: normalize, row errors, `admitRows`).
- * Every call to a known location is logged in `api_call_logs` (API Managers' recent calls).
+ * surfaces): an API token with `feeds:write` (checked by the auth plugin, with its user's right to
+ * hold it), or the endpoint's webhook secret; the endpoint's token binding and the token's client
+ * (403), the endpoint's allowed IPs (403), 423 when paused, a rate limit per endpoint (429 with
+ * Retry-After), then the rows through the endpoint's `api` feed (`runFeed`: normalize, row errors,
+ * `admitRows`). Every call that got past its credential is logged in `api_call_logs` (API
+ * Managers' recent calls, pruned by prune.ts); a call refused before is counted in its address's
+ * refusal summary (refusals.ts) and may be throttled before any lookup.
  *
  * The rate limit is a fixed one-minute window kept in this process's memory: with several API
  * processes each allows the limit, which is acceptable for a guard against a runaway client.
  */
 export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   const limiter = fixedWindowLimiter();
-  // The endpoint's webhook secret (made on API Managers, stored as its SHA-256) stands in for a
-  // token for callers that can send a fixed header but no bearer token; everything after the
-  // credential (allowed IPs, pause, rate limit, format) is the same.
+  const refusals = refusalTracker(app.db);
+  /** Requests the gate answered 429 unchecked (their address was refused too often). */
+  const throttled = new WeakSet<FastifyRequest>();
+  // The endpoint's webhook secret (made on API Managers when asked, stored as its SHA-256) stands
+  // in for a token for callers that can send a fixed header but no bearer token. When the endpoint
+  // is bound to a token, the handler holds the secret to every check of that token (decision 032).
   const webhookSecret: SecretCheck = {
     header: 'x-webhook-secret',
     async verify(request, secret) {
@@ -73,6 +79,13 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
       return found !== undefined;
     },
   };
+  const gate = (request: FastifyRequest, reply: FastifyReply) => {
+    const wait = refusals.waitFor(plainIp(request.ip), app.clock.now());
+    if (wait === null) return;
+    throttled.add(request);
+    void reply.header('retry-after', String(wait));
+    throw new HttpError(429, `Too many refused calls from this address; retry in ${wait} s.`);
+  };
   const notes = new WeakMap<FastifyRequest, CallNote>();
   const noteOf = (request: FastifyRequest) => {
     const note = notes.get(request) ?? { accepted: 0, rejected: 0, runId: null, error: null };
@@ -85,13 +98,18 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onError', async (request, _reply, error) => {
     noteOf(request).error = error.message.slice(0, 500);
   });
-  // Every call is logged, refusals too (the auth plugin's 401/403 included), if the location exists;
-  // written before the answer goes out, so a caller (or API Managers) that has the answer finds the call.
+  // Written before the answer goes out, so a caller (or API Managers) that has the answer finds the call.
   app.addHook('onSend', async (request, reply, payload) => {
     const { _id: id } = request.params as { _id?: unknown };
     if (typeof id !== 'string' || !LOCATION_ID.test(id)) return payload;
     const note = noteOf(request);
     try {
+      if (!request.apiToken && !request.viaSecret) {
+        // No credential was established: nobody's call, counted in the address's summary only.
+        const kind = throttled.has(request) ? 'throttled' : 'refused';
+        await refusals.record(plainIp(request.ip), id, kind, app.clock.now(), request.id);
+        return payload;
+      }
       await app.db.execute(sql`insert into ${apiCallLogs} (location_id, token_id, received_at, ip, status_code, rows_accepted, rows_rejected, run_id, error)
         select ${id}, ${request.apiToken?.token.id ?? null}, ${app.clock.now()}, ${request.ip}, ${reply.statusCode}, ${note.accepted}, ${note.rejected}, ${note.runId}, ${note.error}
         where exists (select 1 from locations where _id = ${id})`);
@@ -105,13 +123,12 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v1/endpoints/:_id/transactions',
     {
       bodyLimit: MAX_BODY_BYTES,
-      config: { access: { token: 'feeds:write', secret: webhookSecret } },
+      config: { access: { token: 'feeds:write', secret: webhookSecret, gate } },
       schema: { params: paramsSchema, body: bodySchema, response: { 200: dataEnvelope(ingestResultSchema) } },
     },
     async (request, reply) => {
       const id = request.params._id;
-      const auth = request.apiToken;
-      if (!auth && !request.viaSecret) throw new HttpError(401, 'An API token is required.');
+      if (!request.apiToken && !request.viaSecret) throw new HttpError(401, 'An API token is required.');
       const [endpoint] = await app.db
         .select({ config: endpointConfigs, linkedReplaces: apiTokens.replacesId, clientId: locations.clientId })
         .from(endpointConfigs)
@@ -123,17 +140,20 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!config || config.status === 'inactive' || config.dataFeedId === null) {
         throw new HttpError(404, 'No ingest endpoint is set up for this location.');
       }
+      // The secret of an endpoint bound to a token speaks for that token: every check of the token
+      // applies as if it had been sent (revoked, expired, its user's right, its scope, its IPs).
+      if (request.viaSecret && config.tokenId !== null) {
+        request.apiToken = await app.apiTokens.authorize(config.tokenId, request.ip, 'feeds:write', app.clock.now());
+      }
+      const auth = request.apiToken;
       // The linked token, or the one it replaced while that one's grace period lasts.
       if (auth && config.tokenId !== null && config.tokenId !== auth.token.id && endpoint.linkedReplaces !== auth.token.id) {
         throw new HttpError(403, 'This endpoint takes another API token.');
       }
-      // A client portal user's token feeds only the endpoints of that user's clients, linked or not
-      // (an endpoint with no linked token must not take another client's token); the provider's own
-      // staff belong to no client and feed any.
-      if (auth) {
-        const elsewhere = await app.db.execute(sql`select 1 from client_users c where c.user_id = ${auth.token.userId}
-          having count(*) > 0 and count(*) filter (where c.client_id = ${endpoint.clientId}) = 0`);
-        if (rowsOf(elsewhere).length > 0) throw new HttpError(403, 'This API token’s user belongs to another client.');
+      // A client user's token feeds only the endpoints of the client it was issued for, linked or
+      // not; a super-admin's feeds any (TOKEN_HOLDER_RULE, checked again on every call).
+      if (auth && auth.clientId !== null && auth.clientId !== endpoint.clientId) {
+        throw new HttpError(403, 'This API token’s user belongs to another client.');
       }
       if (!ipAllowed(request.ip, config.allowedIps))
         throw new HttpError(403, `This endpoint may not be called from ${plainIp(request.ip)}.`);

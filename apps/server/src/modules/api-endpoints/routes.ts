@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import {
-  API_ROW_FIELDS,
   type ApiEndpointListQuery,
   type ApiEndpointSave,
   apiCallSchema,
@@ -10,30 +8,29 @@ import {
   apiEndpointSchema,
   apiEndpointTestSchema,
   dataEnvelope,
-  type FeedMapping,
   locationIdParamSchema,
   type Option,
   SAMPLE_INGEST_ROW,
   type Status,
   statusChangeSchema,
 } from '@admin/shared';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { apiTokens, dataFeeds, endpointConfigs, locations, surveys, users } from '../../db/schema/index.ts';
+import { dataFeeds, endpointConfigs, locations, surveys } from '../../db/schema/index.ts';
 import { clientScopeOf } from '../../kit/current-client.ts';
 import { listRoutes, validated } from '../../kit/resource-routes.ts';
 import { assertFresh, assertTransition } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
-import { sha256Hex } from '../../lib/crypto.ts';
 import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { validateFile } from '../../pipeline/ingest/run.ts';
 import { ingestRoutes } from './ingest.ts';
+import { callLogPruning } from './prune.ts';
 import { countEndpoints, findEndpoint, listEndpoints, recentCalls } from './repository.ts';
+import { saveEndpoint } from './save.ts';
 
-/** API rows are named by the fields themselves: the endpoint's feed maps each field to its own name. */
-const IDENTITY_MAPPING: FeedMapping = Object.fromEntries(API_ROW_FIELDS.map((f) => [f, f]));
 const optionList = z.object({ data: z.array(z.object({ value: z.string(), label: z.string() })) });
 type Params = z.infer<typeof locationIdParamSchema>;
 
@@ -43,23 +40,33 @@ async function locationOf(db: Db, id: string) {
   return location;
 }
 
-/** Checks beyond the field rules: the survey is the location's client's and not archived; the token works and may write feeds. */
-async function checkLinks(db: Db, clientId: number, body: ApiEndpointSave): Promise<void> {
+/**
+ * Checks beyond the field rules: the survey is the location's client's and not archived; a token
+ * newly bound works, may write feeds and may feed this client (its user's right, TOKEN_HOLDER_RULE).
+ * The token already bound is kept as it is (a save of other settings is not refused because it
+ * expired; its calls are).
+ */
+async function checkLinks(app: FastifyInstance, location: { id: string; clientId: number }, body: ApiEndpointSave): Promise<void> {
   const errors: Record<string, string[]> = {};
-  const [survey] = await db
+  const [survey] = await app.db
     .select({ id: surveys.id })
     .from(surveys)
-    .where(and(eq(surveys.id, body.survey_id ?? 0), eq(surveys.clientId, clientId), sql`${surveys.status} <> 'inactive'`))
+    .where(and(eq(surveys.id, body.survey_id ?? 0), eq(surveys.clientId, location.clientId), sql`${surveys.status} <> 'inactive'`))
     .limit(1);
   if (!survey) errors.survey_id = ["The Survey must be one of this location's client's surveys that is not archived"];
   if (body.token_id) {
-    const [token] = await db
-      .select({ id: apiTokens.id, scopes: apiTokens.scopes })
-      .from(apiTokens)
-      .where(and(eq(apiTokens.id, body.token_id), isNull(apiTokens.revokedAt)))
+    const [bound] = await app.db
+      .select({ tokenId: endpointConfigs.tokenId })
+      .from(endpointConfigs)
+      .where(eq(endpointConfigs.locationId, location.id))
       .limit(1);
-    if (!token) errors.token_id = ['The Token must be a token that is not revoked'];
-    else if (!token.scopes.includes('feeds:write')) errors.token_id = ['The Token must have the feeds:write scope'];
+    const feeders =
+      bound?.tokenId === body.token_id ? null : await app.apiTokens.feeders(location.clientId, app.clock.now(), body.token_id);
+    if (feeders?.length === 0) {
+      errors.token_id = [
+        "The Token must be a working token with the feeds:write scope, of a super-admin or of a user of this location's client",
+      ];
+    }
   }
   if (Object.keys(errors).length > 0) throw fieldsRefused(errors, apiEndpointResource.labels);
 }
@@ -72,6 +79,8 @@ async function checkLinks(db: Db, clientId: number, body: ApiEndpointSave): Prom
  */
 export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(ingestRoutes);
+  // The call log's retention, run by this process's workers (and by `npm run worker`, worker.ts).
+  app.jobs.addLoop(callLogPruning(app.db));
   const path = apiEndpointResource.path;
   const scopeOf = (request: { auth: { user: { currentClientId: number | null } } | null }, q: ApiEndpointListQuery) =>
     clientScopeOf(q.client, request.auth?.user.currentClientId ?? null);
@@ -101,7 +110,7 @@ export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // The form's choices: the location's client's surveys, and the tokens that may write feeds.
+  // The form's choices: the location's client's surveys, and the tokens that may feed that client.
   app.get(`${path}/:id/survey-options`, { schema: { params: locationIdParamSchema, response: { 200: optionList } } }, async (request) => {
     const location = await locationOf(app.db, validated<Params>(request.params).id);
     const rows = await app.db
@@ -112,22 +121,10 @@ export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
       .limit(500);
     return { data: rows.map((r): Option => ({ value: String(r.id), label: r.name })) };
   });
-  app.get(`${path}/token-options`, { schema: { response: { 200: optionList } } }, async () => {
-    const now = app.clock.now();
-    const rows = await app.db
-      .select({ id: apiTokens.id, name: apiTokens.name, prefix: apiTokens.prefix, last4: apiTokens.last4, user: users.name })
-      .from(apiTokens)
-      .innerJoin(users, eq(users.id, apiTokens.userId))
-      .where(
-        and(
-          isNull(apiTokens.revokedAt),
-          or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, now)),
-          sql`'feeds:write' = any(${apiTokens.scopes})`,
-        ),
-      )
-      .orderBy(sql`lower(${apiTokens.name})`)
-      .limit(500);
-    return { data: rows.map((r): Option => ({ value: String(r.id), label: `${r.name} (${r.user}, ${r.prefix}…${r.last4})` })) };
+  app.get(`${path}/:id/token-options`, { schema: { params: locationIdParamSchema, response: { 200: optionList } } }, async (request) => {
+    const location = await locationOf(app.db, validated<Params>(request.params).id);
+    const tokens = await app.apiTokens.feeders(location.clientId, app.clock.now());
+    return { data: tokens.map((t): Option => ({ value: String(t.id), label: `${t.name} (${t.userName}, ${t.prefix}…${t.last4})` })) };
   });
 
   // Send test payload: the sample row through the endpoint's feed as a call would go, as a dry run
@@ -157,68 +154,8 @@ export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = { ...apiEndpointResource.defaults, ...validated<ApiEndpointSave>(request.body) };
       await validateFields(body, apiEndpointResource.rules, { names: apiEndpointResource.labels });
       const location = await locationOf(app.db, validated<Params>(request.params).id);
-      await checkLinks(app.db, location.clientId, body);
-      const surveyId = body.survey_id ?? 0;
-      const rateLimit = Number(body.rate_limit_per_min);
-      const payloadFormat = body.payload_format === 'csv' ? 'csv' : 'json';
-      const allowedIps = body.allowed_ips ?? [];
-      const saved = await app.db.transaction(async (tx) => {
-        const [before] = await tx.select().from(endpointConfigs).where(eq(endpointConfigs.locationId, location.id)).for('update');
-        const secret = !before || body.new_webhook_secret ? randomBytes(36).toString('base64url') : null;
-        const feedValues = {
-          surveyId,
-          allowedIps,
-          name: `API: ${location.locationname}`.slice(0, 120),
-          updatedAt: sql`now()`,
-        };
-        let feedId = before?.dataFeedId ?? null;
-        if (feedId !== null) await tx.update(dataFeeds).set(feedValues).where(eq(dataFeeds.id, feedId));
-        else {
-          const [feed] = await tx
-            .insert(dataFeeds)
-            .values({
-              ...feedValues,
-              clientId: location.clientId,
-              sourceType: 'api',
-              triggerEvent: 'invoice_paid',
-              locationMode: 'single',
-              locationId: location.id,
-              fieldMapping: IDENTITY_MAPPING,
-              status: before?.status ?? 'active',
-            })
-            .returning({ id: dataFeeds.id });
-          feedId = feed?.id ?? null;
-        }
-        const values = {
-          surveyId,
-          dataFeedId: feedId,
-          tokenId: body.token_id ?? null,
-          allowedIps,
-          payloadFormat,
-          rateLimitPerMin: rateLimit,
-          ...(secret ? { webhookSecretHash: sha256Hex(secret) } : {}),
-          updatedAt: sql`now()`,
-        } as const;
-        await tx
-          .insert(endpointConfigs)
-          .values({ locationId: location.id, ...values })
-          .onConflictDoUpdate({ target: endpointConfigs.locationId, set: values });
-        const after = await findEndpoint(tx, location.id);
-        if (!after) throw notFound('API endpoint');
-        await request.audit(
-          {
-            action: `api_endpoint.${before ? 'update' : 'create'}`,
-            message: `${before ? 'Updated' : 'Set up'} the API endpoint of ${location.locationname}${secret ? ' (new webhook secret)' : ''}`,
-            clientId: location.clientId,
-            entityType: 'api_endpoint',
-            entityId: location.id,
-            after,
-          },
-          tx,
-        );
-        return { endpoint: after, webhook_secret: secret };
-      });
-      return { data: saved };
+      await checkLinks(app, location, body);
+      return { data: await saveEndpoint(request, location, body) };
     },
   );
 

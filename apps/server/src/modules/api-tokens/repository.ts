@@ -1,11 +1,4 @@
-import {
-  type ApiToken,
-  type ApiTokenListQuery,
-  type ApiTokenScope,
-  type ApiTokenState,
-  type ApiTokenUser,
-  tokenDisplay,
-} from '@admin/shared';
+import { type ApiTokenListQuery, type ApiTokenScope, type ApiTokenUser, tokenDisplay } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/client.ts';
@@ -22,38 +15,10 @@ import {
   type SortSpec,
 } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import { ipAllowed, plainIp } from '../../lib/ip-allow.ts';
-import { isWellFormedToken, storedParts } from './token.ts';
-
-export type ApiTokenRow = typeof apiTokens.$inferSelect;
-
-/** Whether a token works at `now`: not revoked (a regenerate's grace ends at `revoked_at`), not expired. */
-export function stateOf(row: Pick<ApiTokenRow, 'revokedAt' | 'expiresAt'>, now: Date): Exclude<ApiTokenState, 'none'> {
-  if (row.revokedAt && row.revokedAt <= now) return 'revoked';
-  if (row.expiresAt && row.expiresAt <= now) return 'expired';
-  return 'active';
-}
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function toApiToken(row: ApiTokenRow, now: Date): ApiToken {
-  return {
-    id: row.id,
-    user_id: row.userId,
-    name: row.name,
-    prefix: row.prefix,
-    last4: row.last4,
-    scopes: row.scopes,
-    allowed_ips: row.allowedIps,
-    expires_at: iso(row.expiresAt),
-    created_at: row.createdAt.toISOString(),
-    last_used_at: iso(row.lastUsedAt),
-    last_used_ip: row.lastUsedIp,
-    revoked_at: iso(row.revokedAt),
-    state: stateOf(row, now),
-  };
-}
+import { authenticateToken, authorizeTokenId, type TokenAuth } from './authenticate.ts';
+import { type Feeder, feedersOf } from './feeders.ts';
+import { holderOf, soleClientOf, tokenRight } from './holder.ts';
+import { type ApiTokenRow, iso, stateOf } from './record.ts';
 
 type Sort = NonNullable<ApiTokenListQuery['sort']>;
 type Filters = Omit<ApiTokenListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
@@ -71,8 +36,9 @@ const SORTS: Record<Sort, SortSpec> = {
 
 /** A user's newest token: the one the list shows (older ones are revoked, or in a regenerate's grace). */
 const newestToken = sql`${apiTokens.id} = (select max(t2.id) from ${apiTokens} t2 where t2.user_id = ${users.id})`;
-/** The client a row is shown under: the token's own, else the user's current client. */
-const rowClient = sql`coalesce(${apiTokens.clientId}, ${users.currentClientId})`;
+const soleClient = soleClientOf(users.id);
+/** The client a row is shown under: the token's own, else the one the user belongs to, else the user's current client. */
+const rowClient = sql`coalesce(${apiTokens.clientId}, ${soleClient}, ${users.currentClientId})`;
 
 function filtersWhere(q: Filters): SQL | undefined {
   const like = containsPattern(q.q);
@@ -89,10 +55,12 @@ const fields = {
   user: users,
   token: apiTokens,
   clientName: clients.name,
+  soleClient,
 };
+type Row = { user: typeof users.$inferSelect; token: ApiTokenRow | null; clientName: string | null; soleClient: number | null };
 
 /** Users with their newest token, a keyset page in the chosen sort. */
-export async function listUsers(db: Db, q: ApiTokenListQuery, limit: number, now = new Date()) {
+export async function listUsers(db: Db, q: ApiTokenListQuery, limit: number, now: Date, retiredMasterEmail: string) {
   const keys = SORTS[q.sort ?? 'name'];
   const order = q.order ?? 'asc';
   const rows = await db
@@ -104,7 +72,7 @@ export async function listUsers(db: Db, q: ApiTokenListQuery, limit: number, now
     .orderBy(...orderBy(keys, order))
     .limit(limit + 1);
   const { page, nextCursor } = pageOf(rows, limit, keys);
-  return { rows: page.map((r) => toUserRow(r.user, r.token, r.clientName, now)), nextCursor };
+  return { rows: page.map((r) => toUserRow(r, now, retiredMasterEmail)), nextCursor };
 }
 
 export function countUsers(db: Db, q: Filters) {
@@ -116,7 +84,7 @@ export function countUsers(db: Db, q: Filters) {
 }
 
 /** One user's row, e.g. after a token of theirs changed. */
-export async function findUserRow(db: Db, userId: number, now = new Date()): Promise<ApiTokenUser | undefined> {
+export async function findUserRow(db: Db, userId: number, now: Date, retiredMasterEmail: string): Promise<ApiTokenUser | undefined> {
   const [row] = await db
     .select(fields)
     .from(users)
@@ -124,17 +92,20 @@ export async function findUserRow(db: Db, userId: number, now = new Date()): Pro
     .leftJoin(clients, sql`${clients.id} = ${rowClient}`)
     .where(eq(users.id, userId))
     .limit(1);
-  return row ? toUserRow(row.user, row.token, row.clientName, now) : undefined;
+  return row ? toUserRow(row, now, retiredMasterEmail) : undefined;
 }
 
-function toUserRow(user: typeof users.$inferSelect, token: ApiTokenRow | null, clientName: string | null, now: Date): ApiTokenUser {
+function toUserRow({ user, token, clientName, soleClient }: Row, now: Date, retiredMasterEmail: string): ApiTokenUser {
+  const holder = holderOf(user, soleClient, retiredMasterEmail);
+  const state = token ? stateOf(token, now) : 'none';
   return {
     id: user.id,
     name: user.name,
     email: user.email,
-    client_id: token?.clientId ?? user.currentClientId,
+    client_id: token?.clientId ?? soleClient ?? user.currentClientId,
     client_name: clientName,
     is_superadmin: user.isSuperadmin,
+    may_hold_token: holder.allowed,
     api_token: token ? tokenDisplay(token.prefix, token.last4) : null,
     token_id: token?.id ?? null,
     token_name: token?.name ?? null,
@@ -144,54 +115,35 @@ function toUserRow(user: typeof users.$inferSelect, token: ApiTokenRow | null, c
     expires_at: iso(token?.expiresAt ?? null),
     last_used_at: iso(token?.lastUsedAt ?? null),
     last_used_ip: token?.lastUsedIp ?? null,
-    state: token ? stateOf(token, now) : 'none',
+    // A working token whose user may no longer hold it is refused on every call: shown so.
+    state: token && state === 'active' && !tokenRight(holder, token.clientId) ? 'suspended' : state,
   };
-}
-
-/** How often a token's last use is written: at most once a minute per token (unless the IP changes). */
-const TOUCH_EVERY_MS = 60_000;
-
-export type TokenAuth = { token: ApiTokenRow; ip: string };
-
-/**
- * The token of an `Authorization: Bearer rp_…` header, for a route that needs `scope`: the
- * checksum first (a typo or a session token never reaches the database), then the hash; revoked,
- * expired or unknown → 401, another scope or a caller outside the allowed IPs → 403.
- */
-export async function authenticateToken(db: Db, plaintext: string | null, ip: string, scope: ApiTokenScope, now: Date): Promise<TokenAuth> {
-  const invalid = () => new HttpError(401, 'An API token is required: Authorization: Bearer rp_…');
-  if (!plaintext || !isWellFormedToken(plaintext)) throw invalid();
-  const [token] = await db
-    .select()
-    .from(apiTokens)
-    .where(eq(apiTokens.tokenHash, storedParts(plaintext).tokenHash))
-    .limit(1);
-  if (!token) throw invalid();
-  const state = stateOf(token, now);
-  if (state !== 'active') throw new HttpError(401, `This API token is ${state}.`);
-  if (!token.scopes.includes(scope)) throw new HttpError(403, `This API token does not have the ${scope} scope.`);
-  if (!ipAllowed(ip, token.allowedIps)) throw new HttpError(403, `This API token may not be used from ${plainIp(ip)}.`);
-  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS || token.lastUsedIp !== plainIp(ip)) {
-    await db
-      .update(apiTokens)
-      .set({ lastUsedAt: now, lastUsedIp: plainIp(ip) })
-      .where(eq(apiTokens.id, token.id));
-  }
-  return { token, ip: plainIp(ip) };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** API tokens as the auth hook (plugins/auth.ts) reaches them (never by importing this file). */
-    apiTokens: { authenticate(plaintext: string | null, ip: string, scope: ApiTokenScope, now: Date): Promise<TokenAuth> };
+    /** API tokens as the auth hook (plugins/auth.ts) and the ingest endpoint reach them (never by importing this module). */
+    apiTokens: {
+      authenticate(plaintext: string | null, ip: string, scope: ApiTokenScope, now: Date): Promise<TokenAuth>;
+      /** The endpoint's bound token, for a call that came with the endpoint's webhook secret. */
+      authorize(tokenId: number, ip: string, scope: ApiTokenScope, now: Date): Promise<TokenAuth>;
+      /** The tokens that may feed this client's endpoints now (`onlyId`: that token, if it may). */
+      feeders(clientId: number, now: Date, onlyId?: number): Promise<Feeder[]>;
+      /** The retired master's e-mail (lower-case): never a token holder (TOKEN_HOLDER_RULE). */
+      retiredMasterEmail: string;
+    };
   }
 }
 
-export const apiTokensRepository = fp(
-  async (app) => {
+export const apiTokensRepository = fp<{ retiredMasterEmail: string }>(
+  async (app, { retiredMasterEmail }) => {
     app.decorate('apiTokens', {
       authenticate: (plaintext: string | null, ip: string, scope: ApiTokenScope, now: Date) =>
-        authenticateToken(app.db, plaintext, ip, scope, now),
+        authenticateToken(app.db, plaintext, { ip, scope, now, retiredMasterEmail }),
+      authorize: (tokenId: number, ip: string, scope: ApiTokenScope, now: Date) =>
+        authorizeTokenId(app.db, tokenId, { ip, scope, now, retiredMasterEmail }),
+      feeders: (clientId: number, now: Date, onlyId?: number) => feedersOf(app.db, clientId, now, retiredMasterEmail, onlyId),
+      retiredMasterEmail,
     });
   },
   { name: 'api-tokens-repository', dependencies: ['db'] },

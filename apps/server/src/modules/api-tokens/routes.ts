@@ -10,19 +10,19 @@ import {
   dataEnvelope,
   idParamSchema,
   parseExpiry,
+  TOKEN_HOLDER_RULE,
 } from '@admin/shared';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
-import { apiTokens, endpointConfigs, users } from '../../db/schema/index.ts';
+import { apiTokens, endpointConfigs } from '../../db/schema/index.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { validated } from '../../kit/resource-routes.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
-import { type ApiTokenRow, countUsers, listUsers, toApiToken } from './repository.ts';
-import { newApiToken, storedParts } from './token.ts';
+import { tokenRight } from './holder.ts';
+import { audited, dropBoundSecrets, generateFor, holderUser, issue, liveTokenOf, lockToken } from './issue.ts';
+import { countUsers, listUsers } from './repository.ts';
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -46,7 +46,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
   const now = () => app.clock.now();
   await app.register(
     readOnlyRoutes(apiTokenResource, {
-      list: (db, q, limit) => listUsers(db, q, limit, now()),
+      list: (db, q, limit) => listUsers(db, q, limit, now(), app.apiTokens.retiredMasterEmail),
       count: (db, q) => countUsers(db, q),
       exportAudit: { action: 'api_token.export', message: 'Exported API tokens (metadata, no secrets)' },
     }),
@@ -63,12 +63,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     await validateFields(body, apiTokenResource.rules, { names: apiTokenResource.labels });
     const at = now();
     const expiresAt = expiryOf(body.expires_at, at);
-    const [user] = await app.db
-      .select()
-      .from(users)
-      .where(eq(users.id, body.user_id ?? 0))
-      .limit(1);
-    if (!user) throw fieldsRefused({ user_id: ['The User does not exist'] }, apiTokenResource.labels);
+    const { user, clientId } = await generateFor(app.db, body.user_id ?? 0, app.apiTokens.retiredMasterEmail, apiTokenResource.labels);
     const result = await app.db.transaction(async (tx) => {
       const live = await liveTokenOf(tx, user.id, at);
       if (live) {
@@ -76,17 +71,23 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
           user_id: ['The User already has a token'],
         });
       }
-      return issue(tx, request, {
-        userId: user.id,
-        name: (body.name ?? '').trim(),
-        scopes: body.scopes ?? ['feeds:write'],
-        allowedIps: body.allowed_ips ?? [],
-        expiresAt,
-        replacesId: null,
-        clientId: user.currentClientId,
-        action: 'create',
-        message: `Generated API token ${(body.name ?? '').trim()} for ${user.name}`,
-      });
+      const name = (body.name ?? '').trim();
+      return issue(
+        tx,
+        request,
+        {
+          userId: user.id,
+          name,
+          scopes: body.scopes ?? ['feeds:write'],
+          allowedIps: body.allowed_ips ?? [],
+          expiresAt,
+          replacesId: null,
+          clientId,
+          action: 'create',
+          message: `Generated API token ${name} for ${user.name}`,
+        },
+        user.name,
+      );
     });
     return reply.code(201).send({ data: result });
   });
@@ -134,23 +135,34 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await app.db.transaction(async (tx) => {
         const old = await lockToken(tx, id);
         if (old.revokedAt) throw new HttpError(409, `API token ${old.name} is revoked; generate a new one.`);
+        // The user must still be allowed to hold it (else: revoke it; a user moved to another client gets a new one).
+        const holder = await holderUser(tx, old.userId, app.apiTokens.retiredMasterEmail);
+        const right = holder ? tokenRight(holder.holder, old.clientId) : null;
+        if (!holder || !right) {
+          throw new HttpError(409, `The user of API token ${old.name} may no longer hold it. ${TOKEN_HOLDER_RULE}; revoke it.`);
+        }
         // The new token's own lifetime (the old one's expiry may have passed: that is often why it is
         // regenerated): the one asked for, else Generate's default from today. A token made to never
         // expire stays so unless asked, so a rotation does not end its integration 90 days later.
         const expiresAt = asked !== undefined ? asked : old.expiresAt === null ? null : expiryOf(undefined, at);
         const until = new Date(at.getTime() + grace * 3_600_000);
         await tx.update(apiTokens).set({ revokedAt: until, updatedAt: at }).where(eq(apiTokens.id, old.id));
-        const fresh = await issue(tx, request, {
-          userId: old.userId,
-          name: old.name,
-          scopes: old.scopes,
-          allowedIps: old.allowedIps,
-          expiresAt,
-          replacesId: old.id,
-          clientId: old.clientId,
-          action: 'regenerate',
-          message: `Regenerated API token ${old.name}; the old one works until ${until.toISOString()}`,
-        });
+        const fresh = await issue(
+          tx,
+          request,
+          {
+            userId: old.userId,
+            name: old.name,
+            scopes: old.scopes,
+            allowedIps: old.allowedIps,
+            expiresAt,
+            replacesId: old.id,
+            clientId: right.clientId,
+            action: 'regenerate',
+            message: `Regenerated API token ${old.name}; the old one works until ${until.toISOString()}`,
+          },
+          holder.user.name,
+        );
         // Endpoints linked to the old token take the new one (the old still works through its grace).
         await tx.update(endpointConfigs).set({ tokenId: fresh.id, updatedAt: at }).where(eq(endpointConfigs.tokenId, old.id));
         return fresh;
@@ -173,92 +185,9 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
           .set({ revokedAt: at, updatedAt: at })
           .where(and(eq(apiTokens.id, row.replacesId), or(isNull(apiTokens.revokedAt), gt(apiTokens.revokedAt, at))));
       }
+      await dropBoundSecrets(tx, row.id, at);
       return audited(request, tx, 'revoke', before, row, at);
     });
     return { data: revoked };
   });
 };
-
-/** A user's token that is neither revoked nor past its grace (at most one: Generate refuses a second). */
-async function liveTokenOf(tx: Db, userId: number, at: Date): Promise<ApiTokenRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.userId, userId), or(isNull(apiTokens.revokedAt), gt(apiTokens.revokedAt, at))))
-    .orderBy(apiTokens.id)
-    .limit(1)
-    .for('update');
-  return row;
-}
-
-/** Audits an edit or a revoke (before and after, never a secret) and answers the token as it now is. */
-async function audited(request: FastifyRequest, tx: Db, action: 'update' | 'revoke', before: ApiTokenRow, row: ApiTokenRow, at: Date) {
-  const after = toApiToken(row, at);
-  await request.audit(
-    {
-      action: `api_token.${action}`,
-      message: `${action === 'update' ? 'Updated' : 'Revoked'} API token ${row.name}`,
-      clientId: row.clientId,
-      entityType: 'api_token',
-      entityId: row.id,
-      before: toApiToken(before, at),
-      after,
-    },
-    tx,
-  );
-  return after;
-}
-
-async function lockToken(tx: Db, id: number): Promise<ApiTokenRow> {
-  const [row] = await tx.select().from(apiTokens).where(eq(apiTokens.id, id)).for('update');
-  if (!row) throw notFound('API token');
-  return row;
-}
-
-type Issue = {
-  userId: number;
-  name: string;
-  scopes: ApiTokenRow['scopes'];
-  allowedIps: string[];
-  expiresAt: Date | null;
-  replacesId: number | null;
-  clientId: number | null;
-  action: 'create' | 'regenerate';
-  message: string;
-};
-
-/** Makes a token, stores only its hash, prefix and last 4, audits it, and answers the plaintext once. */
-async function issue(tx: Db, request: FastifyRequest, what: Issue) {
-  const token = newApiToken();
-  const at = request.server.clock.now();
-  const [row] = await tx
-    .insert(apiTokens)
-    .values({
-      userId: what.userId,
-      clientId: what.clientId,
-      name: what.name,
-      ...storedParts(token),
-      scopes: what.scopes,
-      allowedIps: what.allowedIps,
-      expiresAt: what.expiresAt,
-      createdBy: request.auth?.user.id ?? null,
-      replacesId: what.replacesId,
-    })
-    .returning();
-  if (!row) throw new Error('insert returned nothing');
-  // The legacy users.api_token column keeps the hash only (domain: API Token Generation).
-  await tx.update(users).set({ apiToken: row.tokenHash }).where(eq(users.id, what.userId));
-  const record = toApiToken(row, at);
-  await request.audit(
-    {
-      action: `api_token.${what.action}`,
-      message: what.message,
-      clientId: what.clientId,
-      entityType: 'api_token',
-      entityId: row.id,
-      after: record,
-    },
-    tx,
-  );
-  return { ...record, token };
-}
