@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { batchSizeFor } from './ingest/run-store.ts';
+import { batchSizeFor, releaseStaleLeases } from './ingest/run-store.ts';
 import { createQueue, type Queue } from './queue.ts';
 import type { SendEngine } from './send.ts';
 import type { Clock } from './types.ts';
@@ -32,6 +32,8 @@ export const pipelinePlugin = fp<{ clock: Clock; workers: boolean; ingest: Omit<
         batchSize: batchSizeFor(app.database.kind),
       }),
     );
+    // A lone process on the embedded database: the runs it finds held were its own before it stopped.
+    if (app.database.kind === 'pglite') app.addHook('onReady', () => releaseStaleLeases(app.db));
     if (workers) app.addHook('onReady', async () => queue.start());
     app.addHook('onClose', async () => queue.stop());
   },

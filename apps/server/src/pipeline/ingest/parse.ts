@@ -36,9 +36,11 @@ const parserOptions = (options: FeedFileOptions): Options => ({
  * reported by csv-parse at the end of the file; the quote opened on the line after the last
  * record read whole (`lastLine`).
  */
-function unreadable(err: unknown, lastLine: number): FeedFileError {
+function unreadable(err: unknown, lastLine: number): unknown {
   if (err instanceof FeedFileError) return err;
   const e = err as { code?: unknown; lines?: unknown; message?: unknown };
+  // Not csv-parse's: the input itself failed (the connection closed); passed on as it is.
+  if (typeof e.code !== 'string' || !e.code.startsWith('CSV_')) return err;
   const line = typeof e.lines === 'number' ? e.lines : null;
   if (e.code === 'CSV_QUOTE_NOT_CLOSED') return new FeedFileError(`Line ${lastLine + 1} opens a quote that is never closed.`);
   if (e.code === 'CSV_MAX_RECORD_SIZE')
@@ -128,9 +130,17 @@ export async function readFeedStream(
   batchSize: number,
   onBatch: (records: FeedRecord[]) => Promise<void>,
 ): Promise<{ columns: string[]; rowsRead: number }> {
-  const parser = parse({ ...parserOptions(options), info: true });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let lastLine = 0;
+  // Lines are counted as csv-parse reads them, not as records are taken: an error ends the stream
+  // before the records already parsed are taken.
+  const parser = parse({
+    ...parserOptions(options),
+    on_record: (record: string[], context: Info) => {
+      lastLine = context.lines;
+      return record;
+    },
+  });
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   let linesFed = 0;
   let bytes = 0;
   const decode = (chunk: Uint8Array | undefined) => {
@@ -161,8 +171,7 @@ export async function readFeedStream(
   let batch: FeedRecord[] = [];
   let rowsRead = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
-      lastLine = info.lines;
+    for await (const record of parser as AsyncIterable<string[]>) {
       const r = maker.take(record);
       if (!r) continue;
       batch.push(r);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedRunSource } from '@admin/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { dataFeedFiles, dataFeedRowErrors, dataFeedRunBatches, dataFeedRuns, dataFeeds } from '../../db/schema/index.ts';
 import type { Clock } from '../types.ts';
@@ -19,7 +19,7 @@ import type { FeedRecord } from './parse.ts';
 export type RunDeps = { db: Db; clock: Clock; batchSize?: number };
 
 /** Rows per batch: on the embedded database a batch's transaction holds every other request, so it stays short. */
-export const batchSizeFor = (kind: 'pglite' | 'pg') => (kind === 'pglite' ? 250 : 2000);
+export const batchSizeFor = (kind: 'pglite' | 'pg') => (kind === 'pglite' ? 500 : 2000);
 export const DEFAULT_BATCH = 500;
 
 /** How long a run is its worker's after its last batch; a worker that stops lets it go after this. */
@@ -194,4 +194,15 @@ export async function nextBatch(db: Db, runId: number): Promise<{ seq: number; r
     .orderBy(dataFeedRunBatches.seq)
     .limit(1);
   return batch ?? null;
+}
+
+/**
+ * The embedded database has one process: when it starts, every lease it finds was held by a
+ * process that stopped, so its runs are taken over at once rather than after RUN_LEASE_MS.
+ */
+export async function releaseStaleLeases(db: Db): Promise<void> {
+  await db
+    .update(dataFeedRuns)
+    .set({ lockedBy: null, lockedUntil: new Date(0) })
+    .where(and(eq(dataFeedRuns.status, 'running'), isNotNull(dataFeedRuns.lockedBy)));
 }
