@@ -35,7 +35,15 @@ async function uploadedFeed(page: Page, unique: string) {
     `Ben${unique},ben.${unique}@example.com,B-${unique},${today}`,
     `Cy${unique},not-an-address,C-${unique},${today}`,
   ].join('\r\n');
-  await api.post(`/api/data-feeds/${feed.data.id}/upload`, { csv, file_name: `invoices-${unique}.csv` });
+  const started = await api.post<{ data: { id: number } }>(
+    `/api/data-feeds/${feed.data.id}/upload`,
+    { csv, file_name: `invoices-${unique}.csv` },
+    202,
+  );
+  // The upload answers once the file is stored; the server's workers then admit its rows.
+  await expect
+    .poll(async () => (await api.get<{ data: { run_status: string } }>(`/api/survey-manager-logs/runs/${started.data.id}`)).data.run_status)
+    .not.toBe('running');
   return { feedId: feed.data.id, surveyName: `Processing ${unique}` };
 }
 

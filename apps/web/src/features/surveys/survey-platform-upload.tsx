@@ -137,7 +137,7 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
         Read with this feed’s delimiter, header and date format, and mapped by its field mapping.
       </Text>
       {progress && (
-        <Text size="sm" role="status" aria-live="polite">
+        <Text size="sm" aria-live="polite">
           {progress}
         </Text>
       )}
