@@ -107,6 +107,9 @@ for (const kind of testDatabaseKinds()) {
         expect(res.json().message).toBe('Please correct: User.');
       }
       expect(await ctx.database.db.select().from(apiTokens).where(eq(apiTokens.name, 'Not allowed'))).toEqual([]);
+      // A client's users are listed under it (the Clients filter), the one they belong to.
+      const ofClient = (await get(`/api/api-token?client=${portalClientId}&perPage=200`)).json().data as { id: number }[];
+      expect(ofClient.map((u) => u.id)).toContain(portalId);
       const rows = (await get('/api/api-token?perPage=200')).json().data as { id: number; may_hold_token: boolean }[];
       const mayHold = new Map(rows.map((r) => [r.id, r.may_hold_token]));
       expect([staffId, master?.id, twoClients.id, adminId, portalId].map((id) => mayHold.get(id ?? 0))).toEqual([

@@ -1,17 +1,25 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiOf, collectConsoleErrors, signInAsAdmin } from './support.ts';
 
-const USER = 'Sam Staff';
+type TokenUser = {
+  id: number;
+  name: string;
+  email: string;
+  client_id: number | null;
+  is_superadmin: number;
+  may_hold_token: boolean;
+  state: string;
+};
 
-/** The user's row on API Token Generation, found by the user's name. */
-const userRow = (page: Page) => page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: USER });
+/** A user's row on API Token Generation, found by the user's name (after a search by e-mail leaves one row). */
+const userRow = (page: Page, name: string) => page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: name });
 
 /** Finds the user with the search box, then revokes their token if an earlier attempt left one, so Generate is offered. */
-async function findUser(page: Page) {
-  await page.getByRole('searchbox', { name: 'Search' }).fill('staff@example.com');
+async function findUser(page: Page, user: TokenUser) {
+  await page.getByRole('searchbox', { name: 'Search' }).fill(user.email);
   await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('row')).toHaveCount(2);
-  const revoke = page.getByRole('button', { name: `Revoke token of ${USER}` });
-  const generate = page.getByRole('button', { name: `Generate token for ${USER}` });
+  const revoke = page.getByRole('button', { name: `Revoke token of ${user.name}` });
+  const generate = page.getByRole('button', { name: `Generate token for ${user.name}` });
   await expect(revoke.or(generate)).toBeVisible();
   if (await revoke.isVisible()) {
     await revoke.click();
@@ -30,11 +38,27 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   const tokenName = `E2E feed ${attempt}`;
   await signInAsAdmin(page);
 
+  // The token's user: one of the users of the client of API Managers' first endpoint (a user of one
+  // client may hold a token that feeds that client only); the provider's staff may hold none.
+  const api = await apiOf(page);
+  const [endpoint] = (await api.get<{ data: { client_id: number }[] }>('/api/api-endpoints?perPage=1')).data;
+  if (!endpoint) throw new Error('the demo data has no location');
+  const users = (await api.get<{ data: TokenUser[] }>(`/api/api-token?client=${endpoint.client_id}&perPage=100`)).data.filter(
+    (u) => u.is_superadmin === 0 && u.may_hold_token && u.client_id === endpoint.client_id,
+  );
+  const [user, other] = users;
+  if (!user || !other) throw new Error("the demo data has fewer than two users of the first endpoint's client");
+  const staff = (await api.get<{ data: TokenUser[] }>('/api/api-token?q=staff%40example.com')).data[0];
+  expect(staff?.may_hold_token).toBe(false);
+
   // Generate: the plaintext is shown once, with a copy button.
   await page.goto('/admin/api-token-generation');
-  await findUser(page);
-  await page.getByRole('button', { name: `Generate token for ${USER}` }).click();
-  const form = page.getByRole('dialog', { name: `Generate a token for ${USER}` });
+  await page.getByRole('searchbox', { name: 'Search' }).fill('staff@example.com');
+  await expect(userRow(page, 'Sam Staff')).toContainText('May not hold a token');
+  await expect(page.getByRole('button', { name: 'Generate token for Sam Staff' })).toHaveCount(0);
+  await findUser(page, user);
+  await page.getByRole('button', { name: `Generate token for ${user.name}` }).click();
+  const form = page.getByRole('dialog', { name: `Generate a token for ${user.name}` });
   await form.getByRole('textbox', { name: 'Token name' }).fill(tokenName);
   await expect(form.getByRole('checkbox', { name: 'Feeds: write (ingest endpoint)' })).toBeChecked();
   await form.getByRole('button', { name: 'Generate token' }).click();
@@ -46,7 +70,7 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await shown.getByRole('button', { name: 'Done' }).click();
   // The list shows the token by its first and last characters only.
-  await expect(userRow(page)).toContainText(`${token.slice(0, 7)}…${token.slice(-4)}`);
+  await expect(userRow(page, user.name)).toContainText(`${token.slice(0, 7)}…${token.slice(-4)}`);
   await expect(page.getByText(token)).toHaveCount(0);
 
   // API Managers: set the first location's endpoint up with this token.
@@ -74,11 +98,17 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   await setup.getByRole('combobox', { name: 'Token' }).click();
   await page.getByRole('option', { name: new RegExp(tokenName) }).click();
   await setup.getByRole('textbox', { name: 'Rate limit per minute' }).fill('60');
+  // A webhook secret only when asked: shown once, then it speaks for the bound token.
+  const makeSecret = setup.getByRole('radio', { name: /^(Make a secret|Replace it with a new secret)/ });
+  await makeSecret.check();
   await setup.getByRole('button', { name: 'Save' }).click();
   await expect(setup).toBeHidden();
-  const secret = page.getByRole('dialog', { name: 'Copy the webhook secret' });
-  if (await secret.isVisible()) await secret.getByRole('button', { name: 'Done' }).click();
+  const secretDialog = page.getByRole('dialog', { name: 'Copy the webhook secret' });
+  const secret = await secretDialog.getByRole('textbox', { name: 'Webhook secret' }).inputValue();
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+  await secretDialog.getByRole('button', { name: 'Done' }).click();
   await expect(row).toContainText(tokenName);
+  await expect(row).toContainText('or its webhook secret');
 
   // The ingest endpoint takes the token: one row accepted with its processing item, one rejected.
   const rows = [
@@ -92,19 +122,19 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
     { first_name: '', email: 'nobody', transaction_id: `E2E-${attempt}-bad`, transaction_date: 'soon' },
   ];
   const call = () => page.request.post(path, { headers: { authorization: `Bearer ${token}` }, data: rows });
+  const callWithSecret = () => page.request.post(path, { headers: { 'x-webhook-secret': secret }, data: rows });
   const accepted = await call();
   expect(accepted.status()).toBe(200);
   const answer = (await accepted.json()).data;
   expect(answer.accepted).toEqual([expect.objectContaining({ row: 1, processing_item_id: expect.any(Number) })]);
   expect(answer.rejected.map((r: { row: number }) => r.row)).toEqual([2]);
+  expect((await callWithSecret()).status()).toBe(200);
   expect((await page.request.post(path, { data: rows })).status()).toBe(401);
-  // A token without the feeds:write scope (made for another of the provider's staff) is refused, naming the scope.
-  const api = await apiOf(page);
-  const users = await api.get<{ data: { id: number; email: string; client_id: number | null; token_id: number | null }[] }>(
-    '/api/api-token?perPage=100',
-  );
-  const other = users.data.find((u) => u.token_id === null && u.client_id === null && u.email !== 'staff@example.com');
-  if (!other) throw new Error('the demo data has no other staff user without a token');
+  // A token without the feeds:write scope (made for another user of the client) is refused, naming the scope.
+  const [otherLive] = (
+    await api.get<{ data: { token_id: number | null; state: string }[] }>(`/api/api-token?q=${encodeURIComponent(other.email)}`)
+  ).data;
+  if (otherLive?.token_id && otherLive.state !== 'revoked') await api.post(`/api/api-token/${otherLive.token_id}/revoke`, {}, 200);
   const reportsOnly = await api.post<{ data: { id: number; token: string } }>('/api/api-token', {
     user_id: other.id,
     name: `Reports ${attempt}`,
@@ -134,23 +164,26 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
   }
   expect(limited?.headers()['retry-after']).toMatch(/^\d+$/);
 
-  // The call is on the screen: Calls 24h and the recent calls.
+  // The calls are on the screen: Calls 24h and the recent calls, the paused one's 423 among them;
+  // the calls refused before any credential (401) are counted in System Logs instead.
   await page.reload();
   await row.getByRole('button', { name: /^Recent calls of / }).click();
   const calls = page.getByRole('table', { name: /^Recent calls of / });
   await expect(calls.getByRole('cell', { name: '200', exact: true }).first()).toBeVisible();
-  await expect(calls.getByRole('cell', { name: '401', exact: true }).first()).toBeVisible();
+  await expect(calls.getByRole('cell', { name: '423', exact: true }).first()).toBeVisible();
+  await expect(calls.getByRole('cell', { name: '401', exact: true })).toHaveCount(0);
   await page.keyboard.press('Escape');
 
-  // Revoke (confirmed): the token is refused from then on.
+  // Revoke (confirmed): the token is refused from then on, and the endpoint's secret is gone with it.
   await page.goto('/admin/api-token-generation');
-  await page.getByRole('searchbox', { name: 'Search' }).fill('staff@example.com');
-  await page.getByRole('button', { name: `Revoke token of ${USER}` }).click();
+  await page.getByRole('searchbox', { name: 'Search' }).fill(user.email);
+  await page.getByRole('button', { name: `Revoke token of ${user.name}` }).click();
   await page
     .getByRole('dialog', { name: `Revoke token ${tokenName}?` })
     .getByRole('button', { name: 'Revoke token' })
     .click();
-  await expect(userRow(page)).toContainText('Revoked');
+  await expect(userRow(page, user.name)).toContainText('Revoked');
   expect((await call()).status()).toBe(401);
+  expect((await callWithSecret()).status()).toBe(401);
   expect(errors).toEqual([]);
 });

@@ -123,6 +123,12 @@ export const apiEndpointResource = defineResource({
 export type ApiEndpointBody = z.infer<typeof apiEndpointResource.createSchema>;
 export type ApiEndpointListQuery = z.infer<typeof apiEndpointResource.listQuerySchema>;
 
+/** The save's fields as its form labels them: the definition's, and the webhook secret's choice. */
+export const API_ENDPOINT_SAVE_LABELS = {
+  ...apiEndpointResource.labels,
+  webhook_secret_action: 'Webhook secret',
+} as const satisfies Record<string, string>;
+
 /** `PUT /api/api-endpoints/:id`: the settings, and what to do with the webhook secret (nothing unless asked). */
 const fields = apiEndpointResource.fields;
 export const apiEndpointSaveSchema = z.strictObject({
@@ -131,7 +137,9 @@ export const apiEndpointSaveSchema = z.strictObject({
   allowed_ips: fields.allowed_ips.schema,
   payload_format: z.string().max(20).nullable().optional(),
   rate_limit_per_min: fields.rate_limit_per_min.schema,
-  webhook_secret_action: z.enum(WEBHOOK_SECRET_ACTIONS, 'The Webhook secret field must be keep, new or remove').optional(),
+  webhook_secret_action: z
+    .enum(WEBHOOK_SECRET_ACTIONS, `The ${API_ENDPOINT_SAVE_LABELS.webhook_secret_action} field must be keep, new or remove`)
+    .optional(),
 });
 export type ApiEndpointSave = z.infer<typeof apiEndpointSaveSchema>;
 

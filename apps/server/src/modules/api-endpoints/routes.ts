@@ -1,4 +1,5 @@
 import {
+  API_ENDPOINT_SAVE_LABELS,
   type ApiEndpointListQuery,
   type ApiEndpointSave,
   apiCallSchema,
@@ -143,13 +144,17 @@ export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!feed) throw new HttpError(409, `The API endpoint of ${location.locationname} is not set up; save its settings first.`);
       const row = { ...SAMPLE_INGEST_ROW, transaction_date: app.clock.now().toISOString().slice(0, 10) };
       const csv = `${Object.keys(row).join(',')}\n${Object.values(row).join(',')}\n`;
-      return { data: { payload: [row], result: await validateFile(app.db, feed.feed, csv) } };
+      return { data: { payload: [row], result: await validateFile(app, feed.feed, [csv]) } };
     },
   );
 
   app.put(
     `${path}/:id`,
-    { schema: { params: locationIdParamSchema, body: apiEndpointSaveSchema, response: { 200: dataEnvelope(apiEndpointSavedSchema) } } },
+    {
+      // The form's labels, so the input guard names refused fields by them (plugins/input-guard.ts).
+      config: { labels: API_ENDPOINT_SAVE_LABELS },
+      schema: { params: locationIdParamSchema, body: apiEndpointSaveSchema, response: { 200: dataEnvelope(apiEndpointSavedSchema) } },
+    },
     async (request) => {
       const body = { ...apiEndpointResource.defaults, ...validated<ApiEndpointSave>(request.body) };
       await validateFields(body, apiEndpointResource.rules, { names: apiEndpointResource.labels });

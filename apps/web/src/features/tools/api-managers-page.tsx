@@ -1,13 +1,13 @@
 import { STATUS_LABELS, type Status } from '@admin/shared/constants';
 import {
-  type ApiCall,
+  API_ENDPOINT_SAVE_LABELS,
   type ApiEndpoint,
   apiEndpointResource,
   PAYLOAD_FORMAT_OPTIONS,
   RATE_LIMIT_DEFAULT,
+  type WebhookSecretAction,
 } from '@admin/shared/resources/api-endpoints';
-import type { FeedValidation } from '@admin/shared/resources/data-feeds';
-import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, CopyButton, Group, NumberInput, Radio, Select, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,34 +16,50 @@ import { GuardedModal, useChanged } from '../../components/discard-guard.tsx';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
-import { TableHead } from '../../components/table-head.tsx';
 import { api } from '../../lib/http.ts';
-import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { AllowedIpsInput, DialogForm, ipList, problemOf, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
+import { ingestUrl, RecentCalls, TestPayload } from './api-endpoint-panels.tsx';
+import { AllowedIpsInput, DialogForm, ipList, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
 
 type Options = { data: { value: string; label: string }[] };
 type Dialog = { kind: 'edit' | 'calls' | 'test'; row: ApiEndpoint };
 const path = apiEndpointResource.path;
 const labels = apiEndpointResource.labels;
 
-/** The endpoint's full URL: the API's own origin (the console's when the API is served with it). */
-const ingestUrl = (row: ApiEndpoint) => `${runtimeConfig().apiBaseUrl || window.location.origin}${row.ingest_path}`;
+/** The webhook secret's choices: what the endpoint has decides what a save may do with it. */
+const secretChoices = (has: boolean): { value: WebhookSecretAction; label: string }[] =>
+  has
+    ? [
+        { value: 'keep', label: 'Keep the current secret' },
+        { value: 'new', label: 'Replace it with a new secret (the current one stops working)' },
+        { value: 'remove', label: 'Remove the secret' },
+      ]
+    : [
+        { value: 'keep', label: 'No secret' },
+        { value: 'new', label: 'Make a secret' },
+      ];
 
-/** Set up or edit an endpoint: survey, token, IP allowlist, payload format, rate limit; the webhook secret is made here. */
+/**
+ * Set up or edit an endpoint: survey, token, IP allowlist, payload format, rate limit, and its
+ * webhook secret (none unless asked; made here, shown once, removable).
+ */
 function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secret: string | null): void; onCancel(): void }) {
   const surveys = useQuery({
     queryKey: [path, row._id, 'survey-options'],
     queryFn: () => api.get<Options>(`${path}/${row._id}/survey-options`),
   });
-  const tokens = useQuery({ queryKey: [path, 'token-options'], queryFn: () => api.get<Options>(`${path}/token-options`) });
+  const tokens = useQuery({
+    queryKey: [path, row._id, 'token-options'],
+    queryFn: () => api.get<Options>(`${path}/${row._id}/token-options`),
+  });
   const [surveyId, setSurveyId] = useState<string | null>(row.survey_id === null ? null : String(row.survey_id));
   const [tokenId, setTokenId] = useState<string | null>(row.token_id === null ? null : String(row.token_id));
   const [ips, setIps] = useState(row.allowed_ips.join('\n'));
   const [format, setFormat] = useState<string>(row.payload_format);
   const [rate, setRate] = useState<number | string>(row.configured ? row.rate_limit_per_min : RATE_LIMIT_DEFAULT);
-  const [newSecret, setNewSecret] = useState(false);
+  const choices = secretChoices(row.has_webhook_secret);
+  const [secretAction, setSecretAction] = useState<WebhookSecretAction>('keep');
   const { busy, run, error } = useDialogSave();
-  const dirty = useChanged({ surveyId, tokenId, ips, format, rate, newSecret });
+  const dirty = useChanged({ surveyId, tokenId, ips, format, rate, secretAction });
 
   const save = () =>
     run(async () => {
@@ -53,7 +69,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
         allowed_ips: ipList(ips),
         payload_format: format,
         rate_limit_per_min: rate === '' ? null : Number(rate),
-        ...(newSecret ? { new_webhook_secret: true } : {}),
+        webhook_secret_action: secretAction,
       });
       onDone(data.webhook_secret);
     });
@@ -73,7 +89,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
       />
       <Select
         label={labels.token_id}
-        description="Empty: any token with the feeds:write scope"
+        description="Empty: any token with the feeds:write scope that may feed this client (a super-admin's, or one of its users')"
         clearable
         searchable
         data={tokens.data?.data ?? []}
@@ -101,68 +117,23 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
         onChange={setRate}
         error={error('rate_limit_per_min')}
       />
-      {row.configured && (
-        <Checkbox
-          label={row.has_webhook_secret ? 'Make a new webhook secret (the old one stops working)' : 'Make a webhook secret'}
-          checked={newSecret}
-          onChange={(e) => setNewSecret(e.currentTarget.checked)}
-        />
-      )}
+      <Radio.Group
+        label={API_ENDPOINT_SAVE_LABELS.webhook_secret_action}
+        description="For a caller that cannot send a token: it sends the secret in the X-Webhook-Secret header. With a token chosen above, the secret works only while that token does, and revoking the token removes it."
+        value={secretAction}
+        onChange={(v) => {
+          const chosen = choices.find((c) => c.value === v);
+          if (chosen) setSecretAction(chosen.value);
+        }}
+        error={error('webhook_secret_action')}
+      >
+        <Stack gap={4} mt={4}>
+          {choices.map((c) => (
+            <Radio key={c.value} value={c.value} label={c.label} />
+          ))}
+        </Stack>
+      </Radio.Group>
     </DialogForm>
-  );
-}
-
-function RecentCalls({ row }: { row: ApiEndpoint }) {
-  const calls = useQuery({ queryKey: [path, row._id, 'calls'], queryFn: () => api.get<{ data: ApiCall[] }>(`${path}/${row._id}/calls`) });
-  if (calls.isPending) return <Text size="sm">Loading…</Text>;
-  if (calls.error) return <Alert color="red">{problemOf(calls.error)}</Alert>;
-  if (calls.data.data.length === 0) return <Text size="sm">No calls yet.</Text>;
-  return (
-    <Table striped aria-label={`Recent calls of ${row.locationname}`}>
-      <TableHead labels={['Time', 'IP', 'Status', 'Accepted', 'Rejected', 'Error']} />
-      <Table.Tbody>
-        {calls.data.data.map((c) => (
-          <Table.Tr key={c.id}>
-            <Table.Td>{new Date(c.received_at).toLocaleString()}</Table.Td>
-            <Table.Td>{c.ip}</Table.Td>
-            <Table.Td>
-              <Badge color={c.status_code < 300 ? 'green' : c.status_code < 500 ? 'orange' : 'red'} variant="light">
-                {c.status_code}
-              </Badge>
-            </Table.Td>
-            <Table.Td>{c.rows_accepted}</Table.Td>
-            <Table.Td>{c.rows_rejected}</Table.Td>
-            <Table.Td>{c.error ?? ''}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
-
-/** Send test payload: the sample row through the endpoint's feed as a dry run, and what the feed made of it. */
-function TestPayload({ row }: { row: ApiEndpoint }) {
-  const test = useQuery({
-    queryKey: [path, row._id, 'test'],
-    queryFn: () => api.post<{ data: { payload: Record<string, string>[]; result: FeedValidation } }>(`${path}/${row._id}/test`),
-    gcTime: 0,
-  });
-  if (test.isPending) return <Text size="sm">Sending…</Text>;
-  if (test.error) return <Alert color="red">{problemOf(test.error)}</Alert>;
-  const { payload, result } = test.data.data;
-  return (
-    <Stack gap="sm">
-      <Text size="sm">Payload (nothing is written: a dry run through the endpoint's feed):</Text>
-      <Code block>{JSON.stringify(payload, null, 2)}</Code>
-      <Alert color={result.rows_invalid === 0 ? 'green' : 'orange'} role="status">
-        {result.rows_valid} of {result.rows_read} rows would be accepted
-        {result.errors.map((e) => `; row ${e.row_number}: ${e.message}`).join('')}
-      </Alert>
-      <Text size="sm">Example call:</Text>
-      <Code
-        block
-      >{`curl -X POST ${ingestUrl(row)} \\\n  -H 'Authorization: Bearer rp_…' -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(payload)}'`}</Code>
-    </Stack>
   );
 }
 
@@ -280,9 +251,9 @@ export default function ApiManagersPage() {
       </GuardedModal>
       <SecretOnceDialog
         title="Copy the webhook secret"
-        label="Webhook secret"
+        label={API_ENDPOINT_SAVE_LABELS.webhook_secret_action}
         value={secret}
-        note="This is the only time the webhook secret is shown; only its hash is kept. A caller that cannot send an API token sends this in the X-Webhook-Secret header instead."
+        note="This is the only time the webhook secret is shown; only its hash is kept. A caller that cannot send an API token sends this in the X-Webhook-Secret header instead; while the endpoint is bound to a token, the secret works only while that token does."
         onClose={() => setSecret(null)}
       />
     </>

@@ -7,6 +7,7 @@ import {
   type ApiTokenUser,
   apiTokenResource,
   NEVER,
+  TOKEN_HOLDER_RULE,
 } from '@admin/shared/resources/api-tokens';
 import { Badge, Button, Checkbox, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -131,7 +132,8 @@ function RevokeConfirm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(me
   return (
     <Stack gap="sm">
       <Text size="sm">
-        Calls with <b>{row.api_token}</b> are refused from now on. This cannot be undone.
+        Calls with <b>{row.api_token}</b> are refused from now on. Endpoints bound to it refuse every call until they are given another
+        token, and their webhook secrets are removed. This cannot be undone.
       </Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
@@ -151,7 +153,7 @@ const TITLES: Record<Dialog['kind'], (row: ApiTokenUser) => string> = {
   regenerate: (r) => `Regenerate token ${r.token_name ?? ''}`,
   revoke: (r) => `Revoke token ${r.token_name ?? ''}?`,
 };
-const STATE_COLORS = { none: 'gray', active: 'green', expired: 'orange', revoked: 'red' } as const;
+const STATE_COLORS = { none: 'gray', active: 'green', expired: 'orange', revoked: 'red', suspended: 'grape' } as const;
 
 /**
  * API Token Generation: every user with their newest token (never its secret). Generate shows the
@@ -179,7 +181,7 @@ export default function ApiTokenGenerationPage() {
         intro={
           <Text size="sm" c="dimmed">
             Tokens let integrations call the API (e.g. the ingest endpoints of API Managers). Only a token's first and last characters are
-            kept.
+            kept. {TOKEN_HOLDER_RULE}; a token whose user loses that right is Suspended: refused until the right is back.
           </Text>
         }
         cells={{
@@ -199,27 +201,34 @@ export default function ApiTokenGenerationPage() {
             setList(rowList);
             setDialog({ kind, row });
           };
-          const live = row.state === 'active' || row.state === 'expired';
+          const live = row.state === 'active' || row.state === 'expired' || row.state === 'suspended';
           return (
             <Group gap={4} wrap="nowrap">
-              {!live && (
+              {!live && row.may_hold_token && (
                 <Button size="compact-xs" variant="subtle" aria-label={`Generate token for ${row.name}`} onClick={() => open('generate')}>
                   Generate
                 </Button>
+              )}
+              {!live && !row.may_hold_token && (
+                <Text size="xs" c="dimmed">
+                  May not hold a token
+                </Text>
               )}
               {live && (
                 <>
                   <Button size="compact-xs" variant="subtle" aria-label={`Edit token of ${row.name}`} onClick={() => open('edit')}>
                     Edit
                   </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    aria-label={`Regenerate token of ${row.name}`}
-                    onClick={() => open('regenerate')}
-                  >
-                    Regenerate
-                  </Button>
+                  {row.state !== 'suspended' && (
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      aria-label={`Regenerate token of ${row.name}`}
+                      onClick={() => open('regenerate')}
+                    >
+                      Regenerate
+                    </Button>
+                  )}
                   <Button
                     size="compact-xs"
                     variant="subtle"
