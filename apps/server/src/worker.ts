@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createMessenger } from './messaging/send.ts';
+import { callLogPruning } from './modules/api-endpoints/prune.ts';
 import { surveySettingsOn } from './modules/survey-settings/repository.ts';
 import { systemClock } from './pipeline/clock.ts';
 import { batchSizeFor } from './pipeline/ingest/run-store.ts';
@@ -33,6 +34,8 @@ async function main() {
     allowPrivateHosts: config.sftpAllowPrivate,
     batchSize: batchSizeFor(database.kind),
   });
+  // The ingest call log's retention (the server's workers add it in the api-endpoints module).
+  queue.addLoop(callLogPruning(database.db));
   queue.start();
   console.log(`Pipeline worker started (${config.database.kind === 'pg' ? 'PostgreSQL server' : 'embedded database'})`);
 
