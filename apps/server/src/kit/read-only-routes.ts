@@ -10,9 +10,9 @@ import {
 } from '@admin/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
-import type { Database, Db } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { notFound } from '../lib/http-error.ts';
-import { EXPORT_BATCH, type ListDefinition, type ListPaging, listRoutes, type Page, validated } from './resource-routes.ts';
+import { type ListDefinition, type ListPaging, listRoutes, type Page, validated } from './resource-routes.ts';
 
 /**
  * What a read-only screen's module gives the kit (System Logs, Tracking Logs, Survey Manager):
@@ -28,10 +28,9 @@ export type ReadOnlyStore<Rec, Query, Detail> = {
   /**
    * Export pages whose rows already are the CSV's cells, keyed by column (System Logs writes them
    * in SQL, its export's hot path); the list's pages through the columns' formats when absent.
+   * `limit` is the kit's, paced to keep each page short (kit/csv-export.ts).
    */
   exportPage?(db: Db, q: Query, limit: number): Promise<Page<Record<string, unknown>>>;
-  /** Rows per `exportPage` query on each database (PGlite's one connection serves others between them). */
-  exportBatch?: Record<Database['kind'], number>;
   /** The filters whose options are served here, `GET <path>/options/<filter>`, paged as the user types. */
   options?: Record<string, (db: Db, q: OptionsQuery) => Promise<OptionsAnswer>>;
   /** `GET <path>/:id`: one record as the detail panel shows it, or a 404 that says `what` was not found. */
@@ -62,22 +61,10 @@ export function readOnlyRoutes<Rec extends object, Query extends ListPaging, Det
   }
   return async (app) => {
     const exportPage = store.exportPage;
-    const batch = store.exportBatch?.[app.database.kind] ?? EXPORT_BATCH;
     listRoutes(app, def, {
       page: (_request, q, limit) => store.list(app.db, q, limit),
       count: (_request, q) => store.count(app.db, q),
-      ...(exportPage
-        ? {
-            async *exportRows(_request, q) {
-              let cursor: string | undefined;
-              do {
-                const page = await exportPage(app.db, { ...q, cursor }, batch);
-                yield page.rows;
-                cursor = page.nextCursor ?? undefined;
-              } while (cursor);
-            },
-          }
-        : {}),
+      ...(exportPage ? { exportPage: (_request, q) => (cursor, limit) => exportPage(app.db, { ...q, cursor }, limit) } : {}),
       onExport: (request, filters) => request.audit({ ...store.exportAudit, entityType: def.name, after: filters }),
     });
 

@@ -18,7 +18,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { conflict, notFound } from '../lib/http-error.ts';
-import { csvFileName, exportColumns, pagedRows, sendCsv } from './csv.ts';
+import { csvFileName, exportColumns } from './csv.ts';
+import { type ExportPage, formattedPages, sendCsv } from './csv-export.ts';
 import { checkImport } from './csv-import.ts';
 import { requireCurrentClientId, requireWritableClient } from './current-client.ts';
 import { allOf, containsPattern } from './keyset.ts';
@@ -81,14 +82,14 @@ export type ListDefinition<Rec, Query> = {
 type ListReads<Rec, Query> = {
   page(request: FastifyRequest, q: Query, limit: number): Promise<Page<Rec>>;
   count(request: FastifyRequest, q: Query): Promise<{ total: number; totalIsEstimate: boolean }>;
-  /** The export's batches, rows keyed by column, when not the list's pages through the columns' formats. */
-  exportRows?(request: FastifyRequest, q: Query): AsyncIterable<Record<string, unknown>[]>;
-  /** Before the CSV is sent, with the export's filters (the query less columns and paging): e.g. an audit. */
+  /**
+   * The export's pages, rows keyed by column, when not the list's pages through the columns'
+   * formats; `limit` is the kit's, paced to keep each page short (kit/csv-export.ts).
+   */
+  exportPage?(request: FastifyRequest, q: Query): ExportPage;
+  /** Once the export's first page is read, before anything is sent, with its filters (the query less columns and paging): e.g. an audit. */
   onExport?(request: FastifyRequest, filters: object): Promise<void>;
 };
-
-/** Rows per query of an export unless the store says otherwise. */
-export const EXPORT_BATCH = 2000;
 
 /**
  * `GET <path>` (a page, its total, `totalIsEstimate`) and `GET <path>/export` (every matching row
@@ -111,9 +112,13 @@ export function listRoutes<Rec extends object, Query extends ListPaging>(
     const q = validated<Query & { columns?: string[] }>(request.query);
     const { columns: chosen, cursor: _cursor, perPage: _perPage, ...filters } = q;
     const columns = exportColumns(def.columns, chosen);
-    const batches = reads.exportRows?.(request, q) ?? pagedRows((cursor) => reads.page(request, { ...q, cursor }, EXPORT_BATCH), columns);
-    await reads.onExport?.(request, filters);
-    return sendCsv(reply, csvFileName(def.screen), columns, batches);
+    const read = reads.exportPage?.(request, q) ?? formattedPages((cursor, limit) => reads.page(request, { ...q, cursor }, limit), columns);
+    return sendCsv(reply, {
+      fileName: csvFileName(def.screen),
+      columns,
+      read,
+      onStart: () => reads.onExport?.(request, filters) ?? Promise.resolve(),
+    });
   });
 }
 

@@ -7,12 +7,6 @@ import { actorOptions, clientOptions, countLogs, exportBatch, findLog, listActor
 const def = systemLogResource;
 
 /**
- * Rows per export query. On PGlite (one connection) short queries let other requests through
- * between batches; a PostgreSQL server takes bigger ones.
- */
-const EXPORT_BATCH = { pglite: 2000, pg: 10_000 } as const;
-
-/**
  * System Logs: read-only over the audit trail and the server's own warnings and errors. The
  * definition (packages/shared resources/system-logs.ts) gives the schemas, sorts, columns and CSV
  * headers; the routes are the kit's read-only ones (kit/read-only-routes.ts), over the module's plain-SQL
@@ -27,7 +21,6 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
       count: countLogs,
       exportAudit: { action: 'system_logs.export', message: 'Exported system logs as CSV' },
       exportPage: exportBatch,
-      exportBatch: EXPORT_BATCH,
       // The Users and Clients filters page on the server as the user types.
       options: { actor: actorOptions, client: clientOptions },
       detail: { schema: systemLogDetailSchema, params: z.object({ id: bigIdText }), find: findLog, what: 'Log entry' },
