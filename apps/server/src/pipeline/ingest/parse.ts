@@ -1,7 +1,6 @@
-import { once } from 'node:events';
 import { DELIMITER_CHARS, type FeedDelimiter } from '@admin/shared';
 import { MAX_FEED_FILE_BYTES } from '@admin/shared/resources/data-feeds';
-import { type Info, type Options, parse } from 'csv-parse';
+import { type Info, type Options, type Parser, parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 
 /** The longest a single record may be (a runaway quote would otherwise swallow the file). */
@@ -117,6 +116,18 @@ export function parseFeedFile(text: string, options: FeedFileOptions): ParsedFee
   return { columns, records };
 }
 
+/** Waits until the parser takes more input, or is destroyed (then 'drain' never comes). */
+const drainedOrClosed = (parser: Parser) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      resolve();
+    };
+    parser.on('drain', done);
+    parser.on('close', done);
+  });
+
 /**
  * Reads a feed file as it arrives, in UTF-8 (refused otherwise) and at most MAX_FEED_FILE_BYTES,
  * handing `onBatch` its records `batchSize` at a time and waiting for it before reading on, so a
@@ -158,7 +169,10 @@ export async function readFeedStream(
       const text = decode(buffer);
       refuseNul(text, linesFed);
       linesFed += text.match(/\n/g)?.length ?? 0;
-      if (!parser.write(text)) await once(parser, 'drain');
+      // Once the reader stopped (a row it refused, a batch that failed), the rest is read and
+      // dropped, so an upload's sender still gets the answer: a destroyed parser never drains.
+      if (parser.destroyed) continue;
+      if (!parser.write(text) && !parser.destroyed) await drainedOrClosed(parser);
     }
     const rest = decode(undefined);
     if (rest) parser.write(rest);
