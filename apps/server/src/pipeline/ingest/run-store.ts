@@ -135,7 +135,7 @@ export async function markReceived(
  * kept as refused rows with the reason, so Re-run failed rows can replay them and nothing is
  * lost; a file that was being received is discarded whole (none of its rows was admitted). An
  * SFTP file is recorded taken when `file` is given (a file that can never be read is not pulled
- * again and again). `lease` null: a stopped worker's run, taken over by the loop.
+ * again and again). `lease` null: a stopped worker's run still arriving, taken over by the loop.
  */
 export async function failRun(
   deps: RunDeps,
@@ -146,11 +146,14 @@ export async function failRun(
   await deps.db.transaction(async (tx) => {
     if (options.lease) await renewLease(deps, tx, runId, options.lease);
     const [run] = await tx
-      .select({ receivedAt: dataFeedRuns.receivedAt, status: dataFeedRuns.status })
+      .select({ receivedAt: dataFeedRuns.receivedAt, status: dataFeedRuns.status, lockedUntil: dataFeedRuns.lockedUntil })
       .from(dataFeedRuns)
       .where(eq(dataFeedRuns.id, runId))
       .for('update');
     if (run?.status !== 'running') return;
+    // Taken over by the loop: only if, now that it is locked, it is still arriving with its lease
+    // lapsed; a slow receiver may have renewed it or stored it whole since the loop looked.
+    if (!options.lease && (run.receivedAt !== null || (run.lockedUntil !== null && run.lockedUntil >= deps.clock.now()))) return;
     if (run.receivedAt !== null) {
       // Received rows not admitted yet become refused rows, with why.
       await tx.execute(sql`

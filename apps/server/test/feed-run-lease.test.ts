@@ -1,0 +1,98 @@
+import { IDENTITY_MAPPING } from '@admin/shared';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../src/config.ts';
+import { type Database, type Db, rowsOf } from '../src/db/client.ts';
+import { dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema/index.ts';
+import { seedDemoData } from '../src/db/seed/demo.ts';
+import { movableClock } from '../src/pipeline/clock.ts';
+import { markReceived, newLease, openRun, RUN_LEASE_MS, stageBatch } from '../src/pipeline/ingest/run-store.ts';
+import { feedRunLoop } from '../src/pipeline/ingest/runs-loop.ts';
+import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
+
+type Feed = typeof dataFeeds.$inferSelect;
+
+/** A feed of the first active survey, location and client, with the identity mapping. */
+async function makeFeed(db: Db, name: string): Promise<Feed> {
+  const [target] = rowsOf(
+    await db.execute(sql`
+      select s.id as survey_id, s.client_id, l._id as location_id from surveys s
+      join locations l on l.client_id = s.client_id and l.status = 'active'
+      join clients c on c.id = s.client_id and c.status = 'active'
+      where s.status = 'active' order by s.id limit 1`),
+  );
+  const [feed] = await db
+    .insert(dataFeeds)
+    .values({
+      clientId: Number(target?.client_id),
+      name,
+      sourceType: 'csv_upload',
+      triggerEvent: 'invoice_paid',
+      surveyId: Number(target?.survey_id),
+      locationMode: 'single',
+      locationId: String(target?.location_id),
+      dateFormat: 'yyyy-MM-dd',
+      fieldMapping: IDENTITY_MAPPING,
+    })
+    .returning();
+  if (!feed) throw new Error('no feed');
+  return feed;
+}
+
+const records = (tag: string, count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    rowNumber: i + 1,
+    raw: {
+      first_name: `Row${i + 1}`,
+      email: `${tag}.${i + 1}@example.com`,
+      transaction_id: `${tag}-${i + 1}`,
+      transaction_date: '2026-11-20',
+    },
+  }));
+
+/** `db` whose first raw query (the loop's look for runs cut off while arriving) runs `after` once it answered. */
+function afterFirstExecute(db: Db, after: () => Promise<void>): Db {
+  let fired = false;
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop !== 'execute') return Reflect.get(target, prop, target);
+      return async (query: Parameters<Db['execute']>[0]) => {
+        const answer = await target.execute(query);
+        if (!fired) {
+          fired = true;
+          await after();
+        }
+        return answer;
+      };
+    },
+  });
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`Feed run leases (${kind})`, () => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await openTestDatabase(kind);
+      await seedDemoData(database.db, testConfig({ demoData: true }));
+    });
+    afterAll(() => database?.close());
+
+    it('a slow receiver that finishes just after the loop found its lease lapsed keeps its run', async () => {
+      const clock = movableClock(new Date('2026-11-20T15:00:00Z'));
+      const deps = { db: database.db, clock };
+      const feed = await makeFeed(database.db, 'Slow receiver');
+      const lease = newLease();
+      const runId = await openRun(deps, feed, { source: 'csv_upload', sourceName: 'slow.csv', startedBy: null }, lease);
+      await stageBatch(deps, runId, 0, records('SLOW', 3), lease);
+      // The receiver is slow, not stopped: its lease lapses, then it stores the last piece.
+      clock.advance(RUN_LEASE_MS + 1000);
+      const receivedMeanwhile = () => markReceived(deps, runId, lease, { feedId: feed.id, release: true }).then(() => undefined);
+      const loop = feedRunLoop({ db: afterFirstExecute(database.db, receivedMeanwhile), clock });
+      for (let turn = 0; turn < 3; turn++) await loop.run(clock.now());
+      const [run] = await database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.id, runId));
+      expect(run).toMatchObject({ status: 'succeeded', error: null, rowsRead: 3, rowsDone: 3 });
+      const items = await database.db.select().from(surveyProcessingItems).where(eq(surveyProcessingItems.runId, runId));
+      expect(items).toHaveLength(3);
+    });
+  });
+}
