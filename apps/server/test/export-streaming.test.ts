@@ -5,7 +5,7 @@ import { parseCsv } from '@admin/shared';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
-import { surveys } from '../src/db/schema/index.ts';
+import { dataFeedRowErrors, dataFeedRuns, dataFeeds, surveys } from '../src/db/schema/index.ts';
 import { EXPORT_PACING } from '../src/kit/csv-export.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
@@ -73,6 +73,44 @@ for (const kind of testDatabaseKinds()) {
       expect(rows).toHaveLength(ROWS);
       expect(new Set(rows.map((r) => r[0])).size).toBe(ROWS);
       expect(rows).toEqual(expected);
+    });
+
+    it("downloads a run's rejected rows page by page: every row once, in row order, under the file's columns", async () => {
+      const [feed] = await ctx.database.db.select().from(dataFeeds).orderBy(asc(dataFeeds.id)).limit(1);
+      if (!feed) throw new Error('no demo feed');
+      const [run] = await ctx.database.db
+        .insert(dataFeedRuns)
+        .values({
+          dataFeedId: feed.id,
+          clientId: feed.clientId,
+          source: 'csv_upload',
+          sourceName: `${tag}.csv`,
+          startedAt: new Date(),
+          status: 'partial',
+        })
+        .returning({ id: dataFeedRuns.id });
+      if (!run) throw new Error('no run');
+      // Two errors on some rows (same row number, told apart by id), a column only some rows have.
+      const errors = Array.from({ length: ROWS }, (_, i) => ({
+        runId: run.id,
+        rowNumber: 2 + Math.floor(i / 2) * 2 + (i % 2 === 0 ? 0 : i % 3 === 0 ? 0 : 1),
+        column: 'Email',
+        message: `Bad, "value" ${i}`,
+        raw: { Email: NAMES[i % NAMES.length] ?? '', ...(i % 5 === 0 ? { Zeta: 'z' } : {}) },
+      }));
+      for (let i = 0; i < errors.length; i += 1000) await ctx.database.db.insert(dataFeedRowErrors).values(errors.slice(i, i + 1000));
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/survey-manager-logs/runs/${run.id}/rejected`, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const [header, ...rows] = parseCsv(res.body);
+      expect(header?.slice(0, 3)).toEqual(['Row', 'Column', 'Error']);
+      expect(header).toContain('Zeta');
+      const want = rowsOf(
+        await ctx.database.db.execute(
+          sql`select row_number, message from data_feed_row_errors where run_id = ${run.id} order by row_number, id`,
+        ),
+      ) as { row_number: number; message: string }[];
+      expect(rows).toHaveLength(ROWS);
+      expect(rows.map((r) => [Number(r[0]), r[2]])).toEqual(want.map((w) => [w.row_number, w.message]));
     });
 
     it('serves /healthz and a list page while an export is being written', async () => {

@@ -5,8 +5,8 @@ import type {
   SurveyChange,
   SurveyChangeListQuery,
 } from '@admin/shared/resources/survey-manager-logs';
-import { asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
 import {
   clients,
   dataFeedRowErrors,
@@ -193,6 +193,43 @@ export function rowErrors(db: Db, runId: number, limit: number) {
     .where(eq(dataFeedRowErrors.runId, runId))
     .orderBy(asc(dataFeedRowErrors.rowNumber), asc(dataFeedRowErrors.id))
     .limit(limit);
+}
+
+/**
+ * A page of a run's refused rows in row order after `after` (`<row number>:<id>`, the last row of
+ * the page before), for the rejected-rows CSV (kit/csv-export.ts), with the cursor of the next.
+ */
+export async function rowErrorsPage(db: Db, runId: number, after: string | undefined, limit: number) {
+  const [afterRow, afterId] = (after ?? '').split(':').map(Number);
+  const rows = await db
+    .select({
+      id: dataFeedRowErrors.id,
+      rowNumber: dataFeedRowErrors.rowNumber,
+      column: dataFeedRowErrors.column,
+      message: dataFeedRowErrors.message,
+      raw: dataFeedRowErrors.raw,
+    })
+    .from(dataFeedRowErrors)
+    .where(
+      and(
+        eq(dataFeedRowErrors.runId, runId),
+        after
+          ? sql`(${dataFeedRowErrors.rowNumber}, ${dataFeedRowErrors.id}) > (${afterRow ?? 0}::int, ${afterId ?? 0}::bigint)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(dataFeedRowErrors.rowNumber), asc(dataFeedRowErrors.id))
+    .limit(limit);
+  const last = rows.at(-1);
+  return { rows, nextCursor: rows.length === limit && last ? `${last.rowNumber}:${last.id}` : null };
+}
+
+/** The columns a run's refused rows were received with: every key of their stored rows. */
+export async function rowErrorColumns(db: Db, runId: number): Promise<string[]> {
+  const result = await db.execute(
+    sql`select distinct jsonb_object_keys(${dataFeedRowErrors.raw}) as key from ${dataFeedRowErrors} where ${dataFeedRowErrors.runId} = ${runId}`,
+  );
+  return rowsOf(result).map((r) => String(r.key));
 }
 
 // Changes -------------------------------------------------------------------------------------

@@ -3,13 +3,14 @@ import { feedRunDetailSchema, feedRunResource, surveyChangeResource } from '@adm
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataFeeds } from '../../db/schema/index.ts';
-import { csvFileName, csvRecords } from '../../kit/csv.ts';
+import { csvFileName } from '../../kit/csv.ts';
+import { sendCsv } from '../../kit/csv-export.ts';
 import { everyClient, everyFeed, everySurvey, everyUser } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { startRun } from '../../pipeline/ingest/run.ts';
 import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
-import { countChanges, countRuns, findRun, listChanges, listRuns, rowErrors } from './repository.ts';
+import { countChanges, countRuns, findRun, listChanges, listRuns, rowErrorColumns, rowErrors, rowErrorsPage } from './repository.ts';
 
 /** The rejected-rows CSV holds every refused row of a run, up to this many. */
 const MAX_REJECTED = 100_000;
@@ -45,27 +46,41 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(`${feedRunResource.path}/:id/rejected`, { schema: { params: idParamSchema } }, async (request, reply) => {
     const run = await findRun(app.db, request.params.id);
     if (!run) throw notFound('Run');
-    const errors = await rowErrors(app.db, run.id, MAX_REJECTED);
     const [feed] = await app.db.select({ mapping: dataFeeds.fieldMapping }).from(dataFeeds).where(eq(dataFeeds.id, run.data_feed_id));
-    const seen = new Set(errors.flatMap((e) => Object.keys(e.raw)));
+    const seen = new Set(await rowErrorColumns(app.db, run.id));
     const mapped = FEED_FIELDS.flatMap((f) => feed?.mapping[f] ?? []).filter((c) => seen.has(c));
-    const columns = [...new Set([...mapped, ...[...seen].sort()])];
-    const csv = csvRecords([
-      ['Row', 'Column', 'Error', ...columns],
-      ...errors.map((e) => [e.rowNumber, e.column, e.message, ...columns.map((c) => e.raw[c] ?? '')]),
-    ]);
-    await request.audit({
-      action: 'survey_manager_logs.export_rejected',
-      message: `Downloaded the ${errors.length} rejected rows of run ${run.id} (${run.source_name})`,
-      entityType: 'data_feed_run',
-      entityId: run.id,
-      clientId: run.client_id,
+    const received = [...new Set([...mapped, ...[...seen].sort()])];
+    const columns = [
+      { key: 'row', label: 'Row' },
+      { key: 'column', label: 'Column' },
+      { key: 'error', label: 'Error' },
+      ...received.map((label, i) => ({ key: `raw${i}`, label })),
+    ];
+    // Streamed in paced pages like every export (kit/csv-export.ts), up to MAX_REJECTED rows.
+    let written = 0;
+    return sendCsv(reply, {
+      fileName: csvFileName(`run-${run.id}-rejected`),
+      columns,
+      async read(cursor, limit) {
+        const page = await rowErrorsPage(app.db, run.id, cursor, Math.min(limit, MAX_REJECTED - written));
+        written += page.rows.length;
+        const rows = page.rows.map((e) => ({
+          row: e.rowNumber,
+          column: e.column,
+          error: e.message,
+          ...Object.fromEntries(received.map((c, i) => [`raw${i}`, e.raw[c] ?? ''])),
+        }));
+        return { rows, nextCursor: written < MAX_REJECTED ? page.nextCursor : null };
+      },
+      onStart: () =>
+        request.audit({
+          action: 'survey_manager_logs.export_rejected',
+          message: `Downloaded the ${Math.min(run.errors, MAX_REJECTED)} rejected rows of run ${run.id} (${run.source_name})`,
+          entityType: 'data_feed_run',
+          entityId: run.id,
+          clientId: run.client_id,
+        }),
     });
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${csvFileName(`run-${run.id}-rejected`)}"`)
-      .header('cache-control', 'no-store')
-      .send(`\uFEFF${csv}`);
   });
 
   // Re-run failed rows: the run's refused rows as they were received, through the feed's mapping
