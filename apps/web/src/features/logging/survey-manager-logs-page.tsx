@@ -1,4 +1,5 @@
 import {
+  FEED_RUN_STATUS_LABELS,
   type FeedRun,
   type FeedRunDetail,
   feedRunResource,
@@ -27,10 +28,18 @@ const RUN_COLORS: Record<FeedRun['run_status'], string> = { running: 'blue', suc
 const runCells = {
   started_at: (r: FeedRun) => <DateTimeCell value={r.started_at} />,
   finished_at: (r: FeedRun) => (r.finished_at ? <DateTimeCell value={r.finished_at} /> : null),
+  // A running run says how far it got under its badge (the badge stays short enough for the column).
   status: (r: FeedRun) => (
-    <Badge color={RUN_COLORS[r.run_status]} variant="light">
-      {runStatusText(r)}
-    </Badge>
+    <Stack gap={2} align="flex-start">
+      <Badge color={RUN_COLORS[r.run_status]} variant="light">
+        {FEED_RUN_STATUS_LABELS[r.run_status]}
+      </Badge>
+      {r.run_status === 'running' && (
+        <Text size="xs" c="dimmed">
+          {runStatusText(r).replace(/^Running: /, '')}
+        </Text>
+      )}
+    </Stack>
   ),
 };
 
