@@ -6,6 +6,7 @@ import { type Database, type Db, rowsOf } from '../src/db/client.ts';
 import { dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { seedDemoData } from '../src/db/seed/demo.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
+import { processRun } from '../src/pipeline/ingest/process.ts';
 import { markReceived, newLease, openRun, RUN_LEASE_MS, stageBatch } from '../src/pipeline/ingest/run-store.ts';
 import { feedRunLoop } from '../src/pipeline/ingest/runs-loop.ts';
 import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
@@ -93,6 +94,47 @@ for (const kind of testDatabaseKinds()) {
       expect(run).toMatchObject({ status: 'succeeded', error: null, rowsRead: 3, rowsDone: 3 });
       const items = await database.db.select().from(surveyProcessingItems).where(eq(surveyProcessingItems.runId, runId));
       expect(items).toHaveLength(3);
+    });
+
+    it('a run resumed by another worker after its first worker stopped counts every row once', async () => {
+      const clock = movableClock(new Date('2026-11-21T15:00:00Z'));
+      const deps = { db: database.db, clock };
+      const feed = await makeFeed(database.db, 'Resumed counts');
+      const lease = newLease();
+      const runId = await openRun(deps, feed, { source: 'csv_upload', sourceName: 'resume.csv', startedBy: null }, lease);
+      // Three batches, each with a good row, a repeated transaction and a row without a contact.
+      for (let seq = 0; seq < 3; seq++) {
+        const base = seq * 3;
+        await stageBatch(
+          deps,
+          runId,
+          seq,
+          [
+            {
+              rowNumber: base + 1,
+              raw: { first_name: 'Good', email: `resume.${seq}@example.com`, transaction_id: `RES-${seq}`, transaction_date: '2026-11-20' },
+            },
+            {
+              rowNumber: base + 2,
+              raw: { first_name: 'Again', email: `again.${seq}@example.com`, transaction_id: `RES-${seq}`, transaction_date: '2026-11-20' },
+            },
+            { rowNumber: base + 3, raw: { first_name: 'Nobody', transaction_id: `NONE-${seq}`, transaction_date: '2026-11-20' } },
+          ],
+          lease,
+        );
+      }
+      await markReceived(deps, runId, lease, { feedId: feed.id, release: false });
+      // The first worker admits one batch, then stops; the loop takes the run over once its lease lapsed.
+      expect(await processRun(deps, runId, lease, { maxBatches: 1 })).toBe(false);
+      clock.advance(RUN_LEASE_MS + 1000);
+      await feedRunLoop(deps).run(clock.now());
+      const [run] = await database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.id, runId));
+      const items = await database.db.select().from(surveyProcessingItems).where(eq(surveyProcessingItems.runId, runId));
+      expect(items.map((i) => i.rowNumber).sort((a, b) => a - b)).toEqual([1, 2, 4, 5, 7, 8]);
+      const skipped = Object.values(run?.rowsSkipped ?? {}).reduce((a, b) => a + b, 0);
+      expect(run).toMatchObject({ status: 'partial', rowsRead: 9, rowsDone: 9, rowsInvalid: 3, rowsSkipped: { skipped_duplicate: 3 } });
+      expect((run?.rowsAccepted ?? 0) + skipped + (run?.rowsInvalid ?? 0)).toBe(9);
+      expect(run?.scheduled).toBe(items.filter((i) => i.status === 'scheduled').length);
     });
   });
 }
