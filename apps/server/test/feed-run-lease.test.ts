@@ -130,7 +130,7 @@ for (const kind of testDatabaseKinds()) {
       await feedRunLoop(deps).run(clock.now());
       const [run] = await database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.id, runId));
       const items = await database.db.select().from(surveyProcessingItems).where(eq(surveyProcessingItems.runId, runId));
-      expect(items.map((i) => i.rowNumber).sort((a, b) => a - b)).toEqual([1, 2, 4, 5, 7, 8]);
+      expect(items.map((i) => i.rowNumber ?? 0).sort((a, b) => a - b)).toEqual([1, 2, 4, 5, 7, 8]);
       const skipped = Object.values(run?.rowsSkipped ?? {}).reduce((a, b) => a + b, 0);
       expect(run).toMatchObject({ status: 'partial', rowsRead: 9, rowsDone: 9, rowsInvalid: 3, rowsSkipped: { skipped_duplicate: 3 } });
       expect((run?.rowsAccepted ?? 0) + skipped + (run?.rowsInvalid ?? 0)).toBe(9);
