@@ -15,6 +15,11 @@ for (const kind of testDatabaseKinds()) {
     const send = (method: 'POST' | 'PATCH' | 'PUT', url: string, payload: Record<string, unknown> = {}) =>
       ctx.app.inject({ method, url, headers, payload });
 
+    /** Saves the settings with their version as loaded (none before the endpoint is set up). */
+    const save = async (payload: Record<string, unknown>) => {
+      const { updated_at: seen } = (await get(`/api/api-endpoints/${locationId}`)).json().data;
+      return send('PUT', `/api/api-endpoints/${locationId}`, { ...payload, ...(seen ? { updated_at: seen } : {}) });
+    };
     /** Pause, resume or archive, with the version of the settings as loaded. */
     const setStatus = async (status: string) => {
       const { updated_at: seen } = (await get(`/api/api-endpoints/${locationId}`)).json().data;
@@ -57,13 +62,13 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('saves the settings and makes the api feed, a webhook secret only when asked (shown once), and refuses bad links naming the field', async () => {
-      const bad = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: otherSurveyId, rate_limit_per_min: 0 });
+      const bad = await save({ survey_id: otherSurveyId, rate_limit_per_min: 0 });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors.rate_limit_per_min).toEqual(['The Rate limit per minute field must be between 1 and 6000']);
-      const wrongSurvey = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: otherSurveyId });
+      const wrongSurvey = await save({ survey_id: otherSurveyId });
       expect(Object.keys(wrongSurvey.json().errors)).toEqual(['survey_id']);
 
-      const saved = await send('PUT', `/api/api-endpoints/${locationId}`, {
+      const saved = await save({
         survey_id: surveyId,
         token_id: tokenId,
         allowed_ips: ['127.0.0.1', '::1'],
@@ -91,19 +96,25 @@ for (const kind of testDatabaseKinds()) {
       expect(feed?.fieldMapping).toMatchObject({ first_name: 'first_name', transaction_id: 'transaction_id' });
 
       // Asked for: made, shown once, stored hashed; kept by a later save; removed when asked.
-      const asked = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId, webhook_secret_action: 'new' });
+      const asked = await save({ survey_id: surveyId, webhook_secret_action: 'new' });
       const secret = asked.json().data.webhook_secret;
       expect(secret).toMatch(/^[A-Za-z0-9_-]{32,128}$/);
       expect(asked.json().data.endpoint.has_webhook_secret).toBe(true);
       const [withSecret] = await ctx.database.db.select().from(endpointConfigs).where(eq(endpointConfigs.locationId, locationId));
       expect(withSecret?.webhookSecretHash).toMatch(/^[0-9a-f]{64}$/);
       expect(withSecret?.webhookSecretHash).not.toBe(secret);
-      const again = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId, rate_limit_per_min: '90' });
+      const again = await save({ survey_id: surveyId, rate_limit_per_min: '90' });
       expect(again.json().data).toMatchObject({ webhook_secret: null, endpoint: { has_webhook_secret: true } });
-      const removed = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId, webhook_secret_action: 'remove' });
+      const removed = await save({ survey_id: surveyId, webhook_secret_action: 'remove' });
       expect(removed.json().data).toMatchObject({ webhook_secret: null, endpoint: { has_webhook_secret: false } });
-      const unknown = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId, webhook_secret_action: 'rotate' });
+      const unknown = await save({ survey_id: surveyId, webhook_secret_action: 'rotate' });
       expect(unknown.statusCode).toBe(400);
+      // Once set up, a save says which version it edits: none is 422, an older one 409.
+      const blind = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId });
+      expect(blind.statusCode).toBe(422);
+      expect(blind.json()).toMatchObject({ message: 'Please correct: Last updated.' });
+      const stale = await send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId, updated_at: endpoint.updated_at });
+      expect(stale.statusCode).toBe(409);
       const feeds = await ctx.database.db
         .select()
         .from(dataFeeds)
@@ -162,7 +173,7 @@ for (const kind of testDatabaseKinds()) {
         const regen = await send('POST', `/api/api-token/${tokenId}/regenerate`, { grace_hours: 1 });
         token = regen.json().data.token;
         tokenId = regen.json().data.id;
-        const saved = await send('PUT', `/api/api-endpoints/${locationId}`, {
+        const saved = await save({
           survey_id: surveyId,
           token_id: tokenId,
           allowed_ips: ['127.0.0.1', '::1'],
@@ -190,7 +201,7 @@ for (const kind of testDatabaseKinds()) {
       it('takes CSV only when the endpoint says so (415 otherwise)', async () => {
         const csv = `first_name,email,transaction_id,transaction_date\nCasey,casey@example.com,API-${kind}-csv,${new Date().toISOString().slice(0, 10)}\n`;
         expect((await call(csv, { type: 'text/csv' })).statusCode).toBe(415);
-        await send('PUT', `/api/api-endpoints/${locationId}`, {
+        await save({
           survey_id: surveyId,
           token_id: tokenId,
           allowed_ips: ['127.0.0.1'],
@@ -200,7 +211,7 @@ for (const kind of testDatabaseKinds()) {
         const res = await call(csv, { type: 'text/csv' });
         expect(res.statusCode).toBe(200);
         expect(res.json().data.accepted).toHaveLength(1);
-        await send('PUT', `/api/api-endpoints/${locationId}`, {
+        await save({
           survey_id: surveyId,
           token_id: tokenId,
           allowed_ips: ['127.0.0.1'],
@@ -238,7 +249,7 @@ for (const kind of testDatabaseKinds()) {
         const paused = await call([row(4)]);
         expect(paused.statusCode).toBe(423);
         await setStatus('active');
-        await send('PUT', `/api/api-endpoints/${locationId}`, {
+        await save({
           survey_id: surveyId,
           token_id: tokenId,
           allowed_ips: ['127.0.0.1'],
@@ -256,7 +267,7 @@ for (const kind of testDatabaseKinds()) {
       });
 
       it("refuses a revoked token (401) and lets the old token work through a regenerate's grace period", async () => {
-        await send('PUT', `/api/api-endpoints/${locationId}`, {
+        await save({
           survey_id: surveyId,
           token_id: tokenId,
           allowed_ips: ['127.0.0.1'],

@@ -21,8 +21,17 @@ for (const kind of testDatabaseKinds()) {
     let otherUserId: number;
     const send = (method: 'POST' | 'PUT', url: string, payload: Record<string, unknown> = {}) =>
       ctx.app.inject({ method, url, headers, payload });
-    const save = (extra: Record<string, unknown> = {}) =>
-      send('PUT', `/api/api-endpoints/${locationId}`, { survey_id: surveyId, rate_limit_per_min: 6000, ...extra });
+    /** Saves the settings with their version as loaded (none before the endpoint is set up). */
+    const save = async (extra: Record<string, unknown> = {}) => {
+      const current = await ctx.app.inject({ method: 'GET', url: `/api/api-endpoints/${locationId}`, headers });
+      const seen: string | undefined = current.json().data.updated_at;
+      return send('PUT', `/api/api-endpoints/${locationId}`, {
+        survey_id: surveyId,
+        rate_limit_per_min: 6000,
+        ...(seen ? { updated_at: seen } : {}),
+        ...extra,
+      });
+    };
     let n = 0;
     const row = () => {
       n += 1;

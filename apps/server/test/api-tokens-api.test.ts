@@ -154,8 +154,18 @@ for (const kind of testDatabaseKinds()) {
         await send('POST', '/api/api-token', { user_id: adminId, name: 'Admin tools', scopes: ['feeds:write'], expires_at: 'never' })
       ).json().data;
       expect(made.expires_at).toBeNull();
-      const edited = await send('PATCH', `/api/api-token/${made.id}`, { name: 'Admin tooling', scopes: ['feeds:write', 'reports:read'] });
+      const edit = { name: 'Admin tooling', scopes: ['feeds:write', 'reports:read'] };
+      // An edit says which version it changes: none is 422 naming Last updated, an older one 409.
+      const blind = await send('PATCH', `/api/api-token/${made.id}`, edit);
+      expect(blind.statusCode).toBe(422);
+      expect(blind.json()).toMatchObject({ message: 'Please correct: Last updated.' });
+      // The version is the user's row's, as the list (and GET /api/api-token/<user id>) shows it.
+      const listed = (await get(`/api/api-token/${adminId}`)).json().data;
+      expect(listed).toMatchObject({ token_id: made.id, updated_at: made.updated_at });
+      const edited = await send('PATCH', `/api/api-token/${made.id}`, { ...edit, updated_at: listed.updated_at });
       expect(edited.json().data).toMatchObject({ name: 'Admin tooling', scopes: ['feeds:write', 'reports:read'] });
+      const stale = await send('PATCH', `/api/api-token/${made.id}`, { name: 'Late', updated_at: made.updated_at });
+      expect(stale.statusCode).toBe(409);
 
       const regen = await send('POST', `/api/api-token/${made.id}/regenerate`, { grace_hours: 24 });
       expect(regen.statusCode).toBe(201);

@@ -12,9 +12,6 @@ const MAY_SKIP: Readonly<Record<string, string>> = {
   'PUT /api/users/switch-client/:clientId': "the signed-in user's own current client: no one else writes it",
   'PUT /api/preferences/:key': "the signed-in user's own column choices: no one else writes them",
   'PUT /api/test-clock': 'the browser tests’ clock (CLOCK_CONTROL only), not a record',
-  // Not yet versioned: their module's owner is to add the stamp (reported in issue 18).
-  'PATCH /api/api-token/:id': 'pending: the API token edit does not check a version yet',
-  'PUT /api/api-endpoints/:id': 'pending: the API endpoint save does not check a version yet',
 };
 
 const fieldNames = (schema: unknown): string[] => {
@@ -29,7 +26,12 @@ for (const kind of testDatabaseKinds()) {
     beforeAll(async () => {
       ctx = await startTestApp(kind, { clockControl: true });
       headers = bearer(await login(ctx.app, 'admin@example.com'));
-      // One API endpoint set up, so its status change has a version to require.
+      // One API token, so its edit has a version to require (the list's rows are users; a user's
+      // row, GET /api/api-token/<user id>, carries their token's version).
+      const me = (await ctx.app.inject({ method: 'GET', url: '/api/user', headers })).json().data.user;
+      const token = { user_id: me.id, name: 'Versioned', scopes: ['feeds:write'] };
+      expect((await ctx.app.inject({ method: 'POST', url: '/api/api-token', headers, payload: token })).statusCode).toBe(201);
+      // One API endpoint set up, so its save and status change have a version to require.
       const endpoints = (await ctx.app.inject({ method: 'GET', url: '/api/api-endpoints', headers })).json().data as { _id: string }[];
       for (const { _id: id } of endpoints) {
         const surveys = (await ctx.app.inject({ method: 'GET', url: `/api/api-endpoints/${id}/survey-options`, headers })).json().data;

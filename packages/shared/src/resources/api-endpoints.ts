@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId } from '../api/ids.ts';
 import { defineResource, type Option, statusFilter, statusLabel } from '../api/resource.ts';
+import { versionStamp } from '../api/status.ts';
 import { STATUSES } from '../constants.ts';
 import { FEED_FIELDS, PAYLOAD_FORMATS } from '../pipeline/enums.ts';
 import { allowedIpsSchema } from './api-tokens.ts';
@@ -129,7 +130,11 @@ export const API_ENDPOINT_SAVE_LABELS = {
   webhook_secret_action: 'Webhook secret',
 } as const satisfies Record<string, string>;
 
-/** `PUT /api/api-endpoints/:id`: the settings, and what to do with the webhook secret (nothing unless asked). */
+/**
+ * `PUT /api/api-endpoints/:id`: the settings, what to do with the webhook secret (nothing unless
+ * asked), and the version edited (`updated_at`: required once the endpoint is set up; the first
+ * save has none).
+ */
 const fields = apiEndpointResource.fields;
 export const apiEndpointSaveSchema = z.strictObject({
   survey_id: fields.survey_id.schema,
@@ -140,6 +145,7 @@ export const apiEndpointSaveSchema = z.strictObject({
   webhook_secret_action: z
     .enum(WEBHOOK_SECRET_ACTIONS, `The ${API_ENDPOINT_SAVE_LABELS.webhook_secret_action} field must be keep, new or remove`)
     .optional(),
+  updated_at: versionStamp,
 });
 export type ApiEndpointSave = z.infer<typeof apiEndpointSaveSchema>;
 

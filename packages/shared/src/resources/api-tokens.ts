@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, type Option } from '../api/resource.ts';
+import { versionStamp } from '../api/status.ts';
 import { API_TOKEN_SCOPES, type ApiTokenScope } from '../pipeline/enums.ts';
 
 /**
@@ -79,6 +80,8 @@ export const apiTokenSchema = z.object({
   last_used_ip: z.string().nullable(),
   revoked_at: z.string().nullable(),
   state: z.enum(API_TOKEN_STATES),
+  /** The token's version stamp: Edit sends it back. */
+  updated_at: z.string(),
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
@@ -107,6 +110,8 @@ export const apiTokenUserSchema = z.object({
   last_used_at: z.string().nullable(),
   last_used_ip: z.string().nullable(),
   state: z.enum(API_TOKEN_STATES),
+  /** The newest token's version stamp (Edit sends it back); absent without a token. */
+  updated_at: z.string().optional(),
 });
 export type ApiTokenUser = z.infer<typeof apiTokenUserSchema>;
 
@@ -177,12 +182,13 @@ export const apiTokenResource = defineResource({
 export type ApiTokenCreate = z.infer<typeof apiTokenResource.createSchema>;
 export type ApiTokenListQuery = z.infer<typeof apiTokenResource.listQuerySchema>;
 
-/** `PATCH /api/api-token/:id` (a token's id): name, scopes, expiry, allowed IPs. */
+/** `PATCH /api/api-token/:id` (a token's id): name, scopes, expiry, allowed IPs, and the version edited (`updated_at`, required). */
 export const apiTokenUpdateSchema = z.strictObject({
   name: z.string().max(200).optional(),
   scopes: apiTokenResource.fields.scopes.schema,
   expires_at: apiTokenResource.fields.expires_at.schema,
   allowed_ips: allowedIpsSchema.optional(),
+  updated_at: versionStamp,
 });
 export type ApiTokenUpdate = z.infer<typeof apiTokenUpdateSchema>;
 

@@ -23,7 +23,7 @@ import type { Db } from '../../db/client.ts';
 import { dataFeeds, endpointConfigs, locations, surveys } from '../../db/schema/index.ts';
 import { clientScopeOf } from '../../kit/current-client.ts';
 import { listRoutes, validated } from '../../kit/resource-routes.ts';
-import { assertFresh, assertTransition } from '../../kit/status.ts';
+import { assertFresh, assertTransition, versionRequired } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { validateFile } from '../../pipeline/ingest/run.ts';
@@ -157,8 +157,10 @@ export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = { ...apiEndpointResource.defaults, ...validated<ApiEndpointSave>(request.body) };
-      await validateFields(body, apiEndpointResource.rules, { names: apiEndpointResource.labels });
       const location = await locationOf(app.db, validated<Params>(request.params).id);
+      // Once set up, a save edits a versioned record: the version it read comes first (kit/status.ts).
+      if (body.updated_at === undefined && (await findEndpoint(app.db, location.id))?.configured) throw versionRequired();
+      await validateFields(body, apiEndpointResource.rules, { names: apiEndpointResource.labels });
       await checkLinks(app, location, body);
       return { data: await saveEndpoint(request, location, body) };
     },

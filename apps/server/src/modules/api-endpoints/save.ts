@@ -3,8 +3,9 @@ import { API_ROW_FIELDS, type ApiEndpointSave, type FeedMapping } from '@admin/s
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { dataFeeds, endpointConfigs, type locations } from '../../db/schema/index.ts';
+import { assertFresh } from '../../kit/status.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { notFound } from '../../lib/http-error.ts';
+import { conflict, notFound } from '../../lib/http-error.ts';
 import { findEndpoint } from './repository.ts';
 
 /** API rows are named by the fields themselves: the endpoint's feed maps each field to its own name. */
@@ -16,8 +17,9 @@ type Location = typeof locations.$inferSelect;
  * Saves an endpoint's settings (its `api` feed made on the first save, updated after) and does
  * what was asked with its webhook secret: nothing, a new one (answered once, stored hashed), or
  * none. One winner whatever the races (decision 032): the settings row is inserted (or found)
- * first and locked, so parallel first saves wait on its primary key and only the first makes the
- * feed; `FOR UPDATE` alone locks nothing while no row exists.
+ * first and locked, so parallel first saves wait on its primary key; the first makes the feed and
+ * the others, which saw no version, are refused (409) instead of overwriting it. `FOR UPDATE`
+ * alone locks nothing while no row exists.
  */
 export async function saveEndpoint(request: FastifyRequest, location: Location, body: ApiEndpointSave) {
   const db = request.server.db;
@@ -32,6 +34,12 @@ export async function saveEndpoint(request: FastifyRequest, location: Location, 
       .returning({ locationId: endpointConfigs.locationId });
     const [current] = await tx.select().from(endpointConfigs).where(eq(endpointConfigs.locationId, location.id)).for('update');
     if (!current) throw notFound('API endpoint');
+    const what = `The API endpoint of ${location.locationname}`;
+    if (made === undefined) {
+      // Set up meanwhile by a parallel first save: this one saw no version, so it must not overwrite.
+      if (body.updated_at === undefined) throw conflict(`${what} was set up by someone else meanwhile. Reload it and try again.`);
+      assertFresh(current.updatedAt, body.updated_at, what);
+    }
     const feedValues = { surveyId, allowedIps, name: `API: ${location.locationname}`.slice(0, 120), updatedAt: sql`now()` };
     let feedId = current.dataFeedId;
     if (feedId !== null) await tx.update(dataFeeds).set(feedValues).where(eq(dataFeeds.id, feedId));

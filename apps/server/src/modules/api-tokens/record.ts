@@ -30,5 +30,6 @@ export function toApiToken(row: ApiTokenRow, now: Date): ApiToken {
     last_used_ip: row.lastUsedIp,
     revoked_at: iso(row.revokedAt),
     state: stateOf(row, now),
+    updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -117,6 +117,7 @@ function toUserRow({ user, token, clientName, soleClient }: Row, now: Date, reti
     last_used_ip: token?.lastUsedIp ?? null,
     // A working token whose user may no longer hold it is refused on every call: shown so.
     state: token && state === 'active' && !tokenRight(holder, token.clientId) ? 'suspended' : state,
+    ...(token ? { updated_at: token.updatedAt.toISOString() } : {}),
   };
 }
 

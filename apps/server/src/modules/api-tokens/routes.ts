@@ -7,6 +7,7 @@ import {
   apiTokenResource,
   apiTokenSchema,
   apiTokenUpdateSchema,
+  apiTokenUserSchema,
   dataEnvelope,
   idParamSchema,
   parseExpiry,
@@ -18,11 +19,12 @@ import type { z } from 'zod';
 import { apiTokens, endpointConfigs } from '../../db/schema/index.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { validated } from '../../kit/resource-routes.ts';
+import { assertFresh, versionRequired } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { tokenRight } from './holder.ts';
 import { audited, dropBoundSecrets, generateFor, holderUser, issue, liveTokenOf, lockToken } from './issue.ts';
-import { countUsers, listUsers } from './repository.ts';
+import { countUsers, findUserRow, listUsers } from './repository.ts';
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -48,6 +50,12 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     readOnlyRoutes(apiTokenResource, {
       list: (db, q, limit) => listUsers(db, q, limit, now(), app.apiTokens.retiredMasterEmail),
       count: (db, q) => countUsers(db, q),
+      // One user's row (a user's id, as the list's rows): what an edit of their token starts from.
+      detail: {
+        schema: apiTokenUserSchema,
+        find: (db, id) => findUserRow(db, id, now(), app.apiTokens.retiredMasterEmail),
+        what: 'User',
+      },
       exportAudit: { action: 'api_token.export', message: 'Exported API tokens (metadata, no secrets)' },
     }),
   );
@@ -97,11 +105,14 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
     { config, schema: { params: idParamSchema, body: apiTokenUpdateSchema, response: { 200: one } } },
     async (request) => {
       const changes = validated<ApiTokenUpdate>(request.body);
+      // The version edited comes first: without it nothing else is worth checking (kit/status.ts).
+      if (changes.updated_at === undefined) throw versionRequired();
       await checkName(changes, true);
       const at = now();
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
       const updated = await app.db.transaction(async (tx) => {
         const before = await lockToken(tx, id);
+        assertFresh(before.updatedAt, changes.updated_at, `API token ${before.name}`);
         const [row] = await tx
           .update(apiTokens)
           .set({

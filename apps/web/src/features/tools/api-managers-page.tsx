@@ -70,6 +70,8 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
         payload_format: format,
         rate_limit_per_min: rate === '' ? null : Number(rate),
         webhook_secret_action: secretAction,
+        // The version edited, once set up (a change made since is then refused, not overwritten).
+        ...(row.updated_at ? { updated_at: row.updated_at } : {}),
       });
       onDone(data.webhook_secret);
     });

@@ -42,7 +42,7 @@ function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(create
     run(async () => {
       const body = { name, scopes, expires_at: never ? NEVER : expires, allowed_ips: ipList(ips) };
       if (editing) {
-        await api.patch(`${path}/${row.token_id}`, body);
+        await api.patch(`${path}/${row.token_id}`, { ...body, updated_at: row.updated_at });
         onDone(null);
       } else {
         const { data } = await api.post<{ data: ApiTokenCreated }>(path, { ...body, user_id: row.id });
