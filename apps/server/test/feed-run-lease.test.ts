@@ -136,5 +136,32 @@ for (const kind of testDatabaseKinds()) {
       expect((run?.rowsAccepted ?? 0) + skipped + (run?.rowsInvalid ?? 0)).toBe(9);
       expect(run?.scheduled).toBe(items.filter((i) => i.status === 'scheduled').length);
     });
+
+    it('a run cut off while arriving tells how to send its rows again for its source', async () => {
+      const clock = movableClock(new Date('2026-11-22T15:00:00Z'));
+      const deps = { db: database.db, clock };
+      const feed = await makeFeed(database.db, 'Cut off sources');
+      const expected = {
+        csv_upload: /Upload it again\.$/,
+        sftp: /taken again at the next pull\.$/,
+        api: /Send the call again\.$/,
+        rerun: /Re-run the failed rows of run 1 again\.$/,
+      } as const;
+      const runs = new Map<keyof typeof expected, number>();
+      for (const source of Object.keys(expected) as (keyof typeof expected)[]) {
+        const lease = newLease();
+        const start = { source, sourceName: `cut ${source}`, startedBy: null, ...(source === 'rerun' ? { rerunOf: 1 } : {}) };
+        const runId = await openRun(deps, feed, start, lease);
+        await stageBatch(deps, runId, 0, records(`CUT-${source}`, 2), lease);
+        runs.set(source, runId);
+      }
+      clock.advance(RUN_LEASE_MS + 1000);
+      await feedRunLoop(deps).run(clock.now());
+      for (const [source, runId] of runs) {
+        const [run] = await database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.id, runId));
+        expect(run?.status).toBe('failed');
+        expect(run?.error, source).toMatch(expected[source]);
+      }
+    });
   });
 }

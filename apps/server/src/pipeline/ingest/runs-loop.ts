@@ -9,13 +9,27 @@ import { failRun, RUN_LEASE_MS, type RunDeps } from './run-store.ts';
 const BATCHES_PER_TURN = 8;
 
 /**
- * What a stopped worker's arriving file says on Survey Manager Logs. An SFTP file was not recorded
- * taken, so the next pull takes it again; an upload's sender never had an answer.
+ * What a stopped worker's arriving rows say on Survey Manager Logs, with how to send them again:
+ * an SFTP file was not recorded taken, so the next pull takes it again; an upload's sender, an API
+ * caller and whoever re-ran failed rows never had an answer.
  */
-const cutOff = (source: string) =>
-  source === 'sftp'
-    ? 'The pull stopped before the file was stored whole (the server or the connection stopped); none of its rows was admitted. The file is taken again at the next pull.'
-    : 'The file stopped arriving before it was stored whole (the server or the connection stopped); none of its rows was admitted. Upload it again.';
+function cutOff(source: string, rerunOf: unknown): string {
+  const what =
+    source === 'sftp'
+      ? 'The pull stopped before the file was stored whole'
+      : source === 'csv_upload'
+        ? 'The file stopped arriving before it was stored whole'
+        : 'The rows stopped arriving before they were stored whole';
+  const again =
+    source === 'sftp'
+      ? 'The file is taken again at the next pull.'
+      : source === 'api'
+        ? 'Send the call again.'
+        : source === 'rerun'
+          ? `Re-run the failed rows of run ${String(rerunOf)} again.`
+          : 'Upload it again.';
+  return `${what} (the server or the connection stopped); none of its rows was admitted. ${again}`;
+}
 
 /**
  * The feed-run loop, on every worker (docs/decisions/031-feed-runs-resume.md): each turn it fails
@@ -33,12 +47,12 @@ export function feedRunLoop(deps: RunDeps): WorkerLoop {
       const at = now.toISOString();
       const abandoned = rowsOf(
         await deps.db.execute(sql`
-          select r.id, r.source, r.data_feed_id from data_feed_runs r
+          select r.id, r.source, r.rerun_of, r.data_feed_id from data_feed_runs r
           where r.status = 'running' and r.received_at is null and r.locked_until < ${at}::timestamptz
           order by r.id limit 20`),
       );
       for (const r of abandoned) {
-        await failRun(deps, Number(r.id), cutOff(String(r.source)), { lease: null, feedId: Number(r.data_feed_id) });
+        await failRun(deps, Number(r.id), cutOff(String(r.source), r.rerun_of), { lease: null, feedId: Number(r.data_feed_id) });
       }
       const until = new Date(now.getTime() + RUN_LEASE_MS).toISOString();
       const [claimed] = rowsOf(
