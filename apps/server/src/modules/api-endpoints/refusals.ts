@@ -46,8 +46,10 @@ export function refusalTracker(db: Db) {
   return {
     /** Null when the address's next call may have its credential checked, else the whole seconds to wait (Retry-After). */
     waitFor(ip: string, now: Date): number | null {
-      const tally = tallyOf(ip, now);
-      if (tally.refused < REFUSALS_PER_WINDOW) return null;
+      // Read only: an address that was never refused gets no tally.
+      const tally = tallies.get(ip);
+      const windowStart = Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS;
+      if (!tally || tally.windowStart !== windowStart || tally.refused < REFUSALS_PER_WINDOW) return null;
       return Math.max(1, Math.ceil((tally.windowStart + WINDOW_MS - now.getTime()) / 1000));
     },
 
