@@ -13,7 +13,20 @@ import type {
   SurveyChangeAction,
 } from '@admin/shared/pipeline/enums';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 import { users } from './identity.ts';
 import { locations } from './locations.ts';
@@ -221,9 +234,7 @@ export const apiTokens = pgTable(
     index('api_tokens_user_idx').on(t.userId),
     // One unrevoked token per user, whatever races (docs/decisions/032-api-access-one-winner.md): a
     // regenerate revokes the old one (from the end of its grace) before it inserts the new one.
-    uniqueIndex('api_tokens_user_live_uq')
-      .on(t.userId)
-      .where(sql`${t.revokedAt} is null`),
+    uniqueIndex('api_tokens_user_live_uq').on(t.userId).where(sql`${t.revokedAt} is null`),
   ],
 );
 

@@ -4,13 +4,9 @@ import {
   FEED_DELIMITERS,
   FEED_FILE_LABELS,
   FEED_SAMPLE_LABELS,
-  type FeedFileBody,
   feedFileSchema,
   feedPreviewSchema,
-  feedRunNowSchema,
-  feedRunSchema,
   feedTemplateCsv,
-  feedValidationSchema,
   idParamSchema,
   optionsAnswerSchema,
   optionsQuerySchema,
@@ -19,10 +15,10 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { dataFeeds, surveys } from '../../db/schema/index.ts';
-import { requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
+import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { allOf, containsPattern } from '../../kit/keyset.ts';
 import { resourceRoutes } from '../../kit/resource-routes.ts';
-import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
+import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { FeedFileError, parseFeedFile } from '../../pipeline/ingest/parse.ts';
 import type { DataFeedRow } from '../../pipeline/ingest/run.ts';
 import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
@@ -43,15 +39,13 @@ const previewBodySchema = feedFileSchema.extend({
 
 /** A file that cannot be read at all is a 422 naming the file as its input labels it (`labels`). */
 const fileRefused = (err: FeedFileError, labels: Readonly<Record<string, string>>) => fieldsRefused({ csv: [err.message] }, labels);
-/** Routes with a file carry its input's labels, so the input guard names refused fields by them (plugins/input-guard.ts). */
-const fileConfig = { labels: FEED_FILE_LABELS };
 const sampleConfig = { labels: FEED_SAMPLE_LABELS };
 
 /**
  * Survey Platform (collection `/api/data-feeds`): the kit's routes for the definition (Pause,
  * Resume and Archive are its status route), and the feed's own: survey options for the filter,
- * the mapping editor's preview of a sample's first rows, the sample template CSV, Validate file
- * (dry run), Upload CSV (a run), Run now (queues an SFTP pull). Saving or resuming an SFTP feed
+ * the mapping editor's preview of a sample's first rows, the sample template CSV, and the file
+ * routes of run-routes.ts (Validate file, Upload CSV, Run now). Saving or resuming an SFTP feed
  * with a schedule queues its next pull.
  */
 export const dataFeedRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; allowPrivateHosts: boolean }> = async (
