@@ -35,4 +35,27 @@ describe('readFeedStream on a file that arrives in pieces', () => {
     );
     expect(outcome).toBeInstanceOf(FeedFileError);
   });
+
+  it('after a batch failed, reads the rest of an upload to its end without judging it, so its sender gets the answer', async () => {
+    let pieces = 0;
+    async function* arriving() {
+      yield `name,email\n${good(1, 300)}`;
+      pieces++;
+      await sleep(50);
+      // Past the failed batch: a piece that is not text, then more; a stopped reader only drops them.
+      for (const piece of ['Bad\u0000Row,x@example.com\n', good(500, 10), good(600, 10)]) {
+        yield piece;
+        pieces++;
+        await sleep(5);
+      }
+    }
+    const outcome = await settled(
+      readFeedStream(arriving(), options, 100, async () => {
+        throw new Error('run given up');
+      }),
+      3000,
+    );
+    expect(outcome).toMatchObject({ message: 'run given up' });
+    expect(pieces).toBe(4);
+  });
 });

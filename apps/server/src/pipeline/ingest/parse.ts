@@ -166,14 +166,15 @@ export async function readFeedStream(
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       bytes += buffer.byteLength;
       if (bytes > MAX_FEED_FILE_BYTES) throw new FeedFileError(tooBigMessage());
-      const text = decode(buffer);
-      refuseNul(text, linesFed);
-      linesFed += text.match(/\n/g)?.length ?? 0;
       // Once the reader stopped (a row it refused, a batch that failed), the rest is read and
       // dropped, so an upload's sender still gets the answer: a destroyed parser never drains.
       if (parser.destroyed) continue;
+      const text = decode(buffer);
+      refuseNul(text, linesFed);
+      linesFed += text.match(/\n/g)?.length ?? 0;
       if (!parser.write(text) && !parser.destroyed) await drainedOrClosed(parser);
     }
+    if (parser.destroyed) return;
     const rest = decode(undefined);
     if (rest) parser.write(rest);
     parser.end();
