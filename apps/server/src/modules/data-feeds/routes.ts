@@ -2,7 +2,6 @@ import {
   dataEnvelope,
   dataFeedResource,
   FEED_DELIMITERS,
-  FEED_FILE_LABELS,
   FEED_SAMPLE_LABELS,
   feedFileSchema,
   feedPreviewSchema,
