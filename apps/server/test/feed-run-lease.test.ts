@@ -7,6 +7,7 @@ import { dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema
 import { seedDemoData } from '../src/db/seed/demo.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { processRun } from '../src/pipeline/ingest/process.ts';
+import { startRun } from '../src/pipeline/ingest/run.ts';
 import { markReceived, newLease, openRun, RUN_LEASE_MS, stageBatch } from '../src/pipeline/ingest/run-store.ts';
 import { feedRunLoop } from '../src/pipeline/ingest/runs-loop.ts';
 import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
@@ -162,6 +163,26 @@ for (const kind of testDatabaseKinds()) {
         expect(run?.status).toBe('failed');
         expect(run?.error, source).toMatch(expected[source]);
       }
+    });
+
+    it('two workers taking a run from each other between any two batches admit each row once', async () => {
+      // Every reading of this clock is a lease later: whatever one worker holds, the other may take.
+      let at = new Date('2026-11-23T15:00:00Z').getTime();
+      const clock = { now: () => new Date((at += RUN_LEASE_MS + 1)) };
+      const deps = { db: database.db, clock, batchSize: 7 };
+      const feed = await makeFeed(database.db, 'Contested run');
+      const runId = await startRun(
+        deps,
+        feed,
+        { source: 'csv_upload', sourceName: 'contested.csv', startedBy: null },
+        records('RACE', 140),
+      );
+      const [a, b] = [feedRunLoop(deps), feedRunLoop(deps)];
+      for (let turn = 0; turn < 40; turn++) await Promise.all([a.run(clock.now()), b.run(clock.now())]);
+      const [run] = await database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.id, runId));
+      const items = await database.db.select().from(surveyProcessingItems).where(eq(surveyProcessingItems.runId, runId));
+      expect(items.map((i) => i.rowNumber ?? 0).sort((x, y) => x - y)).toEqual(Array.from({ length: 140 }, (_, i) => i + 1));
+      expect(run).toMatchObject({ status: 'succeeded', rowsRead: 140, rowsDone: 140, rowsAccepted: 140 });
     });
   });
 }
