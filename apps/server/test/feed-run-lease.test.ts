@@ -168,7 +168,12 @@ for (const kind of testDatabaseKinds()) {
     it('two workers taking a run from each other between any two batches admit each row once', async () => {
       // Every reading of this clock is a lease later: whatever one worker holds, the other may take.
       let at = new Date('2026-11-23T15:00:00Z').getTime();
-      const clock = { now: () => new Date((at += RUN_LEASE_MS + 1)) };
+      const clock = {
+        now: () => {
+          at += RUN_LEASE_MS + 1;
+          return new Date(at);
+        },
+      };
       const deps = { db: database.db, clock, batchSize: 7 };
       const feed = await makeFeed(database.db, 'Contested run');
       const runId = await startRun(
