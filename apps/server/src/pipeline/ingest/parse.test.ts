@@ -65,6 +65,10 @@ describe('readFeedStream', () => {
 });
 
 describe('parseFeedFile', () => {
+  it('refuses a quote opening inside a field, as the fuzz suite sent it', () => {
+    expect(() => parseFeedFile('hN"P97', options)).toThrow(FeedFileError);
+  });
+
   it('names the line of an unclosed quote', () => {
     expect(() => parseFeedFile('a,b\n1,2\n"open,1\n', options)).toThrow('Line 3 opens a quote that is never closed.');
   });

@@ -1,6 +1,6 @@
 import { DELIMITER_CHARS, type FeedDelimiter } from '@admin/shared';
 import { MAX_FEED_FILE_BYTES } from '@admin/shared/resources/data-feeds';
-import { type Info, type Options, type Parser, parse } from 'csv-parse';
+import { CsvError, type Info, type Options, type Parser, parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 
 /** The longest a single record may be (a runaway quote would otherwise swallow the file). */
@@ -39,7 +39,7 @@ function unreadable(err: unknown, lastLine: number): unknown {
   if (err instanceof FeedFileError) return err;
   const e = err as { code?: unknown; lines?: unknown; message?: unknown };
   // Not csv-parse's: the input itself failed (the connection closed); passed on as it is.
-  if (typeof e.code !== 'string' || !e.code.startsWith('CSV_')) return err;
+  if (!(err instanceof CsvError)) return err;
   const line = typeof e.lines === 'number' ? e.lines : null;
   if (e.code === 'CSV_QUOTE_NOT_CLOSED') return new FeedFileError(`Line ${lastLine + 1} opens a quote that is never closed.`);
   if (e.code === 'CSV_MAX_RECORD_SIZE')
