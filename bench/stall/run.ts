@@ -33,6 +33,7 @@ const KEEP = process.env.BENCH_KEEP === '1';
 const EXPORT = process.env.BENCH_EXPORT !== '0';
 const PROBE_MS = 50;
 const IDLE_MS = Number(process.env.BENCH_IDLE_S ?? 30) * 1000;
+const WARMUP_MS = 10_000;
 /** The whole loaded phase ends here at the latest; what has not finished by then is reported as such. */
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 1200) * 1000;
 const TARGET_P99_MS = 200;
@@ -207,6 +208,10 @@ async function bench(kind: 'pglite' | 'pg', target: string) {
     });
     const stopAll = async (p: ReturnType<typeof probes>) => ({ healthz: await p.healthz.stop(), list: await p.list.stop() });
 
+    // The first seconds after start (plans, JIT, the workers' first passes) are not the idle ceiling.
+    const warming = probes();
+    await new Promise((r) => setTimeout(r, WARMUP_MS));
+    await stopAll(warming);
     log(`  idle probes for ${IDLE_MS / 1000} s`);
     const loadIdle = load();
     const idleProbes = probes();
