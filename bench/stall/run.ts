@@ -5,6 +5,7 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npm run bench:stall
  *   BENCH_ONLY=pg|pglite  BENCH_ROWS=1000000  BENCH_KEEP=1 (reuse the rows)  BENCH_IDLE_S=30  BENCH_DEADLINE_S=1200
  *   BENCH_UPLOAD_MB=60 (0: the export alone)  BENCH_EXPORT=0 (the upload alone)  BENCH_SERVER_ROOT=<another checkout>
+ *   BENCH_SERVER_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (node options of the server only)
  *
  * For each database: one client with BENCH_ROWS Survey Processing invitations (generated in SQL) and
  * a CSV-upload feed; the real server (apps/server/src/server.ts, pipeline workers on) runs as a child
@@ -48,7 +49,9 @@ const log = (line: string) => console.log(line);
  */
 function startServer(env: Record<string, string>, port: number) {
   const root = process.env.BENCH_SERVER_ROOT ?? ROOT;
-  return spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/server.ts')], {
+  // BENCH_SERVER_ARGS: node options for the server alone, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to find a stall.
+  const nodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'apps/server/src/server.ts')], {
     cwd: root,
     env: {
       ...process.env,
