@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FeedRun, FeedValidation } from '@admin/shared';
 import { eq } from 'drizzle-orm';
 import { dataFeedRuns } from '../../db/schema/index.ts';
@@ -114,7 +115,9 @@ export async function receiveFile(
   let seq = 0;
   try {
     const { rowsRead } = await readFeedStream(arriving.input, fileOptions(feed), batchOf(deps), (records) =>
-      stageBatch(deps, runId, seq++, records, lease),
+      // The event loop turns after each stored batch: on PGlite the parser and the inserts are
+      // promise callbacks only, and without a turn no other request would start until the file ends.
+      stageBatch(deps, runId, seq++, records, lease).then(() => yieldToLoop()),
     );
     const kept = await markReceived(deps, runId, lease, {
       feedId: feed.id,
