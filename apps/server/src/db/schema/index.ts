@@ -1,5 +1,6 @@
 export * from './catalog.ts';
 export * from './clients.ts';
+export * from './feeds.ts';
 export * from './identity.ts';
 export * from './locations.ts';
 export * from './logs.ts';
