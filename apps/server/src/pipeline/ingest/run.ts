@@ -41,30 +41,42 @@ const batchOf = (deps: RunDeps) => deps.batchSize ?? DEFAULT_BATCH;
  * loop; otherwise the caller holds the run and admits it with `processRun`. A crash while storing
  * leaves a run that the loop fails once its lease lapses, nothing of it admitted.
  */
-async function stageRecords(deps: RunDeps, feed: DataFeedRow, start: RunStart, records: FeedRecord[], lease: Lease, release: boolean) {
+async function stageRecords(
+  deps: RunDeps,
+  feed: DataFeedRow,
+  start: RunStart,
+  records: FeedRecord[],
+  lease: Lease,
+  options: { release: boolean; file?: TakenFile },
+) {
   const size = batchOf(deps);
   const runId = await openRun(deps, feed, start, lease);
   for (let i = 0, seq = 0; i < records.length; i += size, seq++) {
     await stageBatch(deps, runId, seq, records.slice(i, i + size), lease);
   }
-  await markReceived(deps, runId, lease, { feedId: feed.id, release });
+  await markReceived(deps, runId, lease, { feedId: feed.id, ...options });
   return runId;
 }
 
 /** Queues records as a run the feed-run loop admits in the background (Re-run failed rows); answers the run's id. */
 export function startRun(deps: RunDeps, feed: DataFeedRow, start: RunStart, records: FeedRecord[]): Promise<number> {
-  return stageRecords(deps, feed, start, records, newLease(), true);
+  return stageRecords(deps, feed, start, records, newLease(), { release: true });
 }
 
 /**
  * A run over records in memory, admitted before answering (an API call, the demo data): its
- * counts, status, every row's outcome and the first errors. A crash part-way leaves the run
- * received, and the feed-run loop resumes it after its lease lapses.
+ * counts, status, every row's outcome and the first errors (`file`: the demo's SFTP files, recorded
+ * taken as a pull records them). A crash part-way leaves the run received, and the feed-run loop
+ * resumes it after its lease lapses.
  */
-export async function runFeed(deps: RunDeps, feed: DataFeedRow, options: RunStart & { records: FeedRecord[] }): Promise<RunResult> {
-  const { records, ...start } = options;
+export async function runFeed(
+  deps: RunDeps,
+  feed: DataFeedRow,
+  options: RunStart & { records: FeedRecord[]; file?: TakenFile },
+): Promise<RunResult> {
+  const { records, file, ...start } = options;
   const lease = newLease();
-  const runId = await stageRecords(deps, feed, start, records, lease, false);
+  const runId = await stageRecords(deps, feed, start, records, lease, { release: false, ...(file ? { file } : {}) });
   const collect: Collector = { outcomes: [], errors: [] };
   await processRun(deps, runId, lease, { collect });
   const run = await runAnswer(deps, runId, feed.id);
