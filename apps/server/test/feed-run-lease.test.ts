@@ -1,45 +1,16 @@
-import { IDENTITY_MAPPING } from '@admin/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../src/config.ts';
-import { type Database, type Db, rowsOf } from '../src/db/client.ts';
-import { dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema/index.ts';
+import type { Database, Db } from '../src/db/client.ts';
+import { dataFeedRuns, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { seedDemoData } from '../src/db/seed/demo.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { processRun } from '../src/pipeline/ingest/process.ts';
 import { startRun } from '../src/pipeline/ingest/run.ts';
 import { markReceived, newLease, openRun, RUN_LEASE_MS, stageBatch } from '../src/pipeline/ingest/run-store.ts';
 import { feedRunLoop } from '../src/pipeline/ingest/runs-loop.ts';
+import { insertTestFeed } from './feed-fixture.ts';
 import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
-
-type Feed = typeof dataFeeds.$inferSelect;
-
-/** A feed of the first active survey, location and client, with the identity mapping. */
-async function makeFeed(db: Db, name: string): Promise<Feed> {
-  const [target] = rowsOf(
-    await db.execute(sql`
-      select s.id as survey_id, s.client_id, l._id as location_id from surveys s
-      join locations l on l.client_id = s.client_id and l.status = 'active'
-      join clients c on c.id = s.client_id and c.status = 'active'
-      where s.status = 'active' order by s.id limit 1`),
-  );
-  const [feed] = await db
-    .insert(dataFeeds)
-    .values({
-      clientId: Number(target?.client_id),
-      name,
-      sourceType: 'csv_upload',
-      triggerEvent: 'invoice_paid',
-      surveyId: Number(target?.survey_id),
-      locationMode: 'single',
-      locationId: String(target?.location_id),
-      dateFormat: 'yyyy-MM-dd',
-      fieldMapping: IDENTITY_MAPPING,
-    })
-    .returning();
-  if (!feed) throw new Error('no feed');
-  return feed;
-}
 
 const records = (tag: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({
@@ -82,7 +53,7 @@ for (const kind of testDatabaseKinds()) {
     it('a slow receiver that finishes just after the loop found its lease lapsed keeps its run', async () => {
       const clock = movableClock(new Date('2026-11-20T15:00:00Z'));
       const deps = { db: database.db, clock };
-      const feed = await makeFeed(database.db, 'Slow receiver');
+      const feed = await insertTestFeed(database.db, 'Slow receiver');
       const lease = newLease();
       const runId = await openRun(deps, feed, { source: 'csv_upload', sourceName: 'slow.csv', startedBy: null }, lease);
       await stageBatch(deps, runId, 0, records('SLOW', 3), lease);
@@ -100,7 +71,7 @@ for (const kind of testDatabaseKinds()) {
     it('a run resumed by another worker after its first worker stopped counts every row once', async () => {
       const clock = movableClock(new Date('2026-11-21T15:00:00Z'));
       const deps = { db: database.db, clock };
-      const feed = await makeFeed(database.db, 'Resumed counts');
+      const feed = await insertTestFeed(database.db, 'Resumed counts');
       const lease = newLease();
       const runId = await openRun(deps, feed, { source: 'csv_upload', sourceName: 'resume.csv', startedBy: null }, lease);
       // Three batches, each with a good row, a repeated transaction and a row without a contact.
@@ -141,7 +112,7 @@ for (const kind of testDatabaseKinds()) {
     it('a run cut off while arriving tells how to send its rows again for its source', async () => {
       const clock = movableClock(new Date('2026-11-22T15:00:00Z'));
       const deps = { db: database.db, clock };
-      const feed = await makeFeed(database.db, 'Cut off sources');
+      const feed = await insertTestFeed(database.db, 'Cut off sources');
       const expected = {
         csv_upload: /Upload it again\.$/,
         sftp: /taken again at the next pull\.$/,
@@ -175,7 +146,7 @@ for (const kind of testDatabaseKinds()) {
         },
       };
       const deps = { db: database.db, clock, batchSize: 7 };
-      const feed = await makeFeed(database.db, 'Contested run');
+      const feed = await insertTestFeed(database.db, 'Contested run');
       const runId = await startRun(
         deps,
         feed,

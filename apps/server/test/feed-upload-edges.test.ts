@@ -1,10 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { IDENTITY_MAPPING } from '@admin/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../src/db/client.ts';
-import { dataFeedRuns, dataFeeds, surveyProcessingItems } from '../src/db/schema/index.ts';
+import { dataFeedRuns, surveyProcessingItems } from '../src/db/schema/index.ts';
+import { insertTestFeed } from './feed-fixture.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const HEADER = 'first_name,email,transaction_id,transaction_date';
@@ -23,28 +22,7 @@ for (const kind of testDatabaseKinds()) {
     beforeAll(async () => {
       ctx = await startTestApp(kind);
       headers = bearer(await login(ctx.app, 'admin@example.com'));
-      const [target] = rowsOf(
-        await ctx.database.db.execute(sql`
-          select s.id as survey_id, s.client_id, l._id as location_id from surveys s
-          join locations l on l.client_id = s.client_id and l.status = 'active'
-          join clients c on c.id = s.client_id and c.status = 'active'
-          where s.status = 'active' order by s.id limit 1`),
-      );
-      const [feed] = await ctx.database.db
-        .insert(dataFeeds)
-        .values({
-          clientId: Number(target?.client_id),
-          name: 'Edge feed',
-          sourceType: 'csv_upload',
-          triggerEvent: 'invoice_paid',
-          surveyId: Number(target?.survey_id),
-          locationMode: 'single',
-          locationId: String(target?.location_id),
-          dateFormat: 'yyyy-MM-dd',
-          fieldMapping: IDENTITY_MAPPING,
-        })
-        .returning();
-      if (!feed) throw new Error('no feed');
+      const feed = await insertTestFeed(ctx.database.db, 'Edge feed');
       feedId = feed.id;
       await ctx.app.listen({ port: 0, host: '127.0.0.1' });
       url = new URL(`http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`);

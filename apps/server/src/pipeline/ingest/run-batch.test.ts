@@ -1,10 +1,10 @@
-import { IDENTITY_MAPPING } from '@admin/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { insertTestFeed } from '../../../test/feed-fixture.ts';
 import { openTestDatabase } from '../../../test/helpers.ts';
 import { testConfig } from '../../config.ts';
-import { type Database, rowsOf } from '../../db/client.ts';
-import { dataFeedRowErrors, dataFeeds } from '../../db/schema/index.ts';
+import type { Database } from '../../db/client.ts';
+import { dataFeedRowErrors } from '../../db/schema/index.ts';
 import { seedDemoData } from '../../db/seed/demo.ts';
 import { movableClock } from '../clock.ts';
 import { runFeed } from './run.ts';
@@ -30,27 +30,7 @@ describe('runFeed with a batch the database refuses', () => {
   afterAll(() => database?.close());
 
   it('stores that batch’s rows as refused with the reason and admits the other batches', async () => {
-    const [target] = rowsOf(
-      await database.db.execute(sql`
-        select s.id as survey_id, s.client_id, l._id as location_id from surveys s
-        join locations l on l.client_id = s.client_id and l.status = 'active'
-        where s.status = 'active' order by s.id limit 1`),
-    );
-    const [feed] = await database.db
-      .insert(dataFeeds)
-      .values({
-        clientId: Number(target?.client_id),
-        name: 'Batch test',
-        sourceType: 'csv_upload',
-        triggerEvent: 'invoice_paid',
-        surveyId: Number(target?.survey_id),
-        locationMode: 'single',
-        locationId: String(target?.location_id),
-        dateFormat: 'yyyy-MM-dd',
-        fieldMapping: IDENTITY_MAPPING,
-      })
-      .returning();
-    if (!feed) throw new Error('no feed');
+    const feed = await insertTestFeed(database.db, 'Batch test');
     // 2,000 rows fill the first batch; the 2,001st (Boom) is in the second.
     const records = Array.from({ length: 2001 }, (_, i) => ({
       rowNumber: i + 1,
