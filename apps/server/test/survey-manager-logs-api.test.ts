@@ -213,8 +213,25 @@ for (const kind of testDatabaseKinds()) {
       const rerunDone = (await get(`/api/survey-manager-logs/runs/${rerun.json().data.id}`)).json().data as FeedRunDetail;
       expect(rerunDone).toMatchObject({ run_status: 'failed', rows_done: 2, rows_invalid: 2 });
       expect([...new Set(rerunDone.row_errors.map((e) => e.row_number))]).toEqual([2, 4]);
-      await db.delete(dataFeedRowErrors).where(eq(dataFeedRowErrors.runId, run.id));
-      expect((await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`)).statusCode).toBe(409);
+      // Re-run once: a second click names the re-run, whose own failed rows are re-run from it.
+      const again = await send('POST', `/api/survey-manager-logs/runs/${run.id}/rerun`);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().message).toContain(`already re-run as run ${rerunDone.id}`);
+      // Ten clicks at once (on PostgreSQL truly in parallel): one re-run.
+      const clicks = await Promise.all(
+        Array.from({ length: 10 }, () => send('POST', `/api/survey-manager-logs/runs/${rerunDone.id}/rerun`)),
+      );
+      expect(clicks.map((c) => c.statusCode).sort()).toEqual([202, ...Array(9).fill(409)]);
+      // A run still running has no final list of refused rows yet.
+      const running = clicks.find((c) => c.statusCode === 202)?.json().data as FeedRunDetail;
+      const early = await send('POST', `/api/survey-manager-logs/runs/${running.id}/rerun`);
+      expect(early.statusCode).toBe(409);
+      expect(early.json().message).toContain('still running');
+      await ctx.app.jobs.runDue();
+      await db.delete(dataFeedRowErrors).where(eq(dataFeedRowErrors.runId, running.id));
+      const nothing = await send('POST', `/api/survey-manager-logs/runs/${running.id}/rerun`);
+      expect(nothing.statusCode).toBe(409);
+      expect(nothing.json().message).toContain('refused no rows');
       expect((await send('POST', '/api/survey-manager-logs/runs/999999/rerun')).statusCode).toBe(404);
     });
   });

@@ -118,6 +118,8 @@ export const dataFeedRuns = pgTable(
     index('data_feed_runs_feed_started_idx').on(t.dataFeedId, t.startedAt, t.id),
     index('data_feed_runs_client_started_idx').on(t.clientId, t.startedAt, t.id),
     index('data_feed_runs_running_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
+    // A run's failed rows are re-run once (a double click must not admit them twice); a re-run's own failures are re-run from it.
+    uniqueIndex('data_feed_runs_rerun_of_uq').on(t.rerunOf).where(sql`${t.rerunOf} is not null`),
   ],
 );
 

@@ -170,6 +170,12 @@ export function countRuns(db: Db, q: RunFilters) {
 /** The detail shows the first rows' errors; the rejected-rows CSV has every one. */
 const DETAIL_ERRORS = 500;
 
+/** The run that re-ran this one's failed rows, if any. */
+export async function findRerun(db: Db, id: number): Promise<{ id: number } | undefined> {
+  const [rerun] = await db.select({ id: dataFeedRuns.id }).from(dataFeedRuns).where(eq(dataFeedRuns.rerunOf, id)).limit(1);
+  return rerun;
+}
+
 export async function findRun(db: Db, id: number): Promise<FeedRunDetail | undefined> {
   const [row] = await selectRuns(db, {}).where(eq(dataFeedRuns.id, id)).limit(1);
   if (!row) return undefined;

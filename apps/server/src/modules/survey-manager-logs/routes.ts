@@ -10,7 +10,17 @@ import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { startRun } from '../../pipeline/ingest/run.ts';
 import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
-import { countChanges, countRuns, findRun, listChanges, listRuns, rowErrorColumns, rowErrors, rowErrorsPage } from './repository.ts';
+import {
+  countChanges,
+  countRuns,
+  findRerun,
+  findRun,
+  listChanges,
+  listRuns,
+  rowErrorColumns,
+  rowErrors,
+  rowErrorsPage,
+} from './repository.ts';
 
 /** The rejected-rows CSV holds every refused row of a run, up to this many. */
 const MAX_REJECTED = 100_000;
@@ -92,6 +102,12 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const run = await findRun(app.db, request.params.id);
       if (!run) throw notFound('Run');
+      // Its refused rows are known only once it ended; and they are re-run once (a unique index
+      // on rerun_of decides between two clicks at once: the second gets the generic 409).
+      if (run.run_status === 'running') throw conflict('This run is still running: re-run its failed rows once it has finished.');
+      const earlier = await findRerun(app.db, run.id);
+      if (earlier)
+        throw conflict(`The failed rows of run ${run.id} were already re-run as run ${earlier.id}: re-run that run's failed rows instead.`);
       const errors = await rowErrors(app.db, run.id, MAX_REJECTED);
       if (errors.length === 0) throw conflict('This run refused no rows: there is nothing to re-run.');
       const [feed] = await app.db.select().from(dataFeeds).where(eq(dataFeeds.id, run.data_feed_id)).limit(1);
