@@ -127,6 +127,10 @@ export const surveyProcessingItems = pgTable(
     index('survey_processing_items_email_idx').on(t.clientId, t.email),
     index('survey_processing_items_phone_idx').on(t.clientId, t.phone),
     index('survey_processing_items_run_idx').on(t.runId),
+    // The send engine's claim (pipeline/send.ts), every pass: only waiting invitations, in due order. On PGlite
+    // statistics go stale (no autovacuum), and with 250,000 new invitations the claim's plan filtered all of
+    // them through the expiry index, 150-190 ms a pass (bench/stall); this index is the one it can take.
+    index('survey_processing_items_due_idx').on(t.scheduledAt).where(sql`status = 'scheduled'`),
     // The send engine's sweeps (pipeline/send.ts): only invitations still waiting for an answer are indexed.
     index('survey_processing_items_reminder_due_idx')
       .on(t.nextReminderAt)
