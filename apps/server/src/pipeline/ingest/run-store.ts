@@ -19,8 +19,13 @@ import type { FeedRecord } from './parse.ts';
 export type RunDeps = { db: Db; clock: Clock; batchSize?: number };
 
 /** Rows per batch: on the embedded database a batch's transaction holds every other request, so it stays short. */
-export const batchSizeFor = (kind: 'pglite' | 'pg') => (kind === 'pglite' ? 500 : 2000);
+export const batchSizeFor = (kind: 'pglite' | 'pg') => (kind === 'pglite' ? 150 : 2000);
 export const DEFAULT_BATCH = 500;
+/**
+ * Batches stored per transaction while a file arrives: each transaction has a fixed cost, so
+ * storing a 60 MB file 150 rows at a time on PGlite took over a minute (bench/stall).
+ */
+export const BATCHES_PER_STORE = 5;
 
 /** How long a run is its worker's after its last batch; a worker that stops lets it go after this. */
 export const RUN_LEASE_MS = 30_000;
@@ -85,16 +90,24 @@ export async function renewLease(deps: RunDeps, tx: Db, runId: number, lease: Le
   if (held.length === 0) throw new LeaseLost(runId);
 }
 
-/** Stores the next batch of an arriving file (its rows counted as read) and renews the lease. */
-export async function stageBatch(deps: RunDeps, runId: number, seq: number, records: FeedRecord[], lease: Lease): Promise<void> {
+/**
+ * Stores the next records of an arriving file as batches of `batchSize` rows from `seq` on, in one
+ * transaction (their rows counted as read, the lease renewed); answers the next batch's `seq`.
+ */
+export async function stageBatch(deps: RunDeps, runId: number, seq: number, records: FeedRecord[], lease: Lease): Promise<number> {
+  const size = deps.batchSize ?? DEFAULT_BATCH;
+  const batches: { runId: number; seq: number; records: FeedRecord[] }[] = [];
+  for (let i = 0; i < records.length; i += size) batches.push({ runId, seq: seq + batches.length, records: records.slice(i, i + size) });
+  if (batches.length === 0) return seq;
   await deps.db.transaction(async (tx) => {
     await renewLease(deps, tx, runId, lease);
-    await tx.insert(dataFeedRunBatches).values({ runId, seq, records });
+    await tx.insert(dataFeedRunBatches).values(batches);
     await tx
       .update(dataFeedRuns)
       .set({ rowsRead: sql`${dataFeedRuns.rowsRead} + ${records.length}` })
       .where(eq(dataFeedRuns.id, runId));
   });
+  return seq + batches.length;
 }
 
 /**

@@ -7,6 +7,7 @@ import { normalize, type RowError } from './normalize.ts';
 import { FeedFileError, type FeedFileOptions, type FeedRecord, readFeedStream } from './parse.ts';
 import { type Collector, type DataFeedRow, feedForIngest, invalidRows, processRun } from './process.ts';
 import {
+  BATCHES_PER_STORE,
   DEFAULT_BATCH,
   failRun,
   type Lease,
@@ -51,8 +52,9 @@ async function stageRecords(
 ) {
   const size = batchOf(deps);
   const runId = await openRun(deps, feed, start, lease);
-  for (let i = 0, seq = 0; i < records.length; i += size, seq++) {
-    await stageBatch(deps, runId, seq, records.slice(i, i + size), lease);
+  const chunk = size * BATCHES_PER_STORE;
+  for (let i = 0, seq = 0; i < records.length; i += chunk) {
+    seq = await stageBatch(deps, runId, seq, records.slice(i, i + chunk), lease);
   }
   await markReceived(deps, runId, lease, { feedId: feed.id, ...options });
   return runId;
@@ -126,11 +128,12 @@ export async function receiveFile(
   const runId = await openRun(deps, feed, start, lease);
   let seq = 0;
   try {
-    const { rowsRead } = await readFeedStream(arriving.input, fileOptions(feed), batchOf(deps), (records) =>
-      // The event loop turns after each stored batch: on PGlite the parser and the inserts are
-      // promise callbacks only, and without a turn no other request would start until the file ends.
-      stageBatch(deps, runId, seq++, records, lease).then(() => yieldToLoop()),
-    );
+    const { rowsRead } = await readFeedStream(arriving.input, fileOptions(feed), batchOf(deps) * BATCHES_PER_STORE, async (records) => {
+      seq = await stageBatch(deps, runId, seq, records, lease);
+      // The event loop turns after each store: on PGlite the parser and the inserts are promise
+      // callbacks only, and without a turn no other request would start until the file ends.
+      await yieldToLoop();
+    });
     const kept = await markReceived(deps, runId, lease, {
       feedId: feed.id,
       release: true,
