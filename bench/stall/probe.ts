@@ -14,13 +14,30 @@ export type ProbeStats = {
   over200: number;
   /** The slowest answers and when they were due, in seconds from the probe's start: where the stalls were. */
   worst: { atS: number; ms: number }[];
+  /** p99 and answers over 200 ms per 30 s of the probe: which phase (storing, admitting, sending) a stall belongs to. */
+  timeline: { fromS: number; p99: number; over200: number }[];
 };
+
+const WINDOW_MS = 30_000;
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+const quantile = (sorted: number[], q: number) => round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0);
+
 export function statsOf(timed: { at: number; ms: number }[], failures: number): ProbeStats {
   const s = timed.map((t) => t.ms).sort((a, b) => a - b);
-  const at = (q: number) => round(s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0);
+  const at = (q: number) => quantile(s, q);
+  const windows = new Map<number, number[]>();
+  for (const t of timed) {
+    const w = Math.floor(t.at / WINDOW_MS);
+    windows.set(w, [...(windows.get(w) ?? []), t.ms]);
+  }
+  const timeline = [...windows.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([w, list]) => {
+      const sorted = list.sort((a, b) => a - b);
+      return { fromS: (w * WINDOW_MS) / 1000, p99: quantile(sorted, 0.99), over200: sorted.filter((ms) => ms > 200).length };
+    });
   return {
     count: s.length,
     failures,
@@ -33,6 +50,7 @@ export function statsOf(timed: { at: number; ms: number }[], failures: number): 
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 5)
       .map((t) => ({ atS: Math.round(t.at / 100) / 10, ms: round(t.ms) })),
+    timeline,
   };
 }
 

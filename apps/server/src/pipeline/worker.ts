@@ -8,7 +8,13 @@ import { createSendEngine, type SendEngine } from './send.ts';
 import type { Clock, SurveySettingsAccess } from './types.ts';
 
 /** What the feed runs and SFTP pulls need: the key of stored SFTP passwords, the outbound rule, the batch size. */
-export type IngestOptions = { secrets: SecretBox; allowPrivateHosts: boolean; batchSize: number };
+export type IngestOptions = {
+  secrets: SecretBox;
+  allowPrivateHosts: boolean;
+  batchSize: number;
+  /** Awaited between two batches of a feed run: on the embedded database, until the requests being answered are done. */
+  pause?: () => Promise<void>;
+};
 
 /**
  * What a worker runs, the same in the server process (`npm start`) and alone (`npm run worker`):
@@ -25,7 +31,7 @@ export function installWorkers(
   ingest: IngestOptions,
   options: { sendBatchSize?: number } = {},
 ): SendEngine {
-  const runDeps = { db, clock, batchSize: ingest.batchSize };
+  const runDeps = { db, clock, batchSize: ingest.batchSize, ...(ingest.pause ? { pause: ingest.pause } : {}) };
   queue.addLoop(feedRunLoop(runDeps));
   const engine = createSendEngine(db, messenger, clock, surveySettings, { batchSize: options.sendBatchSize });
   queue.addLoop({ name: 'send', run: (now) => engine.run(now) });

@@ -184,6 +184,7 @@ export async function processRun(
       }
       await processBatch(deps, ctx, batch);
       await yieldToLoop();
+      await deps.pause?.();
     }
     return false;
   } catch (err) {

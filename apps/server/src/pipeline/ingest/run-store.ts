@@ -15,8 +15,8 @@ import type { FeedRecord } from './parse.ts';
  * feed-run loop.
  */
 
-/** What a run needs of the app: the database, the clock, and how many rows go in one batch. */
-export type RunDeps = { db: Db; clock: Clock; batchSize?: number };
+/** What a run needs of the app: the database, the clock, how many rows go in one batch, and what to await between batches (pipeline/foreground.ts). */
+export type RunDeps = { db: Db; clock: Clock; batchSize?: number; pause?: () => Promise<void> };
 
 /** Rows per batch: on the embedded database a batch's transaction holds every other request, so it stays short. */
 export const batchSizeFor = (kind: 'pglite' | 'pg') => (kind === 'pglite' ? 150 : 2000);

@@ -1,0 +1,2 @@
+CREATE INDEX "survey_processing_items_run_sent_idx" ON "survey_processing_items" USING btree ("run_id") WHERE sent_at is not null;--> statement-breakpoint
+CREATE INDEX "survey_processing_items_due_idx" ON "survey_processing_items" USING btree ("scheduled_at") WHERE status = 'scheduled';

@@ -1,1 +1,0 @@
-CREATE INDEX "survey_processing_items_due_idx" ON "survey_processing_items" USING btree ("scheduled_at") WHERE status = 'scheduled';
