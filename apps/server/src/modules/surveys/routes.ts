@@ -348,6 +348,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           logoUrl: brand?.logo_url ?? null,
           brandColor: brand?.brand_color ?? null,
           responseId: null,
+          // A preview is no invitation: nothing can be answered from it.
+          test: true,
         },
         `/s/${PREVIEW_TOKEN}`,
         { answers: {}, problems: {}, consent: false },
