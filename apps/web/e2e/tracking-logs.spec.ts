@@ -54,7 +54,7 @@ test.describe('Tracking Logs', () => {
     const panel = page.getByRole('dialog', { name: `Message ${id}` });
     await expect(panel.getByLabel('Loading message')).toHaveCount(0);
     const frame = panel.getByTitle('Rendered message');
-    await expect(frame).toHaveAttribute('sandbox', '');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
     // Read from the frame's document as given, not by reaching into the frame: a sandboxed frame
     // refuses the test runner's own scripts too (and says so on the console).
     await expect(frame).toHaveAttribute('srcdoc', /If you can read it, e-mail sending works\./);

@@ -13,11 +13,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
+import { MessageFrame } from '../../components/message-frame.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
-import { messageDocument } from './message-document.ts';
 
 const STATUS_COLORS: Record<NotificationStatus, string> = {
   queued: 'gray',
@@ -44,22 +44,6 @@ const cells = {
   created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} />,
   status: (r: NotificationLog) => <DeliveryBadge status={r.delivery_status} />,
 };
-
-/**
- * The rendered e-mail as the recipient would see it, in a frame that can do nothing: `sandbox=""`
- * (no scripts, forms, popups or same-origin access) and a policy that loads nothing from elsewhere.
- */
-function RenderedHtml({ html }: { html: string }) {
-  return (
-    <iframe
-      title="Rendered message"
-      sandbox=""
-      srcDoc={messageDocument(html)}
-      referrerPolicy="no-referrer"
-      style={{ width: '100%', height: 360, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, background: 'white' }}
-    />
-  );
-}
 
 /**
  * Resend (failed or undelivered survey invitations and reminders only): the same rendered message
@@ -143,7 +127,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
         <>
           {d.body_html !== null && (
             <Labelled label="Rendered e-mail">
-              <RenderedHtml html={d.body_html} />
+              <MessageFrame title="Rendered message" html={d.body_html} height={360} />
             </Labelled>
           )}
           {d.body_text !== null && (
