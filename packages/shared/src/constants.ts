@@ -11,6 +11,16 @@ export const STORAGE_KEYS = {
   currentClient: 'storage-current-client',
 } as const;
 
+/**
+ * The header the console names the client its tab shows in (`X-Client-Id: 12`); the server refuses
+ * a call naming another client than the user's current one with 409 and names the current one in
+ * `X-Current-Client-Id` (apps/server/src/plugins/client-scope.ts).
+ */
+export const CLIENT_HEADER = 'x-client-id';
+export const CURRENT_CLIENT_HEADER = 'x-current-client-id';
+/** The BroadcastChannel tabs of one browser tell each other of a client switch on. */
+export const CLIENT_CHANNEL = 'admin-console-current-client';
+
 /** The single-sign-on cookie set by the identity host. */
 export const SSO_COOKIE = 'ssoToken';
 
