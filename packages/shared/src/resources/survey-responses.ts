@@ -32,6 +32,8 @@ export const surveyResponseSchema = z.object({
   testimonial_consent: z.boolean(),
   excluded: z.boolean(),
   excluded_reason: z.string().nullable(),
+  /** An answer to a Send test invitation: listed and marked, never counted in a figure. */
+  test: z.boolean(),
   submitted_at: z.string(),
 });
 export type SurveyResponse = z.infer<typeof surveyResponseSchema>;
@@ -109,6 +111,7 @@ export const surveyResponseResource = defineResource({
   fields: {},
   columns: {
     submitted_at: { label: 'Submitted at', sortable: true },
+    test: { label: 'Test', format: (r) => (r.test ? 'Test response' : '') },
     client_name: { label: 'Client' },
     location_name: { label: 'Location' },
     survey_name: { label: 'Survey' },
@@ -137,6 +140,14 @@ export const surveyResponseResource = defineResource({
       options: [
         { value: 'no', label: 'Included' },
         { value: 'yes', label: 'Excluded' },
+      ],
+    },
+    test: {
+      kind: 'choice',
+      label: 'Test responses',
+      options: [
+        { value: 'no', label: 'Real responses only' },
+        { value: 'yes', label: 'Test responses only' },
       ],
     },
     date: { kind: 'dateRange', label: 'Submitted' },

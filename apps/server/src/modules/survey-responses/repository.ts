@@ -47,6 +47,7 @@ function filtersWhere(q: Filters): SQL | undefined {
     q.score_max !== undefined ? sql`${surveyResponses.keyScore} <= ${Number(q.score_max)}` : undefined,
     q.has_comment === 'yes' ? sql`${surveyResponses.comment} is not null` : undefined,
     q.excluded === undefined ? undefined : sql`${surveyResponses.excluded} = ${q.excluded === 'yes'}`,
+    q.test === undefined ? undefined : sql`${surveyResponses.test} = ${q.test === 'yes'}`,
     q.startDate ? sql`${surveyResponses.submittedAt} >= ${q.startDate}::date` : undefined,
     q.endDate ? sql`${surveyResponses.submittedAt} < (${q.endDate}::date + 1)` : undefined,
     like
@@ -75,6 +76,7 @@ const fields = {
   testimonialConsent: surveyResponses.testimonialConsent,
   excluded: surveyResponses.excluded,
   excludedReason: surveyResponses.excludedReason,
+  test: surveyResponses.test,
   submittedAt: surveyResponses.submittedAt,
 };
 
@@ -98,6 +100,7 @@ type Row = {
   testimonialConsent: boolean;
   excluded: boolean;
   excludedReason: string | null;
+  test: boolean;
   submittedAt: Date;
 };
 
@@ -120,6 +123,7 @@ function toRecord(r: Row): SurveyResponse {
     testimonial_consent: r.testimonialConsent,
     excluded: r.excluded,
     excluded_reason: r.excludedReason,
+    test: r.test,
     submitted_at: r.submittedAt.toISOString(),
   };
 }

@@ -21,6 +21,13 @@ const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } 
 
 const cells = {
   submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} />,
+  // A Send test's answer, never counted in a figure: marked so nobody reads it as a customer's.
+  test: (r: SurveyResponse) =>
+    r.test ? (
+      <Badge color="grape" variant="light">
+        Test
+      </Badge>
+    ) : null,
   nps_class: (r: SurveyResponse) =>
     r.nps_class ? (
       <Badge color={CLASS_COLORS[r.nps_class]} variant="light">
@@ -92,6 +99,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
     ['Class', r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : '—'],
     ['Testimonial consent', r.testimonial_consent ? 'Yes' : 'No'],
     ['Excluded from reports', r.excluded ? `Yes — ${r.excluded_reason ?? ''}` : 'No'],
+    ['Test response', r.test ? 'Yes — an answer to a Send test, never counted in figures' : 'No'],
   ];
   return (
     <Stack gap="sm">
