@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from '@admin/shared';
+import { CLIENT_HEADER, CURRENT_CLIENT_HEADER } from '@admin/shared/constants';
 import { runtimeConfig } from './runtime-config.ts';
-import { authorizationHeader } from './session-storage.ts';
+import { authorizationHeader, readStoredClient } from './session-storage.ts';
 
 /** A failed call, carrying the server's error envelope. */
 export class ApiError extends Error {
@@ -26,6 +27,11 @@ type RequestOptions = {
   file?: { data: Blob; contentType: string };
   /** A bearer token to use instead of the stored one (the sign-in flow). */
   token?: string;
+  /**
+   * The client the call names (`X-Client-Id`): by default the one this tab shows; `null` names none
+   * (reading a client by its id while the tab changes client).
+   */
+  clientId?: number | null;
   signal?: AbortSignal;
 };
 
@@ -33,6 +39,15 @@ let onUnauthorized: (() => void) | null = null;
 /** What to do when a signed-in call answers 401: clear the session, go to /login. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
+}
+
+let onClientMismatch: ((currentClientId: number) => void) | null = null;
+/**
+ * What to do when the server refuses a call because the user's current client is no longer the
+ * one this tab shows (409 with `X-Current-Client-Id`, apps/server/src/plugins/client-scope.ts).
+ */
+export function setClientMismatchHandler(handler: ((currentClientId: number) => void) | null): void {
+  onClientMismatch = handler;
 }
 
 function baseUrl(host: Host): string {
@@ -63,6 +78,9 @@ export async function request<T>(method: string, path: string, options: RequestO
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = options.token ? `Bearer ${options.token}` : authorizationHeader(window.sessionStorage);
   if (auth) headers.authorization = auth;
+  // Every call names the client this tab shows, so the server never writes to another one (issue 19).
+  const clientId = options.clientId === undefined ? (readStoredClient(window.sessionStorage)?.id ?? null) : options.clientId;
+  if (clientId !== null) headers[CLIENT_HEADER] = String(clientId);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.file) headers['content-type'] = options.file.contentType;
   const url = `${baseUrl(options.host ?? 'api')}${path}${queryString(options.query)}`;
@@ -90,6 +108,8 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!response.ok) {
     const envelope = isEnvelope(body) ? body : { message: `Request failed (${response.status}).`, statusCode: response.status };
     if (response.status === 401 && auth && onUnauthorized) onUnauthorized();
+    const current = Number(response.headers.get(CURRENT_CLIENT_HEADER));
+    if (response.status === 409 && current > 0 && onClientMismatch) onClientMismatch(current);
     throw new ApiError(response.status, envelope);
   }
   return body as T;
