@@ -12,6 +12,7 @@ import { Field, FieldRow, ResourceFormShell } from '../../components/resource/fi
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
+import { ReviewGatingWarning, reviewSitesHint } from './review-gating.tsx';
 import { QuestionsEditor, starterQuestions } from './survey-questions.tsx';
 
 const LOCATIONS_PATH = '/api/endpoints/options';
@@ -242,13 +243,14 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
               form={form}
               names={mode === 'threshold' ? ['review_invite_mode', 'review_invite_threshold'] : ['review_invite_mode']}
             />
+            {mode === 'threshold' && <ReviewGatingWarning />}
             <Controller
               control={control}
               name="review_sites"
               render={({ field }) => (
                 <MultiSelect
                   label={surveyResource.labels.review_sites}
-                  description="Offered to every respondent; at most 4"
+                  description={reviewSitesHint(mode)}
                   data={SURVEY_REVIEW_SITE_OPTIONS}
                   value={list(field.value)}
                   onChange={field.onChange}
