@@ -188,10 +188,11 @@ for (const kind of testDatabaseKinds()) {
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toContain('text/csv');
       expect(parseCsv(csv.body)).toEqual([
-        // The feed's mapped columns in the template's field order, then the others by name.
-        ['Row', 'Column', 'Error', 'Name', 'Email', 'Date', 'Notes'],
-        ['2', 'Date', 'The Date must be yyyy-MM-dd', "'=cmd", '', '13/45', ''],
-        ['4', 'Email', 'The Email field must be a valid email', 'Al', 'al@', '', 'VIP'],
+        // The feed's mapped columns in the template's field order, then the others by name; then
+        // the row's line in its file and its errors (test/rejected-rows-api.test.ts has more).
+        ['Name', 'Email', 'Date', 'Notes', 'Line', 'Errors'],
+        ["'=cmd", '', '13/45', '', '2', 'Date: The Date must be yyyy-MM-dd'],
+        ['Al', 'al@', '', 'VIP', '4', 'Email: The Email field must be a valid email'],
       ]);
       expect((await get('/api/survey-manager-logs/runs/999999/rejected')).statusCode).toBe(404);
       const runsCsv = await get(`/api/survey-manager-logs/runs/export?feed=${feed.id}&columns=id,rows_skipped,status`);

@@ -202,32 +202,28 @@ export function rowErrors(db: Db, runId: number, limit: number) {
 }
 
 /**
- * A page of a run's refused rows in row order after `after` (`<row number>:<id>`, the last row of
- * the page before), for the rejected-rows CSV (kit/csv-export.ts), with the cursor of the next.
+ * A page of a run's refused rows, one per row whatever the number of its errors, in line order
+ * after `after` (the last line of the page before), for the rejected-rows CSV
+ * (kit/csv-export.ts): the row as received and its errors in one text, each after the column it
+ * names (`Mobile: The Phone field must be a valid phone number; Date: …`), with the next cursor.
  */
-export async function rowErrorsPage(db: Db, runId: number, after: string | undefined, limit: number) {
-  const [afterRow, afterId] = (after ?? '').split(':').map(Number);
+export async function rejectedRowsPage(db: Db, runId: number, after: string | undefined, limit: number) {
+  const afterLine = Number(after ?? 0);
+  const e = dataFeedRowErrors;
   const rows = await db
     .select({
-      id: dataFeedRowErrors.id,
-      rowNumber: dataFeedRowErrors.rowNumber,
-      column: dataFeedRowErrors.column,
-      message: dataFeedRowErrors.message,
-      raw: dataFeedRowErrors.raw,
+      line: e.rowNumber,
+      // Every error of a row holds the same row as received: the first one's is the row.
+      raw: sql<Record<string, string>>`(array_agg(${e.raw} order by ${e.id}))[1]`,
+      errors: sql<string>`string_agg(coalesce(${e.column} || ': ', '') || ${e.message}, '; ' order by ${e.id})`,
     })
-    .from(dataFeedRowErrors)
-    .where(
-      and(
-        eq(dataFeedRowErrors.runId, runId),
-        after
-          ? sql`(${dataFeedRowErrors.rowNumber}, ${dataFeedRowErrors.id}) > (${afterRow ?? 0}::int, ${afterId ?? 0}::bigint)`
-          : undefined,
-      ),
-    )
-    .orderBy(asc(dataFeedRowErrors.rowNumber), asc(dataFeedRowErrors.id))
+    .from(e)
+    .where(and(eq(e.runId, runId), after ? sql`${e.rowNumber} > ${Number.isSafeInteger(afterLine) ? afterLine : 0}` : undefined))
+    .groupBy(e.rowNumber)
+    .orderBy(asc(e.rowNumber))
     .limit(limit);
   const last = rows.at(-1);
-  return { rows, nextCursor: rows.length === limit && last ? `${last.rowNumber}:${last.id}` : null };
+  return { rows, nextCursor: rows.length === limit && last ? String(last.line) : null };
 }
 
 /** The columns a run's refused rows were received with: every key of their stored rows. */
