@@ -35,6 +35,20 @@ function expiryOf(value: string | null | undefined, now: Date): Date | null {
   return parsed.at;
 }
 
+/**
+ * A regenerated token's expiry when none is asked for: the old token's, so a rotation changes no
+ * date without a word (a token made to never expire stays so). One already passed (often why a
+ * token is regenerated) is not silently replaced by a default: the caller is asked for one (422).
+ */
+function keptExpiry(old: Date | null, now: Date): Date | null {
+  if (old === null || old > now) return old;
+  const label = API_TOKEN_REGENERATE_LABELS.expires_at;
+  throw fieldsRefused(
+    { expires_at: [`The ${label} field is required: the current token expired on ${today(old)}; choose the new token's`] },
+    API_TOKEN_REGENERATE_LABELS,
+  );
+}
+
 /** The name rule (`required|max:60`) of the form, on the server too. */
 const checkName = (body: { name?: string | null | undefined }, partial: boolean) =>
   validateFields(body, { name: apiTokenResource.rules.name ?? 'required' }, { partial, names: apiTokenResource.labels });
@@ -142,7 +156,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
       const at = now();
       const grace = body.grace_hours;
-      const asked = body.expires_at === undefined ? undefined : expiryOf(body.expires_at, at);
+      // A blank expiry is none asked for (the dialog's box left empty), as left out.
+      const asked = (body.expires_at ?? '').trim() === '' ? undefined : expiryOf(body.expires_at, at);
       const result = await app.db.transaction(async (tx) => {
         const old = await lockToken(tx, id);
         if (old.revokedAt) throw new HttpError(409, `API token ${old.name} is revoked; generate a new one.`);
@@ -152,10 +167,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!holder || !right) {
           throw new HttpError(409, `The user of API token ${old.name} may no longer hold it. ${TOKEN_HOLDER_RULE}; revoke it.`);
         }
-        // The new token's own lifetime (the old one's expiry may have passed: that is often why it is
-        // regenerated): the one asked for, else Generate's default from today. A token made to never
-        // expire stays so unless asked, so a rotation does not end its integration 90 days later.
-        const expiresAt = asked !== undefined ? asked : old.expiresAt === null ? null : expiryOf(undefined, at);
+        const expiresAt = asked !== undefined ? asked : keptExpiry(old.expiresAt, at);
         const until = new Date(at.getTime() + grace * 3_600_000);
         await tx.update(apiTokens).set({ revokedAt: until, updatedAt: at }).where(eq(apiTokens.id, old.id));
         const fresh = await issue(

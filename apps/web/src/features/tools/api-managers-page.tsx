@@ -58,10 +58,11 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
   const [rate, setRate] = useState<number | string>(row.configured ? row.rate_limit_per_min : RATE_LIMIT_DEFAULT);
   const choices = secretChoices(row.has_webhook_secret);
   const [secretAction, setSecretAction] = useState<WebhookSecretAction>('keep');
-  const { busy, run, error } = useDialogSave();
+  const save = useDialogSave();
+  const { run, error } = save;
   const dirty = useChanged({ surveyId, tokenId, ips, format, rate, secretAction });
 
-  const save = () =>
+  const submit = () =>
     run(async () => {
       const { data } = await api.put<{ data: { webhook_secret: string | null } }>(`${path}/${row._id}`, {
         survey_id: surveyId === null ? null : Number(surveyId),
@@ -77,7 +78,7 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
     });
 
   return (
-    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} dirty={dirty} submitLabel="Save">
+    <DialogForm onSubmit={submit} onCancel={onCancel} save={save} dirty={dirty} submitLabel="Save">
       <Select
         label={labels.survey_id}
         required
@@ -112,8 +113,10 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
       <NumberInput
         label={labels.rate_limit_per_min}
         required
+        description="Calls per minute, 1–6000"
         min={1}
         max={6000}
+        clampBehavior="none"
         allowDecimal={false}
         value={rate}
         onChange={setRate}
