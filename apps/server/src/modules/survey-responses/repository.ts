@@ -262,6 +262,7 @@ export async function findItemForResend(db: Db, id: number) {
       item: surveyProcessingItems,
       surveyName: surveys.name,
       senderName: surveys.senderName,
+      replyTo: surveys.replyTo,
       emailSubject: surveys.emailSubject,
       emailBody: surveys.emailBody,
       smsTemplateId: surveys.smsTemplateId,

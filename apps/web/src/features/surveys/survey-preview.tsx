@@ -50,7 +50,7 @@ function PreviewBody({ preview }: { preview: SurveyPreview }) {
             <Stack gap="sm">
               <Labelled label="From">
                 <Text size="sm">
-                  {email.from_name} &lt;{email.from_address ?? 'the platform address'}&gt;
+                  {email.from_name} &lt;{email.from_address}&gt;
                   {email.reply_to && ` · Reply-to ${email.reply_to}`}
                 </Text>
               </Labelled>
