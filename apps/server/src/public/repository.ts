@@ -38,6 +38,10 @@ export type Invitation = {
   responseId: number | null;
   /** A Send test invitation: its response is recorded as a test, left out of every figure. */
   test: boolean;
+  /** The lowest key score offered review sites when the survey is in threshold mode; null: every respondent. */
+  reviewThreshold: number | null;
+  /** The recorded response's key score, once the link has been answered. */
+  keyScore: number | null;
 };
 
 const SURVEY_TYPES: readonly SurveyType[] = ['nps', 'csat', 'star', 'custom'];
@@ -69,6 +73,8 @@ export async function findInvitation(db: Db, token: string): Promise<Invitation 
       brandColor: clientSurveySettings.brandColor,
       responseId: surveyResponses.id,
       test: sql<boolean>`${surveyProcessingItems.source} = 'manual_test'`,
+      reviewThreshold: sql<number | null>`case when ${surveys.reviewInviteMode} = 'threshold' then ${surveys.reviewInviteThreshold} end`,
+      keyScore: surveyResponses.keyScore,
     })
     .from(surveyProcessingItems)
     .innerJoin(surveys, eq(surveys.id, surveyProcessingItems.surveyId))

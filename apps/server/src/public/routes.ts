@@ -117,7 +117,8 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
       });
     const id = await record(invitation, answers, consent);
     if (id === null) return sendPage(reply, 409, thankYouPage(invitation, false));
-    return sendPage(reply, 200, thankYouPage(invitation, true));
+    const keyScore = keyScoreOf(invitation.questions, answers)?.score ?? null;
+    return sendPage(reply, 200, thankYouPage({ ...invitation, keyScore }, true));
   });
 
   app.post(

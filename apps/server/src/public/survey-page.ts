@@ -133,9 +133,14 @@ export function reviewLinksOf(invitation: Invitation): { label: string; url: str
     .map((l) => ({ label: REVIEW_SITES.find((s) => s.value === l.code)?.label ?? l.code, url: l.url }));
 }
 
-/** Shown after a response, and on an answered link: review sites are offered to every respondent. */
+/**
+ * Shown after a response, and on an answered link: review sites are offered to every respondent,
+ * or in the survey's threshold mode (review gating, flagged in the builder) only at or above its score.
+ */
 export function thankYouPage(invitation: Invitation, justAnswered: boolean): string {
-  const links = reviewLinksOf(invitation);
+  const gate = invitation.reviewThreshold;
+  const offered = gate === null || (invitation.keyScore !== null && invitation.keyScore >= gate);
+  const links = offered ? reviewLinksOf(invitation) : [];
   const where = invitation.locationName ?? invitation.clientName;
   const reviews =
     links.length > 0

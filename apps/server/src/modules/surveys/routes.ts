@@ -343,6 +343,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           responseId: null,
           // A preview is no invitation: nothing can be answered from it.
           test: true,
+          reviewThreshold: survey.reviewInviteMode === 'threshold' ? survey.reviewInviteThreshold : null,
+          keyScore: null,
         },
         `/s/${PREVIEW_TOKEN}`,
         { answers: {}, problems: {}, consent: false },
