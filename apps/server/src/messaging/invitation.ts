@@ -146,3 +146,26 @@ export function invitationEmail(
 export function invitationSms(body: string, v: InvitationValues): string {
   return body.replaceAll('{first_name}', v.firstName).replaceAll('{business_name}', v.businessName).replaceAll('{link}', v.surveyLink);
 }
+
+/**
+ * Survey Admin's Send test email: the client's sender, reply-to, logo, colour and footer as its
+ * invitations get them, around a line saying what it is. Its footer's unsubscribe link is the
+ * sample one a preview uses (a test e-mail belongs to no invitation).
+ */
+export function settingsTestEmail(
+  settings: SurveyAdminSettings & Pick<SurveySettings, 'client_name'>,
+  sampleUnsubscribeLink: string,
+): RenderedEmail {
+  const name = settings.client_name;
+  const text = [
+    `This is a test e-mail of ${name}'s survey settings: its survey invitations go out from this sender, with this logo, colour and footer.`,
+    ...(settings.reply_to ? ['', `Replies go to ${settings.reply_to}.`] : []),
+  ].join('\n');
+  const sending = effectiveSurveySettings({ sender_name: '', reply_to: null, over_survey_days: null }, settings);
+  return {
+    subject: `Test e-mail from ${sending.senderName}`,
+    ...brandedEmail(text, settings, (t) => t.replaceAll('{unsubscribe_link}', sampleUnsubscribeLink), name),
+    sender: { name: sending.senderName, address: sending.senderAddress },
+    replyTo: sending.replyTo,
+  };
+}

@@ -208,3 +208,16 @@ export const SURVEY_SETTINGS_SURVEY_OPTIONS_PATH = (clientId: number) => `/api/s
 export const surveyTestEmailSchema = z.strictObject({ to: z.email('The To field must be a valid email').max(254) });
 /** `POST /api/surveys-admin/:id/reset`: the version stamp as loaded ('' = never saved). */
 export const surveySettingsResetSchema = z.strictObject({ updated_at: versionStamp });
+
+/**
+ * `GET /api/surveys-admin/:id/test-email`: the test e-mail as it will go out — the From its
+ * transport is given (`Name <address>`: the platform's address unless the client's own domain is
+ * verified), reply-to, subject and HTML — so Send test email shows what it sends.
+ */
+export const surveyTestEmailPreviewSchema = z.object({
+  from: z.string(),
+  reply_to: z.string().nullable(),
+  subject: z.string(),
+  html: z.string(),
+});
+export type SurveyTestEmailPreview = z.infer<typeof surveyTestEmailPreviewSchema>;
