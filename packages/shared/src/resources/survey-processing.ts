@@ -178,15 +178,15 @@ export const processingItemResource = defineResource({
     client_name: { label: 'Client' },
     location_name: { label: 'Location' },
     customer: { label: 'Customer', format: customerOf },
-    transaction_id: { label: 'Transaction id' },
+    transaction_id: { label: 'Transaction id', defaultVisible: false },
     transaction_date: { label: 'Transaction date', defaultVisible: false },
-    personnel_name: { label: 'Personnel' },
+    personnel_name: { label: 'Personnel', defaultVisible: false },
     product_name: { label: 'Product', defaultVisible: false },
     referral_source_name: { label: 'Referral source', defaultVisible: false },
     survey_name: { label: 'Survey' },
     channel: { label: 'Channel', format: (r) => PROCESSING_CHANNEL_LABELS[r.channel] },
-    scheduled_at: { label: 'Scheduled for' },
-    sent_at: { label: 'Sent at' },
+    scheduled_at: { label: 'Scheduled for', defaultVisible: false },
+    sent_at: { label: 'Sent at', defaultVisible: false },
     attempts: { label: 'Attempts', defaultVisible: false },
     status: { label: 'Status', format: (r) => PROCESSING_STATUS_LABELS[r.item_status] },
     reason: { label: 'Skip/error reason' },
@@ -212,6 +212,7 @@ export const processingItemResource = defineResource({
   },
   defaultSort: { sort: 'created_at', order: 'desc' },
   search: 'Name, email, phone or transaction id',
+  card: { title: 'customer', facts: ['created_at', 'survey_name', 'location_name'] },
 });
 
 export type ProcessingItemListQuery = z.infer<typeof processingItemResource.listQuerySchema>;
