@@ -14,6 +14,7 @@ import { RowMenu } from '../../components/row-menu.tsx';
 import { SendTestForm } from '../../components/send-test-dialog.tsx';
 import { TableHead } from '../../components/table-head.tsx';
 import { ApiError, api } from '../../lib/http.ts';
+import { TestEmailIntro } from './survey-admin-test-email.tsx';
 
 const path = surveySettingsResource.path;
 const message = (e: unknown, field?: string) =>
@@ -138,11 +139,7 @@ function TestEmailForm({ row, onClose }: { row: SurveySettings; onClose(): void 
       field={{ key: 'to', label: 'To', placeholder: 'e.g. owner@example.com' }}
       schema={surveyTestEmailSchema}
       normalize={(typed) => typed.trim()}
-      intro={
-        <>
-          From {row.from_name} &lt;{row.from_email ?? 'the platform sender'}&gt;, with the unsubscribe footer.
-        </>
-      }
+      intro={<TestEmailIntro row={row} />}
       submitLabel="Send test email"
       onClose={onClose}
     />
