@@ -229,6 +229,7 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
         }}
         onOpen={Detail ? setShown : props.readOnly ? undefined : (r) => editable(r) && setEditing(r)}
         openLabel={(r) => `${Detail ? 'Details of' : 'Edit'} ${title(r)}`}
+        rowName={props.title}
         cells={props.cells}
         rowActions={
           props.readOnly

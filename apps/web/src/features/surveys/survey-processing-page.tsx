@@ -61,13 +61,14 @@ const cells = {
   scheduled_at: (r: ProcessingItem) => at(r.scheduled_at),
   sent_at: (r: ProcessingItem) => at(r.sent_at),
   status: (r: ProcessingItem) => <StatusBadge status={r.item_status} />,
+  // One line (the kit's cells do not wrap): the name, then the masked contact.
   customer: (r: ProcessingItem) => (
-    <div>
-      <Text size="sm">{r.customer}</Text>
-      <Text size="xs" c="dimmed">
+    <span>
+      {r.customer}{' '}
+      <Text span size="xs" c="dimmed">
         {[r.email, r.phone].filter(Boolean).join(' · ')}
       </Text>
-    </div>
+    </span>
   ),
 };
 
