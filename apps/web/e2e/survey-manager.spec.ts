@@ -86,8 +86,8 @@ test.describe('Survey Manager', () => {
 
       // Exclude: the reason is required.
       await detail.getByRole('button', { name: 'Exclude' }).click();
-      await expect(detail.getByText('The reason field is required')).toBeVisible();
-      await detail.getByRole('textbox', { name: 'Reason to exclude from reports' }).fill('Staff test of the survey');
+      await expect(detail.getByText('The Reason field is required')).toBeVisible();
+      await detail.getByRole('textbox', { name: 'Reason', exact: true }).fill('Staff test of the survey');
       await detail.getByRole('button', { name: 'Exclude' }).click();
       await expect(detail.getByText('Yes — Staff test of the survey')).toBeVisible();
       await expect(detail.getByRole('button', { name: 'Include' })).toBeVisible();

@@ -74,7 +74,7 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   const dialog = page.getByRole('dialog', { name: 'Send test of After-visit NPS' });
   await dialog.getByRole('textbox', { name: 'Send to' }).fill('not an address');
   await dialog.getByRole('button', { name: 'Send test' }).click();
-  await expect(dialog.getByText('The To field must be an email or a phone')).toBeVisible();
+  await expect(dialog.getByText('The Send to field must be an email or a phone')).toBeVisible();
   await dialog.getByRole('textbox', { name: 'Send to' }).fill('pat@example.com');
   await dialog.getByRole('button', { name: 'Send test' }).click();
   await expect(dialog.getByRole('status')).toContainText('Test sent');

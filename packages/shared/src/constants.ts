@@ -43,6 +43,12 @@ export const SELECTED_ALL_LABEL = 'Selected All';
 /** Reputation site selector default. */
 export const DEFAULT_REPUTATION_SITE = 'Google';
 
+/**
+ * The sign-in form's fields as it labels them; its messages and the server's name them so. Here,
+ * not beside the login schema, so the login route loads no zod (decision 002).
+ */
+export const LOGIN_LABELS = { email: 'Email', password: 'Password' } as const satisfies Record<string, string>;
+
 /** The login rejection text (docs/overview.md, Signing in). */
 export function loginRejectionMessage(email: string): string {
   return `Note: ${email} is no Longer allowed. Please try Again with a different account.`;

@@ -59,10 +59,17 @@ export function answerText(value: AnswerValue | null): string {
   return String(value);
 }
 
+/** Exclude / Include's one input as the response's detail labels it; its messages name it so. */
+export const RESPONSE_EXCLUSION_LABELS = { reason: 'Reason' } as const satisfies Record<string, string>;
+
 /** Exclude from (or include again in) reporting; the reason is kept and audited either way. */
 export const responseExclusionSchema = z.strictObject({
   excluded: z.boolean(),
-  reason: z.string().trim().min(1, 'The reason field is required').max(500, 'The reason field may not be greater than 500 characters'),
+  reason: z
+    .string()
+    .trim()
+    .min(1, `The ${RESPONSE_EXCLUSION_LABELS.reason} field is required`)
+    .max(500, `The ${RESPONSE_EXCLUSION_LABELS.reason} field may not be greater than 500 characters`),
 });
 export type ResponseExclusion = z.infer<typeof responseExclusionSchema>;
 

@@ -2,6 +2,7 @@ import {
   SURVEY_SETTINGS_DEFAULTS as D,
   type DnsRecord,
   type DomainCheck,
+  SURVEY_TEST_EMAIL_LABELS,
   type SurveySettings,
   surveySettingsResource,
   surveyTestEmailSchema,
@@ -136,7 +137,7 @@ function TestEmailForm({ row, onClose }: { row: SurveySettings; onClose(): void 
     <SendTestForm<{ to: string }, { status: string; error: string | null }>
       what={`Test e-mail of ${row.client_name}`}
       path={`${path}/${row.id}/test-email`}
-      field={{ key: 'to', label: 'To', placeholder: 'e.g. owner@example.com' }}
+      field={{ key: 'to', label: SURVEY_TEST_EMAIL_LABELS.to, placeholder: 'e.g. owner@example.com' }}
       schema={surveyTestEmailSchema}
       normalize={(typed) => typed.trim()}
       intro={<TestEmailIntro row={row} />}

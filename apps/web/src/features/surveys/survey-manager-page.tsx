@@ -1,6 +1,8 @@
 import {
   answerText,
   NPS_CLASS_LABELS,
+  RESPONSE_EXCLUSION_LABELS,
+  responseExclusionSchema,
   type SurveyResponse,
   type SurveyResponseDetail,
   surveyResponseResource,
@@ -14,7 +16,7 @@ import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { api } from '../../lib/http.ts';
+import { ApiError, api } from '../../lib/http.ts';
 import { ResponseReassign } from './response-reassign.tsx';
 
 const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } as const;
@@ -49,8 +51,9 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
   const [busy, setBusy] = useState(false);
   const excluding = !detail.excluded;
   const submit = async () => {
-    if (reason.trim() === '') return setError('The reason field is required');
-    if (reason.length > 500) return setError('The reason field may not be greater than 500 characters');
+    // The server's own rule and message, so the field is named as it is labelled here.
+    const checked = responseExclusionSchema.shape.reason.safeParse(reason);
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? null);
     setBusy(true);
     try {
       await api.post(`${surveyResponseResource.path}/${detail.id}/exclusion`, { excluded: excluding, reason });
@@ -59,7 +62,7 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
       setError(null);
       await queryClient.invalidateQueries();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(e instanceof ApiError ? (e.fieldErrors.reason?.[0] ?? e.message) : e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -67,7 +70,8 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
   return (
     <Stack gap="xs">
       <Textarea
-        label={excluding ? 'Reason to exclude from reports' : 'Reason to include in reports again'}
+        label={RESPONSE_EXCLUSION_LABELS.reason}
+        description={excluding ? 'Why this response is left out of reports' : 'Why this response counts in reports again'}
         required
         maxLength={500}
         value={reason}
