@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, DESKTOP, signInAsAdmin, WIDTHS } from './support.ts';
+import { apiOf, collectConsoleErrors, DESKTOP, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 
 const EVERY = 'Every respondent';
 const THRESHOLD = 'Respondents at or above a score';
@@ -81,5 +81,39 @@ test('Surveys at 1440 px: the demo’s NPS survey offers review sites to every r
   await expectMode(drawer, EVERY);
   await expect(drawer.getByRole('textbox', { name: 'Review-invite threshold' })).toHaveCount(0);
   await drawer.getByRole('button', { name: 'Close panel' }).click();
+  expect(errors).toEqual([]);
+});
+
+// Issue 19, item 3: an answer to a Send test is listed in Survey Manager marked as a test, and its
+// filter leaves tests out.
+test('Survey Manager at 1440 px: an answer to a Send test is marked Test, and "Real responses only" leaves it out', async ({ page }) => {
+  const errors = collectConsoleErrors(page);
+  await page.setViewportSize({ width: DESKTOP, height: 900 });
+  await signInAsAdmin(page);
+  const api = await apiOf(page);
+  const surveys = await api.get<{ data: { id: number; name: string }[] }>('/api/surveys?q=Customer%20experience%20NPS');
+  const survey = surveys.data[0];
+  if (!survey) throw new Error('The demo has an NPS survey for the current client');
+  const sent = await api.post<{ data: { link: string } }>(`/api/surveys/${survey.id}/send-test`, { to: 'gating.e2e@example.com' });
+  const token = sent.data.link.split('/s/')[1];
+  const comment = `Checking the survey ${Date.now()}`;
+  const res = await page.request.post(`/api/public/responses/${token}`, { data: { answers: { '1': 0, '3': comment } } });
+  expect(res.status(), await res.text()).toBe(201);
+
+  await page.goto('/admin/survey-manager');
+  const table = page.getByRole('table', { name: 'Responses' });
+  const row = table.getByRole('row').filter({ hasText: comment });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Test', exact: true })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Test', exact: true })).toBeVisible();
+  await shot(page, 'survey-manager-test-1440');
+
+  await showFilters(page);
+  await page.getByRole('combobox', { name: 'Test responses' }).click();
+  await page.getByRole('option', { name: 'Real responses only' }).click();
+  await expect(page).toHaveURL(/test=no/);
+  await expect(table.getByRole('row').filter({ hasText: comment })).toHaveCount(0);
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  await expect(table.getByRole('cell', { name: 'Test', exact: true })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
