@@ -6,10 +6,13 @@ const describe = (char: string) => `${char} (U+${(char.codePointAt(0) ?? 0).toSt
 
 /**
  * The live counter under a message: characters, encoding, segments and what is left in the last
- * one, which characters forced UCS-2 or count double, the warnings and the compliance problems.
+ * one, which characters forced UCS-2 or count double, the warnings and the compliance problems
+ * (less the one the message field already shows under itself after a save, `shownOnField`, so
+ * no message is read or seen twice).
  */
-export function SmsCounter({ check, id }: { check: SmsCheck; id: string }) {
-  const { count, errors, warnings } = check;
+export function SmsCounter({ check, id, shownOnField }: { check: SmsCheck; id: string; shownOnField?: string | undefined }) {
+  const { count, warnings } = check;
+  const errors = check.errors.filter((e) => e !== shownOnField);
   const segments = `${count.segments} segment${count.segments === 1 ? '' : 's'}`;
   return (
     <div id={id} role="status" aria-live="polite" aria-label="Message length">
