@@ -139,6 +139,11 @@ for (const kind of testDatabaseKinds()) {
       const testColumn = csv[0]?.indexOf('Test') ?? -1;
       expect(csv.slice(1).map((r) => r[testColumn])).toEqual(['Test response', '']);
 
+      // Survey Processing's CSV names the invitation a test send (the screen shows a badge).
+      const items = parseCsv((await get(`/api/survey-processing/export?survey=${survey.id}`)).body);
+      const customer = items[0]?.indexOf('Customer') ?? -1;
+      expect(items.slice(1).map((r) => r[customer]?.startsWith('Test send · '))).toEqual([true, false]);
+
       // The survey's figures are what they were: the test's 0 would have made NPS 0.
       expect(await listed(survey)).toMatchObject({ score_30d: 100, sent_30d: 1, responded_30d: 1 });
     });

@@ -177,7 +177,8 @@ export const processingItemResource = defineResource({
     created_at: { label: 'Received at', sortable: true },
     client_name: { label: 'Client' },
     location_name: { label: 'Location' },
-    customer: { label: 'Customer', format: customerOf },
+    // A Send test's invitation says so in the CSV too (the screen shows a badge).
+    customer: { label: 'Customer', format: (r) => (r.source === 'manual_test' ? `Test send · ${customerOf(r)}` : customerOf(r)) },
     transaction_id: { label: 'Transaction id', defaultVisible: false },
     transaction_date: { label: 'Transaction date', defaultVisible: false },
     personnel_name: { label: 'Personnel', defaultVisible: false },

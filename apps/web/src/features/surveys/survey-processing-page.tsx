@@ -65,6 +65,12 @@ const cells = {
   customer: (r: ProcessingItem) => (
     <span>
       {r.customer}{' '}
+      {r.source === 'manual_test' && (
+        // A Send test's invitation: its answer is never counted (docs/decisions/037-test-responses-and-review-gating.md).
+        <Badge size="sm" color="grape" variant="light" mr={4}>
+          Test send
+        </Badge>
+      )}
       <Text span size="xs" c="dimmed">
         {[r.email, r.phone].filter(Boolean).join(' · ')}
       </Text>
