@@ -131,6 +131,7 @@ export const PROCESSING_ACTION_LABELS = {
   note: 'Note',
   ids: 'Invitations',
   filter: 'Filter',
+  confirmed: 'Confirmed count',
 } as const satisfies Record<string, string>;
 const L = PROCESSING_ACTION_LABELS;
 
@@ -220,10 +221,25 @@ export type ProcessingItemListQuery = z.infer<typeof processingItemResource.list
 /** The filters of a list query, without paging or sort (bulk Retry failed over a filter). */
 export type ProcessingItemFilters = Omit<ProcessingItemListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
-/** Retry failed in bulk: the chosen invitations, or every failed one the list's filter finds. */
-export const bulkRetrySchema = z.strictObject({
+/** Which invitations a bulk action is over: the chosen ones, or every one the list's filter finds. */
+export const bulkTargetSchema = z.strictObject({
   ids: z.array(bodyId).min(1).max(1000).optional(),
   filter: z.record(z.string(), z.unknown()).optional(),
 });
+/**
+ * Retry failed in bulk. `confirmed` is the count the user confirmed (`POST …/retry/preview`): when
+ * the filter finds another number by then, nothing changes and the answer is 409.
+ */
+export const bulkRetrySchema = bulkTargetSchema.extend({ confirmed: z.number().int().min(0).optional() });
 /** How many invitations a bulk action changed. */
 export const bulkResultSchema = z.object({ changed: z.number().int() });
+/**
+ * What a bulk Retry failed would change, for its confirmation: how many, the clients it reaches
+ * ("all clients", "Lakeside Dental") and the other filters in words ("Surveys: Post-visit NPS").
+ */
+export const bulkPreviewSchema = z.object({ count: z.number().int(), scope: z.string(), filters: z.array(z.string()) });
+export type BulkPreview = z.infer<typeof bulkPreviewSchema>;
+
+/** "3 failed invitations in all clients": a bulk Retry failed as its confirmation and its audit row say it. */
+export const failedInScope = (count: number, scope: string): string =>
+  `${count.toLocaleString('en-US')} failed invitation${count === 1 ? '' : 's'} in ${scope}`;
