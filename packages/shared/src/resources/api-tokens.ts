@@ -162,7 +162,7 @@ export const apiTokenResource = defineResource({
     created_at: { label: 'Created', format: (r) => date(r.created_at) },
     expires_at: { label: 'Expires', format: (r) => (r.token_id === null ? null : (date(r.expires_at) ?? 'Never')) },
     last_used_at: { label: 'Last used', format: (r) => (r.token_id === null ? null : (r.last_used_at ?? 'Never')) },
-    last_used_ip: { label: 'Last IP' },
+    last_used_ip: { label: 'Last IP', defaultVisible: false },
     state: { label: 'Status', format: (r) => STATE_LABELS[r.state] },
   },
   filters: {

@@ -205,8 +205,9 @@ export const dataFeedResource = defineResource({
     rows_last_run: {
       label: 'Rows last run (accepted/skipped/errors)',
       format: (f) => (f.last_run ? `${f.last_run.rows_accepted}/${f.last_run.rows_skipped}/${f.last_run.rows_invalid}` : ''),
+      defaultVisible: false,
     },
-    last_error: { label: 'Last error', format: (f) => f.last_error ?? '' },
+    last_error: { label: 'Last error', format: (f) => f.last_error ?? '', defaultVisible: false },
     status: { label: 'Status', sortable: true, format: (f) => statusLabel(f.status) },
     updated_at: { label: 'Updated', sortable: true, defaultVisible: false },
   },

@@ -119,7 +119,7 @@ export const notificationLogResource = defineResource({
   columns: {
     created_at: { label: 'Time', sortable: true },
     client_name: { label: 'Client' },
-    location_name: { label: 'Location' },
+    location_name: { label: 'Location', defaultVisible: false },
     channel: { label: 'Channel', format: (r) => NOTIFICATION_CHANNEL_LABELS[r.channel] },
     type: { label: 'Type', format: (r) => NOTIFICATION_TYPE_LABELS[r.type] },
     recipient: { label: 'Recipient' },

@@ -73,7 +73,7 @@ export const smsTemplateResource = defineResource({
     encoding: { label: 'Encoding', sortable: true, format: (r) => SMS_ENCODING_LABELS[r.encoding satisfies SmsEncoding] },
     length: { label: 'Length', defaultVisible: false },
     segments: { label: 'Segments', sortable: true },
-    has_opt_out: { label: 'Has opt-out text', format: (r) => (r.has_opt_out ? 'Yes' : 'No') },
+    has_opt_out: { label: 'Has opt-out text', format: (r) => (r.has_opt_out ? 'Yes' : 'No'), defaultVisible: false },
     status: { label: 'Status', sortable: true, format: (r) => statusLabel(r.status) },
     updated_at: { label: 'Updated', sortable: true },
   },

@@ -186,7 +186,7 @@ export const processingItemResource = defineResource({
     product_name: { label: 'Product', defaultVisible: false },
     referral_source_name: { label: 'Referral source', defaultVisible: false },
     survey_name: { label: 'Survey' },
-    channel: { label: 'Channel', format: (r) => PROCESSING_CHANNEL_LABELS[r.channel] },
+    channel: { label: 'Channel', format: (r) => PROCESSING_CHANNEL_LABELS[r.channel], defaultVisible: false },
     scheduled_at: { label: 'Scheduled for', defaultVisible: false },
     sent_at: { label: 'Sent at', defaultVisible: false },
     attempts: { label: 'Attempts', defaultVisible: false },
