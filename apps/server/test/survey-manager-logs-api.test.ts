@@ -96,7 +96,7 @@ for (const kind of testDatabaseKinds()) {
       expect(updates.data).toHaveLength(1);
       expect((await get(`/api/survey-manager-logs/changes?q=${tag}%20v2`)).json().data.length).toBeGreaterThanOrEqual(9);
       const csv = await get(`/api/survey-manager-logs/changes/export?survey=${survey.id}&action=updated`);
-      expect(parseCsv(csv.body)[1]).toContain(`name: Logged ${tag} → Logged ${tag} v2; send_delay_hours: 24 → 48`);
+      expect(parseCsv(csv.body)[1]).toContain(`Name: Logged ${tag} → Logged ${tag} v2; Send delay (hours): 24 → 48`);
     });
 
     it('lists a feed’s runs with their errors and downloads the rejected rows as CSV', async () => {

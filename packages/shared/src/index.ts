@@ -6,6 +6,7 @@ export * from './api/list.ts';
 export * from './api/resource.ts';
 export * from './api/resource-view.ts';
 export * from './api/status.ts';
+export * from './api/zoned-time.ts';
 export * from './constants.ts';
 export * from './pipeline/enums.ts';
 export * from './pipeline/test-clock.ts';

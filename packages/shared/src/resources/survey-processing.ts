@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, type Option } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import { LOCATION_ID } from './locations.ts';
 import { maskRecipient } from './notification-logs.ts';
 import {
@@ -54,6 +55,8 @@ export const processingItemSchema = z.object({
   created_at: z.string(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): the invitation's times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   location_id: z.string().nullable(),
   location_name: z.string().nullable(),
   /** First and last name as the row gave them. */
@@ -175,7 +178,7 @@ export const processingItemResource = defineResource({
   record: processingItemSchema,
   fields: {},
   columns: {
-    created_at: { label: 'Received at', sortable: true },
+    created_at: { label: 'Received at', sortable: true, format: (r) => exportMoment(r.created_at, r.client_timezone) },
     client_name: { label: 'Client' },
     location_name: { label: 'Location' },
     // A Send test's invitation says so in the CSV too (the screen shows a badge).
@@ -187,8 +190,8 @@ export const processingItemResource = defineResource({
     referral_source_name: { label: 'Referral source', defaultVisible: false },
     survey_name: { label: 'Survey' },
     channel: { label: 'Channel', format: (r) => PROCESSING_CHANNEL_LABELS[r.channel], defaultVisible: false },
-    scheduled_at: { label: 'Scheduled for', defaultVisible: false },
-    sent_at: { label: 'Sent at', defaultVisible: false },
+    scheduled_at: { label: 'Scheduled for', defaultVisible: false, format: (r) => exportMoment(r.scheduled_at, r.client_timezone) },
+    sent_at: { label: 'Sent at', defaultVisible: false, format: (r) => exportMoment(r.sent_at, r.client_timezone) },
     attempts: { label: 'Attempts', defaultVisible: false },
     status: { label: 'Status', format: (r) => PROCESSING_STATUS_LABELS[r.item_status] },
     reason: { label: 'Skip/error reason' },

@@ -91,6 +91,7 @@ const sentCount = sql<number>`(select count(*)::int from ${surveyProcessingItems
 const runFields = {
   run: dataFeedRuns,
   clientName: clients.name,
+  clientTimezone: clients.timezone,
   feedName: dataFeeds.name,
   surveyId: dataFeeds.surveyId,
   startedByName: users.name,
@@ -110,6 +111,7 @@ function selectRuns<T extends Record<string, SQL>>(db: Db, extra: T) {
 type RunRow = {
   run: typeof dataFeedRuns.$inferSelect;
   clientName: string | null;
+  clientTimezone: string | null;
   feedName: string | null;
   surveyId: number | null;
   startedByName: string | null;
@@ -125,6 +127,7 @@ function toRun({ run, ...r }: RunRow): FeedRun {
     duration_s: run.finishedAt ? Math.round((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000) : null,
     client_id: run.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     data_feed_id: run.dataFeedId,
     feed_name: r.feedName,
     survey_id: r.surveyId,
@@ -258,6 +261,7 @@ export const listChanges = (db: Db, q: ChangeFilters & Paging, limit: number) =>
           change: surveyChangeLogs,
           surveyName: surveys.name,
           clientName: clients.name,
+          clientTimezone: clients.timezone,
           userName: users.name,
           ...cursorFields(keys),
         })
@@ -278,6 +282,7 @@ export const listChanges = (db: Db, q: ChangeFilters & Paging, limit: number) =>
       user_name: r.userName,
       client_id: change.clientId,
       client_name: r.clientName,
+      client_timezone: r.clientTimezone,
       survey_id: change.surveyId,
       survey_name: r.surveyName,
       action: change.action,

@@ -85,6 +85,7 @@ const fields = {
   createdAt: items.createdAt,
   clientId: items.clientId,
   clientName: nameOf(clients, clients.name, sql`${clients.id} = ${items.clientId}`),
+  clientTimezone: nameOf(clients, clients.timezone, sql`${clients.id} = ${items.clientId}`),
   locationId: items.locationId,
   locationName: nameOf(locations, locations.locationname, sql`${locations.id} = ${items.locationId}`),
   firstName: items.firstName,
@@ -118,6 +119,7 @@ type Row = {
   createdAt: Date;
   clientId: number;
   clientName: string | null;
+  clientTimezone: string | null;
   locationId: string | null;
   locationName: string | null;
   firstName: string;
@@ -150,6 +152,7 @@ function toRecord(r: Row): ProcessingItem {
     created_at: r.createdAt.toISOString(),
     client_id: r.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     location_id: r.locationId,
     location_name: r.locationName,
     customer: `${r.firstName} ${r.lastName ?? ''}`.trim(),

@@ -1,5 +1,6 @@
 import {
   NOTIFICATION_CHANNEL_LABELS,
+  NOTIFICATION_STATUS_LABELS,
   NOTIFICATION_TYPE_LABELS,
   type NotificationLog,
   type NotificationLogDetail,
@@ -35,13 +36,13 @@ const STATUS_COLORS: Record<NotificationStatus, string> = {
 function DeliveryBadge({ status }: { status: NotificationStatus }) {
   return (
     <Badge color={STATUS_COLORS[status]} variant="light">
-      {status}
+      {NOTIFICATION_STATUS_LABELS[status]}
     </Badge>
   );
 }
 
 const cells = {
-  created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} />,
+  created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} zone={r.client_timezone} />,
   status: (r: NotificationLog) => <DeliveryBadge status={r.delivery_status} />,
 };
 
@@ -87,7 +88,7 @@ function ResendButton({ row }: { row: NotificationLog }) {
 function MessageDetail({ row }: { row: NotificationLog }) {
   const { data: d, states } = useResourceDetail<NotificationLogDetail>(notificationLogResource, row.id);
   const fields: [string, string][] = [
-    ['Time', formatDateTime(row.created_at)],
+    ['Time', formatDateTime(row.created_at, row.client_timezone)],
     ['Channel', NOTIFICATION_CHANNEL_LABELS[row.channel]],
     ['Type', NOTIFICATION_TYPE_LABELS[row.type]],
     ['Recipient', row.recipient],
@@ -140,9 +141,9 @@ function MessageDetail({ row }: { row: NotificationLog }) {
           <Labelled label="Status history">
             <Timeline active={d.events.length - 1} bulletSize={14} lineWidth={2} mt="xs" aria-label="Status history">
               {d.events.map((e) => (
-                <Timeline.Item key={`${e.at} ${e.status} ${e.detail ?? ''}`} title={e.status}>
+                <Timeline.Item key={`${e.at} ${e.status} ${e.detail ?? ''}`} title={NOTIFICATION_STATUS_LABELS[e.status]}>
                   <Text size="xs" c="dimmed">
-                    {formatDateTime(e.at)}
+                    {formatDateTime(e.at, row.client_timezone)}
                   </Text>
                   {e.detail && (
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

@@ -1,3 +1,5 @@
+import { messageKindText } from '@admin/shared/resources/notification-logs';
+import { sourceText } from '@admin/shared/resources/survey-manager-logs';
 import {
   cancelSchema,
   fixContactSchema,
@@ -55,11 +57,12 @@ function StatusBadge({ status }: { status: ProcessingItemStatus }) {
   );
 }
 
-const at = (v: string | null) => (v === null ? null : <DateTimeCell value={v} />);
+// Times in the client's zone, named, with the viewer's own on hover (issue 19, item 10).
+const at = (v: string | null, r: ProcessingItem) => (v === null ? null : <DateTimeCell value={v} zone={r.client_timezone} />);
 const cells = {
-  created_at: (r: ProcessingItem) => <DateTimeCell value={r.created_at} />,
-  scheduled_at: (r: ProcessingItem) => at(r.scheduled_at),
-  sent_at: (r: ProcessingItem) => at(r.sent_at),
+  created_at: (r: ProcessingItem) => at(r.created_at, r),
+  scheduled_at: (r: ProcessingItem) => at(r.scheduled_at, r),
+  sent_at: (r: ProcessingItem) => at(r.sent_at, r),
   status: (r: ProcessingItem) => <StatusBadge status={r.item_status} />,
   // One line (the kit's cells do not wrap): the name, then the masked contact.
   customer: (r: ProcessingItem) => (
@@ -230,7 +233,7 @@ function ItemDetail({ row }: { row: ProcessingItem }) {
   });
   if (!d) return states;
   const mapped: [string, string | null][] = [
-    ['Received at', formatDateTime(d.created_at)],
+    ['Received at', formatDateTime(d.created_at, d.client_timezone)],
     ['Client', d.client_name],
     ['Location', d.location_name],
     ['Survey', d.survey_name],
@@ -246,10 +249,10 @@ function ItemDetail({ row }: { row: ProcessingItem }) {
     ['Amount', d.amount],
     ['SMS opt-in', d.sms_opt_in ? 'Yes' : 'No'],
     ['Channel', PROCESSING_CHANNEL_LABELS[d.channel]],
-    ['Scheduled for', d.scheduled_at && formatDateTime(d.scheduled_at)],
-    ['Sent at', d.sent_at && formatDateTime(d.sent_at)],
+    ['Scheduled for', d.scheduled_at && formatDateTime(d.scheduled_at, d.client_timezone)],
+    ['Sent at', d.sent_at && formatDateTime(d.sent_at, d.client_timezone)],
     ['Attempts', String(d.attempts)],
-    ['Source', `${d.source}${d.run_id ? ` · run ${d.run_id}, row ${d.row_number ?? '?'}` : ''}`],
+    ['Source', sourceText(d.source, d.run_id, d.row_number)],
   ];
   return (
     <Stack gap="sm">
@@ -277,7 +280,7 @@ function ItemDetail({ row }: { row: ProcessingItem }) {
         </Table>
       ) : (
         <Text size="sm" c="dimmed">
-          Not from a feed row ({d.source}).
+          Not from a feed row ({sourceText(d.source, null, null)}).
         </Text>
       )}
       <Text fw={600}>Messages</Text>
@@ -288,9 +291,9 @@ function ItemDetail({ row }: { row: ProcessingItem }) {
       ) : (
         <Timeline active={d.messages.length - 1} bulletSize={14} lineWidth={2} aria-label="Message timeline">
           {d.messages.map((m) => (
-            <Timeline.Item key={m.id} title={`${m.type} · ${m.delivery_status}`}>
+            <Timeline.Item key={m.id} title={messageKindText(m.type, m.delivery_status)}>
               <Text size="xs" c="dimmed">
-                {formatDateTime(m.created_at)} · {m.recipient}
+                {formatDateTime(m.created_at, d.client_timezone)} · {m.recipient}
               </Text>
               <Text size="sm">{m.subject_or_template}</Text>
               {m.error && (
