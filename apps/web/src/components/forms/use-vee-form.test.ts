@@ -83,7 +83,8 @@ describe('useVeeForm', () => {
       useVeeForm<{ name: string; channel: string; subject: string }>({
         defaultValues: { name: '', channel: 'email', subject: '' },
         rules: { name: 'required' },
-        check: (v) => (v.channel === 'email' && v.subject === '' ? { subject: ['The Subject field is required for e-mail'] } : {}),
+        check: (v): Record<string, string[]> =>
+          v.channel === 'email' && v.subject === '' ? { subject: ['The Subject field is required for e-mail'] } : {},
       }),
     );
     await act(async () => {
