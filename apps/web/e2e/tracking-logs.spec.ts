@@ -47,7 +47,7 @@ test.describe('Tracking Logs', () => {
     const row = table.getByRole('row').filter({ has: page.getByRole('button', { name: `Details of message ${id}` }) });
     await expect(row.getByRole('cell', { name: 'r***@example.com' })).toBeVisible();
     await expect(row.getByRole('cell', { name: 'Test message from the admin console' })).toBeVisible();
-    await expect(row.getByText('sent', { exact: true })).toBeVisible();
+    await expect(row.getByText('Sent', { exact: true })).toBeVisible();
     await expect(page.getByText(`${reader}@example.com`)).toHaveCount(0);
 
     await row.getByRole('button', { name: `Details of message ${id}` }).click();
@@ -61,8 +61,8 @@ test.describe('Tracking Logs', () => {
     await expect(frame).toHaveAttribute('srcdoc', /Content-Security-Policy" content="default-src 'none'/);
     await expect(panel.getByText('This is a test message from the admin console. If you can read it, e-mail sending works.')).toBeVisible();
     const history = panel.getByLabel('Status history');
-    await expect(history.getByText('queued', { exact: true })).toBeVisible();
-    await expect(history.getByText('sent', { exact: true })).toBeVisible();
+    await expect(history.getByText('Queued', { exact: true })).toBeVisible();
+    await expect(history.getByText('Sent', { exact: true })).toBeVisible();
     await expect(history.getByText('Kept in the outbox (EMAIL_TRANSPORT=outbox)')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(panel).toHaveCount(0);
@@ -82,7 +82,7 @@ test.describe('Tracking Logs', () => {
       await shot(page, `tracking-logs-${width}`);
       await table.getByRole('button', { name: `Details of message ${id}` }).click();
       const panel = page.getByRole('dialog', { name: `Message ${id}` });
-      await expect(panel.getByLabel('Status history').getByText('sent', { exact: true })).toBeVisible();
+      await expect(panel.getByLabel('Status history').getByText('Sent', { exact: true })).toBeVisible();
       await shot(page, `tracking-logs-detail-${width}`);
     });
   }

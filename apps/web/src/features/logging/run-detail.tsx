@@ -66,7 +66,7 @@ function RefusedRows({ run }: { run: FeedRunDetail }) {
   const rows = refusedRows(run.row_errors);
   const where = run.source === 'api' ? 'Row' : 'Line';
   return (
-    <Table withTableBorder fz="sm" aria-label="Refused rows">
+    <Table withTableBorder fz="sm" aria-label="Row errors">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>{where}</Table.Th>
