@@ -174,6 +174,7 @@ export const notificationLogResource = defineResource({
   },
   defaultSort: { sort: 'created_at', order: 'desc' },
   search: 'Subject, template or provider message id',
+  card: { title: 'recipient', facts: ['created_at', 'type', 'subject_or_template'] },
 });
 
 export type NotificationLogListQuery = z.infer<typeof notificationLogResource.listQuerySchema>;

@@ -171,6 +171,7 @@ export const feedRunResource = defineResource({
   },
   defaultSort: { sort: 'started_at', order: 'desc' },
   search: 'Source file name',
+  card: { title: 'feed_name', facts: ['started_at', 'client_name', 'rows_accepted'] },
 });
 export type FeedRunListQuery = z.infer<typeof feedRunResource.listQuerySchema>;
 

@@ -161,6 +161,7 @@ export const surveyResponseResource = defineResource({
   },
   defaultSort: { sort: 'submitted_at', order: 'desc' },
   search: 'Customer or comment',
+  card: { title: 'customer', facts: ['submitted_at', 'survey_name', 'key_score'] },
 });
 
 export type SurveyResponseListQuery = z.infer<typeof surveyResponseResource.listQuerySchema>;

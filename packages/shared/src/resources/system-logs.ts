@@ -71,6 +71,7 @@ export const systemLogResource = defineResource({
   },
   defaultSort: { sort: 'at', order: 'desc' },
   search: 'Message, event or request id',
+  card: { title: 'message', facts: ['at', 'level', 'service'] },
 });
 
 export type SystemLogListQuery = z.infer<typeof systemLogResource.listQuerySchema>;
