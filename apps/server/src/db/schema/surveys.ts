@@ -134,9 +134,7 @@ export const surveyProcessingItems = pgTable(
     index('survey_processing_items_transaction_prefix_idx').on(sql`lower(${t.transactionId}) text_pattern_ops`),
     index('survey_processing_items_email_prefix_idx').on(sql`${t.email} text_pattern_ops`),
     index('survey_processing_items_phone_prefix_idx').on(sql`${t.phone} text_pattern_ops`),
-    index('survey_processing_items_name_prefix_idx').on(
-      sql`lower(${t.firstName} || ' ' || coalesce(${t.lastName}, '')) text_pattern_ops`,
-    ),
+    index('survey_processing_items_name_prefix_idx').on(sql`lower(${t.firstName} || ' ' || coalesce(${t.lastName}, '')) text_pattern_ops`),
     // A feed run's "Sent" (survey-manager-logs repository), read every second while a run is followed:
     // through run_idx it visited every invitation of the run, 150 ms for a 250,000-row run on PGlite
     // (bench/stall); this one holds only those sent.
