@@ -186,6 +186,10 @@ for (const kind of testDatabaseKinds()) {
       expect(headerOf(mails[0]?.raw ?? '', 'From')).toBe(shown.json().data.from);
       const [row] = await ctx.database.db.select().from(notificationLogs).where(eq(notificationLogs.id, sent.json().data.id));
       expect(row?.bodyText).toContain(`Unsubscribe: ${ctx.config.messaging.publicBaseUrl}/u/preview-sample-link`);
+      // A test belongs to no invitation: its link says what it does in a real one, rather than "not found".
+      const sample = await ctx.app.inject({ method: 'GET', url: '/u/preview-sample-link', headers: { accept: 'text/html' } });
+      expect(sample.statusCode).toBe(200);
+      expect(sample.body).toContain('<h1>This is a sample link</h1>');
       expect(row?.bodyHtml).toContain('<img src="https://cdn.example.com/acme.png"');
       expect(`${row?.bodyText}${row?.bodyHtml}`).not.toMatch(/\{\w+\}/);
     });

@@ -170,6 +170,19 @@ export function notFoundPage(): string {
   );
 }
 
+/**
+ * What a sample link opens (a survey's Preview, Survey Admin's test e-mail): it belongs to no
+ * invitation, so the page says what the link does in a real one rather than "not found".
+ */
+export function samplePage(link: 'survey' | 'unsubscribe'): string {
+  const opens = link === 'survey' ? 'the survey' : 'the page where the customer unsubscribes from survey messages';
+  return page(
+    'Sample link',
+    brandOf(undefined),
+    html`<h1>This is a sample link</h1><p>It comes from a preview or a test e-mail and belongs to no invitation. In a real invitation, this link opens ${opens}.</p>`,
+  );
+}
+
 export function unsubscribePage(invitation: Invitation, action: string, done: boolean): string {
   const who = invitation.clientName;
   const body = done

@@ -25,6 +25,7 @@ import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { itemStatusOf } from '../../pipeline/item-status.ts';
+import { SAMPLE_TOKEN } from '../../public/sample-link.ts';
 import { surveyPage } from '../../public/survey-page.ts';
 import { logSurveyChanges } from './change-log.ts';
 import { loadSurvey, type SurveyRow, setLocations, surveyStore } from './repository.ts';
@@ -32,8 +33,6 @@ import { loadSurvey, type SurveyRow, setLocations, surveyStore } from './reposit
 /** The sample personnel name of a test invitation. */
 const SAMPLE_PERSONNEL = 'Jordan';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The token of a preview's sample link: no invitation has it, so the link opens the not-found page. */
-const PREVIEW_TOKEN = 'preview-sample-link';
 const surveyTypeOf = (value: string): SurveyType => SURVEY_TYPES.find((t) => t === value) ?? 'custom';
 
 /** A link token: 256 random bits, URL-safe (docs/decisions/023-survey-questions-as-jsonb.md). */
@@ -285,8 +284,8 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         locationName: location?.name ?? null,
         personnelName: SAMPLE_PERSONNEL,
         businessName: clientName,
-        surveyLink: app.messenger.link(`/s/${PREVIEW_TOKEN}`),
-        unsubscribeLink: app.messenger.link(`/u/${PREVIEW_TOKEN}`),
+        surveyLink: app.messenger.link(`/s/${SAMPLE_TOKEN}`),
+        unsubscribeLink: app.messenger.link(`/u/${SAMPLE_TOKEN}`),
       };
 
       let email: SurveyPreview['email'] = null;
@@ -346,7 +345,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           reviewThreshold: survey.reviewInviteMode === 'threshold' ? survey.reviewInviteThreshold : null,
           keyScore: null,
         },
-        `/s/${PREVIEW_TOKEN}`,
+        `/s/${SAMPLE_TOKEN}`,
         { answers: {}, problems: {}, consent: false },
       );
       return {
