@@ -216,7 +216,8 @@ export const processingItemResource = defineResource({
     date: { kind: 'dateRange', label: 'Date range' },
   },
   defaultSort: { sort: 'created_at', order: 'desc' },
-  search: 'Name, email, phone or transaction id',
+  // A prefix search (modules/survey-processing/repository.ts, searchWhere): the start of any of these.
+  search: 'Start of name, e-mail, phone or transaction id',
   card: { title: 'customer', facts: ['created_at', 'survey_name', 'location_name'] },
 });
 
