@@ -81,3 +81,26 @@ for (const width of [PHONE, DESKTOP]) {
     expect(errors).toEqual([]);
   });
 }
+
+for (const width of [PHONE, DESKTOP]) {
+  test(`at ${width} px Survey Admin's Send test email shows the From the message is sent with, and the e-mail`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const errors = collectConsoleErrors(page);
+    await signInAsAdmin(page);
+    const client = 'Summit Heating & Air';
+    await page.goto(`/admin/surveys-admin?q=${encodeURIComponent(client)}`);
+    await page
+      .getByRole('button', { name: `More actions for ${client}` })
+      .first()
+      .click();
+    await page.getByRole('menuitem', { name: 'Send test email' }).click();
+    const dialog = page.getByRole('dialog', { name: `Send test email for ${client}` });
+    // No verified domain of its own: the platform's address (EMAIL_FROM), as the transport is given it.
+    await expect(dialog.getByText(`${client} <no-reply@example.com>`)).toBeVisible();
+    await expect(dialog.getByText(`Test e-mail from ${client}`)).toBeVisible();
+    const frame = dialog.frameLocator('iframe[title="Test e-mail"]');
+    await expect(frame.getByText(/You received this because you visited Summit Heating & Air\. Unsubscribe: http/)).toBeVisible();
+    await shot(page, `survey-admin-test-email-${width}`);
+    expect(errors).toEqual([]);
+  });
+}
