@@ -47,6 +47,22 @@ for (const kind of testDatabaseKinds()) {
       expect(res.json().message).toBe('Please correct: Allowed IPs.');
       expect(Object.keys(res.json().errors)).toEqual(['allowed_ips.0']);
       expect(res.json().errors['allowed_ips.0'][0]).toMatch(/^The Allowed IPs field must hold IPv4 or IPv6 addresses/);
+      // A name too long and an expiry that is no date: one 422 names both.
+      const both = await send('POST', '/api/api-token', {
+        user_id: user.id,
+        name: 'N'.repeat(61),
+        scopes: ['feeds:write'],
+        expires_at: 'soon',
+      });
+      expect(both.statusCode).toBe(422);
+      expect(both.json()).toEqual({
+        message: 'Please correct: Token name, Expires.',
+        statusCode: 422,
+        errors: {
+          name: ['The Token name field may not be greater than 60 characters'],
+          expires_at: ['The Expires field must be in the format yyyy-MM-dd or be "never"'],
+        },
+      });
     });
 
     it('refuses a rate limit per minute out of 1–6000 with the "between" message, keeping the one stored', async () => {

@@ -49,9 +49,23 @@ function keptExpiry(old: Date | null, now: Date): Date | null {
   );
 }
 
-/** The name rule (`required|max:60`) of the form, on the server too. */
-const checkName = (body: { name?: string | null | undefined }, partial: boolean) =>
-  validateFields(body, { name: apiTokenResource.rules.name ?? 'required' }, { partial, names: apiTokenResource.labels });
+/**
+ * The form's field rules and its expiry together (`partial`: only the fields sent, an edit's), so
+ * one 422 names every refused field; answers the expiry to store (undefined: none sent in an edit).
+ */
+async function checkFields(body: Record<string, unknown> & { expires_at?: string | null }, now: Date, partial: boolean) {
+  const errors: Record<string, string[]> = {};
+  const rules = partial ? { name: apiTokenResource.rules.name ?? 'required' } : apiTokenResource.rules;
+  await validateFields(body, rules, { partial, names: apiTokenResource.labels }).catch((e: unknown) => {
+    if (!(e instanceof HttpError && e.errors)) throw e;
+    Object.assign(errors, e.errors);
+  });
+  const sent = !partial || body.expires_at !== undefined;
+  const parsed = sent ? parseExpiry(body.expires_at, today(now)) : undefined;
+  if (parsed && !parsed.ok) errors.expires_at = [parsed.message];
+  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, apiTokenResource.labels);
+  return parsed?.ok ? parsed.at : undefined;
+}
 
 /**
  * API Token Generation (collection `/api/api-token`, the spec's call): the users with their newest
@@ -82,9 +96,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(path, { config, schema: { body: apiTokenResource.createSchema, response: { 201: created } } }, async (request, reply) => {
     const body = { ...apiTokenResource.defaults, ...validated<ApiTokenCreate>(request.body) };
-    await validateFields(body, apiTokenResource.rules, { names: apiTokenResource.labels });
     const at = now();
-    const expiresAt = expiryOf(body.expires_at, at);
+    const expiresAt = (await checkFields(body, at, false)) ?? null;
     const { user, clientId } = await generateFor(app.db, body.user_id ?? 0, app.apiTokens.retiredMasterEmail, apiTokenResource.labels);
     const result = await app.db.transaction(async (tx) => {
       const live = await liveTokenOf(tx, user.id, at);
@@ -121,8 +134,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       const changes = validated<ApiTokenUpdate>(request.body);
       // The version edited comes first: without it nothing else is worth checking (kit/status.ts).
       if (changes.updated_at === undefined) throw versionRequired();
-      await checkName(changes, true);
       const at = now();
+      const expiresAt = await checkFields(changes, at, true);
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
       const updated = await app.db.transaction(async (tx) => {
         const before = await lockToken(tx, id);
@@ -133,7 +146,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
             ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
             ...(changes.scopes !== undefined ? { scopes: changes.scopes } : {}),
             ...(changes.allowed_ips !== undefined ? { allowedIps: changes.allowed_ips } : {}),
-            ...(changes.expires_at !== undefined ? { expiresAt: expiryOf(changes.expires_at, at) } : {}),
+            ...(expiresAt !== undefined ? { expiresAt } : {}),
             updatedAt: at,
           })
           .where(eq(apiTokens.id, id))
