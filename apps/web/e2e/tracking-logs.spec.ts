@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
 
 // Tracking Logs: messages sent through the outbox (the default transport) in the test's setup show
 // in the list with masked recipients; a row's details show the rendered body in a sandboxed frame
@@ -76,7 +76,8 @@ test.describe('Tracking Logs', () => {
       const id = await sendTestMessage(page, 'email', `width${width}@example.com`);
       // The page of this test's message (later-dated demo sends may fill the first page unfiltered).
       await page.goto(`/admin/notifications/logs?recipient=width${width}`);
-      const table = page.getByRole('table', { name: 'Messages' });
+      // A table, or cards on a phone (docs/decisions/040).
+      const table = listRows(page, 'Messages');
       await expect(table.getByRole('button', { name: `Details of message ${id}` })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       await shot(page, `tracking-logs-${width}`);

@@ -1,4 +1,4 @@
-import type { MergeGroup, MergeGroupsAnswer, MergePerson, MergeRecord, Person } from '@admin/shared';
+import { cardOf, type MergeGroup, type MergeGroupsAnswer, type MergePerson, type MergeRecord, type Person } from '@admin/shared';
 import { MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryResource } from '@admin/shared/resources/personnel-merge';
 import { Badge, Button, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -26,6 +26,8 @@ const historyResource = mergeHistoryResource;
 const HISTORY_CONFIG = listConfigOf(historyResource);
 const NO_SORT = { sort: undefined, order: undefined };
 const GROUP_COLUMN_KEYS = mergeGroupColumns.map((c) => c.key);
+/** A group's card on a phone: its names, why they look alike and where they work. */
+const GROUP_CARD = cardOf(mergeGroupColumns, { facts: ['reasons', 'locations'] });
 
 /** Suspected duplicate groups of the current client, with Review merge and Not duplicates. */
 function Suggestions(props: {
@@ -84,6 +86,7 @@ function Suggestions(props: {
         rows={list.data?.data}
         rowKey={(g) => g.key}
         rowName={(g) => g.people.map((p) => p.name).join(', ')}
+        card={GROUP_CARD}
         sort={NO_SORT}
         defaultSort={{ sort: 'names', order: 'asc' }}
         onSort={() => undefined}
