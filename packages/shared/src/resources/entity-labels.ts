@@ -46,7 +46,11 @@ export const entityText = (type: string | null, id: string | null): string | nul
   type ? `${entityLabel(type)}${id ? ` ${id}` : ''}` : null;
 
 /** An audited change's fields by the entity's form labels (its definition), values in words. */
-export function entityDiff(type: string | null, diff: Record<string, { before: unknown; after: unknown }>): DiffRow[] {
+export function entityDiff(
+  type: string | null,
+  diff: Record<string, { before: unknown; after: unknown }>,
+  zone?: string | null,
+): DiffRow[] {
   const def = type ? BY_NAME.get(type) : undefined;
-  return describedDiff(def ?? { fields: {} }, diff);
+  return describedDiff(def ?? { fields: {} }, diff, zone);
 }

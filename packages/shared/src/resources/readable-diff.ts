@@ -1,3 +1,4 @@
+import { formatMoment } from '../api/zoned-time.ts';
 import { QUESTION_TYPE_LABELS, type QuestionType } from '../surveys/questions.ts';
 
 /**
@@ -33,26 +34,30 @@ export function questionText(q: Record<string, unknown>): string {
   return `“${String(q.text ?? '')}”${traits.length > 0 ? ` (${traits.join(', ')})` : ''}${options}`;
 }
 
+/** A stored moment (`2026-11-26T09:40:42.066Z`): written as every time is, in the record's client's zone. */
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
 const looksLikeQuestion = (v: Record<string, unknown>) => typeof v.text === 'string' && isQuestionType(v.type);
 
 /**
- * One value in words: `—` for none, Yes/No, a list joined by commas (a list of questions one per
- * line), a question as `questionText`, any other object as `label: value` pairs.
+ * One value in words: `—` for none, Yes/No, a moment in `zone` (the client's) with the zone named,
+ * a list joined by commas (a list of questions one per line), a question as `questionText`, any
+ * other object as `label: value` pairs.
  */
-export function valueText(value: unknown, labelOf: LabelOf = () => null): string {
+export function valueText(value: unknown, labelOf: LabelOf = () => null, zone?: string | null): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return ISO_MOMENT.test(value) ? formatMoment(value, zone) || value : value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '—';
-    const items = value.map((v) => valueText(v, labelOf));
+    const items = value.map((v) => valueText(v, labelOf, zone));
     return value.every((v) => isRecord(v) && looksLikeQuestion(v)) ? items.map((t, i) => `${i + 1}. ${t}`).join('\n') : items.join(', ');
   }
   if (isRecord(value)) {
     if (looksLikeQuestion(value)) return questionText(value);
     return Object.entries(value)
-      .map(([k, v]) => `${labelOf(k) ?? keyText(k)}: ${valueText(v, labelOf)}`)
+      .map(([k, v]) => `${labelOf(k) ?? keyText(k)}: ${valueText(v, labelOf, zone)}`)
       .join('; ');
   }
   return String(value);
@@ -62,12 +67,16 @@ export function valueText(value: unknown, labelOf: LabelOf = () => null): string
 export type DiffRow = { key: string; label: string; before: string; after: string };
 
 /** The rows of a stored diff (`{ field: { before, after } }`), each field by its label. */
-export function diffRows(diff: Record<string, { before: unknown; after: unknown }>, labelOf: LabelOf = () => null): DiffRow[] {
+export function diffRows(
+  diff: Record<string, { before: unknown; after: unknown }>,
+  labelOf: LabelOf = () => null,
+  zone?: string | null,
+): DiffRow[] {
   return Object.entries(diff).map(([key, { before, after }]) => ({
     key,
     label: labelOf(key) ?? keyText(key),
-    before: valueText(before, labelOf),
-    after: valueText(after, labelOf),
+    before: valueText(before, labelOf, zone),
+    after: valueText(after, labelOf, zone),
   }));
 }
 
@@ -107,7 +116,7 @@ export type Described = {
  * form label, a chosen option by the option's label (`nps` → `NPS`), a list of linked ids by its
  * size (`3 selected`: the ids mean nothing to a reader).
  */
-export function describedDiff(def: Described, diff: Record<string, { before: unknown; after: unknown }>): DiffRow[] {
+export function describedDiff(def: Described, diff: Record<string, { before: unknown; after: unknown }>, zone?: string | null): DiffRow[] {
   const shown = (key: string, v: unknown): unknown => {
     const options = Object.hasOwn(def.fields, key) ? def.fields[key]?.options : undefined;
     if (options && typeof v === 'string') return options.find((o) => o.value === v)?.label ?? v;
@@ -118,5 +127,6 @@ export function describedDiff(def: Described, diff: Record<string, { before: unk
   return diffRows(
     Object.fromEntries(Object.entries(diff).map(([k, { before, after }]) => [k, { before: shown(k, before), after: shown(k, after) }])),
     labelOf,
+    zone,
   );
 }

@@ -193,9 +193,9 @@ export const surveyChangeSchema = z.object({
 export type SurveyChange = z.infer<typeof surveyChangeSchema>;
 
 /** A survey change's fields by the survey form's labels, values in words, a question on one line. */
-export const surveyDiffRows = (diff: SurveyChange['diff']): DiffRow[] => describedDiff(surveyResource, diff);
+export const surveyDiffRows = (diff: SurveyChange['diff'], zone?: string | null): DiffRow[] => describedDiff(surveyResource, diff, zone);
 /** `Name: Old → New; Send delay (hours): 24 → 48`, as the table and CSV show a diff. */
-export const diffText = (diff: SurveyChange['diff']): string => diffRowsText(surveyDiffRows(diff));
+export const diffText = (diff: SurveyChange['diff'], zone?: string | null): string => diffRowsText(surveyDiffRows(diff, zone));
 
 export const surveyChangeResource = defineResource({
   name: 'survey_change_log',
@@ -212,7 +212,7 @@ export const surveyChangeResource = defineResource({
     client_name: { label: 'Client' },
     survey_name: { label: 'Survey' },
     action: { label: 'Action', format: (r) => SURVEY_CHANGE_ACTION_LABELS[r.action] },
-    diff: { label: 'Diff', format: (r) => diffText(r.diff) },
+    diff: { label: 'Diff', format: (r) => diffText(r.diff, r.client_timezone ?? 'UTC') },
   },
   filters: {
     client: { kind: 'multi', label: 'Clients', item: idFilterItem },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import { type AnswerValue, answerValueSchema, NPS_CLASSES, type NpsClass, QUESTION_TYPES } from '../surveys/questions.ts';
 import { LOCATION_ID } from './locations.ts';
 
@@ -19,6 +20,8 @@ export const surveyResponseSchema = z.object({
   survey_name: z.string().nullable(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): the response's times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   location_id: z.string().nullable(),
   location_name: z.string().nullable(),
   personnel_id: z.number().int().nullable(),
@@ -117,7 +120,7 @@ export const surveyResponseResource = defineResource({
   record: surveyResponseSchema,
   fields: {},
   columns: {
-    submitted_at: { label: 'Submitted at', sortable: true },
+    submitted_at: { label: 'Submitted at', sortable: true, format: (r) => exportMoment(r.submitted_at, r.client_timezone) },
     test: { label: 'Test', format: (r) => (r.test ? 'Test response' : '') },
     client_name: { label: 'Client' },
     location_name: { label: 'Location', defaultVisible: false },

@@ -1,3 +1,4 @@
+import type { FeedMapping } from '@admin/shared';
 import type {
   FeedRun,
   FeedRunDetail,
@@ -29,6 +30,7 @@ import {
   type SortSpec,
 } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
+import { rejectedColumns } from './rejected-rows.ts';
 
 type Paging = { order?: 'asc' | 'desc' | undefined; cursor?: string | undefined };
 type RunFilters = Omit<FeedRunListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
@@ -180,12 +182,21 @@ export async function findRerun(db: Db, id: number): Promise<{ id: number } | un
 }
 
 export async function findRun(db: Db, id: number): Promise<FeedRunDetail | undefined> {
-  const [row] = await selectRuns(db, {}).where(eq(dataFeedRuns.id, id)).limit(1);
+  const [row] = await selectRuns(db, {
+    mapping: sql<FeedMapping | null>`${dataFeeds.fieldMapping}`,
+    hasHeader: sql<boolean | null>`${dataFeeds.hasHeader}`,
+  })
+    .where(eq(dataFeedRuns.id, id))
+    .limit(1);
   if (!row) return undefined;
   const errors = await rowErrors(db, id, DETAIL_ERRORS);
+  // The row as received in the rejected-rows CSV's column order (a stored row keeps none).
+  const order = rejectedColumns(row.mapping ?? {}, row.hasHeader ?? true, [...new Set(errors.flatMap((e) => Object.keys(e.raw)))]);
+  const inOrder = (raw: Record<string, string>) =>
+    Object.fromEntries(order.filter((c) => Object.hasOwn(raw, c)).map((c) => [c, raw[c] ?? '']));
   return {
     ...toRun(row),
-    row_errors: errors.map((e) => ({ row_number: e.rowNumber, column: e.column, message: e.message, raw: e.raw })),
+    row_errors: errors.map((e) => ({ row_number: e.rowNumber, column: e.column, message: e.message, raw: inOrder(e.raw) })),
   };
 }
 

@@ -63,6 +63,7 @@ const fields = {
   surveyName: surveys.name,
   clientId: surveyResponses.clientId,
   clientName: clients.name,
+  clientTimezone: clients.timezone,
   locationId: surveyResponses.locationId,
   locationName: locations.locationname,
   personnelId: surveyResponses.personnelId,
@@ -87,6 +88,7 @@ type Row = {
   surveyName: string | null;
   clientId: number;
   clientName: string | null;
+  clientTimezone: string | null;
   locationId: string | null;
   locationName: string | null;
   personnelId: number | null;
@@ -112,6 +114,7 @@ function toRecord(r: Row): SurveyResponse {
     survey_name: r.surveyName,
     client_id: r.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     location_id: r.locationId,
     location_name: r.locationName,
     personnel_id: r.personnelId,

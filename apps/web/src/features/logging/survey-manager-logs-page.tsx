@@ -44,7 +44,7 @@ function ChangeDetail({ row }: { row: SurveyChange }) {
         {formatDateTime(row.at, row.client_timezone)} · {row.user_name ?? 'System'} · {row.survey_name ?? `survey ${row.survey_id}`} ·{' '}
         {SURVEY_CHANGE_ACTION_LABELS[row.action]}
       </Text>
-      <DiffTable rows={surveyDiffRows(row.diff)} label="Diff" />
+      <DiffTable rows={surveyDiffRows(row.diff, row.client_timezone)} label="Diff" />
     </Stack>
   );
 }

@@ -63,7 +63,7 @@ function LogDetail({ row }: { row: SystemLog }) {
       {states}
       {d && (d.before !== null || d.after !== null) && (
         <Labelled label="Changes">
-          <DiffTable rows={entityDiff(d.entity_type, auditDiff(d.before, d.after))} />
+          <DiffTable rows={entityDiff(d.entity_type, auditDiff(d.before, d.after), d.client_timezone)} />
         </Labelled>
       )}
     </Stack>

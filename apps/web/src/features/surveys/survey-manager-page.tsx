@@ -22,7 +22,7 @@ import { ResponseReassign } from './response-reassign.tsx';
 const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } as const;
 
 const cells = {
-  submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} />,
+  submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} zone={r.client_timezone} />,
   // A Send test's answer, never counted in a figure: marked so nobody reads it as a customer's.
   test: (r: SurveyResponse) =>
     r.test ? (
@@ -93,7 +93,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
   // The detail once loaded: it is fresh after a reassign even before the list reloads.
   const r: SurveyResponse = d ?? row;
   const fields: [string, string][] = [
-    ['Submitted at', formatDateTime(r.submitted_at)],
+    ['Submitted at', formatDateTime(r.submitted_at, r.client_timezone)],
     ['Customer', r.customer],
     ['Client', r.client_name ?? '—'],
     ['Location', r.location_name ?? '—'],
