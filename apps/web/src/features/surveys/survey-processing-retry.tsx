@@ -68,7 +68,7 @@ export function RetryFiltered({ list }: { list: ResourceList<ProcessingItem> }) 
           <>
             <Text size="sm">
               {preview.count > 0
-                ? `Each is scheduled to be sent again now: ${what}.`
+                ? 'Each is scheduled to be sent again now; nothing else changes.'
                 : `This filter finds no failed invitation in ${preview.scope}.`}
             </Text>
             {preview.filters.length > 0 && (
