@@ -54,3 +54,13 @@ export function entityDiff(
   const def = type ? BY_NAME.get(type) : undefined;
   return describedDiff(def ?? { fields: {} }, diff, zone);
 }
+
+/**
+ * `product.update` → `Product: update`, `auth.login.refused` → `Auth: login refused`: a System Logs
+ * event (what it is about, then what happened) in words rather than as its key.
+ */
+export function eventText(action: string): string {
+  const [about = '', ...what] = action.split('.');
+  const rest = what.join(' ').replace(/_/g, ' ');
+  return rest ? `${entityLabel(about)}: ${rest}` : entityLabel(about);
+}

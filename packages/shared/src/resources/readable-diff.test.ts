@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entityDiff, entityText } from './entity-labels.ts';
+import { entityDiff, entityText, eventText } from './entity-labels.ts';
 import { relatedOf } from './notification-logs.ts';
 import { auditDiff, diffRows, valueText } from './readable-diff.ts';
 import { diffText, refusedRows, skippedText, sourceText, surveyDiffRows } from './survey-manager-logs.ts';
@@ -52,6 +52,9 @@ describe('readable changes', () => {
     expect(entityText('survey_processing_item', '571')).toBe('Invitation 571');
     expect(entityText('api_token', '3')).toBe('API token 3');
     expect(entityText('request', null)).toBe('Request');
+    expect(eventText('product.update')).toBe('Product: update');
+    expect(eventText('survey_processing_item.resend')).toBe('Invitation: resend');
+    expect(eventText('auth.login.refused')).toBe('Auth: login refused');
     expect(relatedOf({ related_type: 'survey_processing_item', related_id: '571' })).toBe('Invitation 571');
     expect(sourceText('csv_upload', 40, 5)).toBe('CSV upload · run 40, line 5');
     expect(sourceText('api', 41, 2)).toBe('API · run 41, row 2');

@@ -1,4 +1,4 @@
-import { entityDiff, entityText } from '@admin/shared/resources/entity-labels';
+import { entityDiff, entityText, eventText } from '@admin/shared/resources/entity-labels';
 import { auditDiff } from '@admin/shared/resources/readable-diff';
 import { type SystemLog, type SystemLogDetail, systemLogResource } from '@admin/shared/resources/system-logs';
 import { Badge, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
@@ -14,6 +14,7 @@ const LEVEL_COLORS: Record<string, string> = { debug: 'gray', info: 'blue', warn
 const cells = {
   at: (r: SystemLog) => <DateTimeCell value={r.at} zone={r.client_timezone} />,
   entity: (r: SystemLog) => entityText(r.entity_type, r.entity_id),
+  action: (r: SystemLog) => eventText(r.action),
   level: (r: SystemLog) => (
     <Badge color={LEVEL_COLORS[r.level]} variant="light">
       {r.level}
@@ -28,7 +29,7 @@ function LogDetail({ row }: { row: SystemLog }) {
     ['Time', formatDateTime(row.at, row.client_timezone)],
     ['Level', row.level],
     ['Service', row.service],
-    ['Event', row.action],
+    ['Event', eventText(row.action)],
     ['Actor', row.actor_name ?? '—'],
     ['Client', row.client_name ?? '—'],
     ['Entity', entityText(row.entity_type, row.entity_id) ?? '—'],
