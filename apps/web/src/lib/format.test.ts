@@ -1,4 +1,4 @@
-import { exportMoment } from '@admin/shared';
+import { exportMoment, wallTimeIn, zoneName } from '@admin/shared';
 import { describe, expect, it } from 'vitest';
 import { compactPhone, formatDate, formatDateTime, formatPhone, viewerTime } from './format.ts';
 
@@ -62,6 +62,15 @@ describe('formatDate and formatDateTime', () => {
     expect(exportMoment('2026-11-26T15:05:03Z', 'America/Chicago')).toBe(formatDateTime('2026-11-26T15:05:03Z', 'America/Chicago'));
     expect(exportMoment('2026-11-26T15:05:03Z', null)).toBe('Nov 26, 2026, 3:05:03 PM UTC');
     expect(exportMoment(null, null)).toBe('');
+  });
+
+  it("read a time typed for a client as that time in the client's zone", () => {
+    expect(wallTimeIn('2026-11-27T09:00', 'America/Chicago')).toBe('2026-11-27T15:00:00.000Z');
+    expect(wallTimeIn('2026-07-01T09:00', 'America/Chicago')).toBe('2026-07-01T14:00:00.000Z');
+    expect(wallTimeIn('2026-11-27T09:00', 'Asia/Kolkata')).toBe('2026-11-27T03:30:00.000Z');
+    expect(wallTimeIn('2026-11-27', 'America/Chicago')).toBeNull();
+    expect(wallTimeIn('2026-11-27T09:00', 'Not/AZone')).toBeNull();
+    expect(zoneName('America/Chicago', new Date('2026-11-27T15:00:00Z'))).toBe('CST');
   });
 
   it('show nothing for a missing or unreadable value', () => {

@@ -1,3 +1,4 @@
+import { wallTimeIn, zoneName } from '@admin/shared';
 import {
   cancelSchema,
   fixContactSchema,
@@ -79,7 +80,13 @@ export function ItemActions({ item }: { item: ProcessingItemDetail }) {
       </Button>
     );
   if (!isUnsent(status)) return null;
-  const whenIso = when === '' || Number.isNaN(new Date(when).getTime()) ? when : new Date(when).toISOString();
+  // The time typed is the client's (its quiet hours are), whatever the viewer's zone (issue 19, item 10).
+  const zone = item.client_timezone;
+  const whenIso = zone
+    ? (wallTimeIn(when, zone) ?? when)
+    : when === '' || Number.isNaN(new Date(when).getTime())
+      ? when
+      : new Date(when).toISOString();
   return (
     <Stack gap="sm">
       <Text fw={600}>Actions</Text>
@@ -104,6 +111,7 @@ export function ItemActions({ item }: { item: ProcessingItemDetail }) {
           <TextInput
             label={PROCESSING_ACTION_LABELS.scheduled_at}
             type="datetime-local"
+            description={zone ? `${item.client_name ?? 'The client'}'s time (${zoneName(zone)})` : undefined}
             value={when}
             onChange={(e) => setWhen(e.currentTarget.value)}
             error={errors.scheduled_at}
