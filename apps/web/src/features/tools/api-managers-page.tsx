@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PathCell } from '../../components/data-table/cells.tsx';
 import { GuardedModal, useChanged } from '../../components/discard-guard.tsx';
+import { SearchableSelect } from '../../components/filters/searchable-select.tsx';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
@@ -79,10 +80,9 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
 
   return (
     <DialogForm onSubmit={submit} onCancel={onCancel} save={save} dirty={dirty} submitLabel="Save">
-      <Select
+      <SearchableSelect
         label={labels.survey_id}
         required
-        searchable
         data={surveys.data?.data ?? []}
         value={surveyId}
         onChange={setSurveyId}
@@ -90,11 +90,10 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
         nothingFoundMessage="This client has no survey"
         data-autofocus
       />
-      <Select
+      <SearchableSelect
         label={labels.token_id}
         description="Empty: any token with the feeds:write scope that may feed this client (a super-admin's, or one of its users')"
         clearable
-        searchable
         data={tokens.data?.data ?? []}
         value={tokenId}
         onChange={setTokenId}
