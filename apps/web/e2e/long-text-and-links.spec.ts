@@ -89,6 +89,10 @@ for (const width of [PHONE, DESKTOP]) {
     await signInAsAdmin(page);
     const client = 'Summit Heating & Air';
     await page.goto(`/admin/surveys-admin?q=${encodeURIComponent(client)}`);
+    // On a phone the row is a card whose actions are behind its Actions button.
+    const disclosure = page.getByRole('button', { name: /^Actions for / });
+    await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+    if (await disclosure.isVisible()) await disclosure.click();
     await page
       .getByRole('button', { name: `More actions for ${client}` })
       .first()
