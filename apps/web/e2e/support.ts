@@ -96,6 +96,7 @@ export async function rowAction(row: Locator, action: string | RegExp): Promise<
 
 /** Shows a row's actions: nothing to do in a table; a card's Actions button opened. */
 export async function openRowActions(row: Locator): Promise<void> {
+  await expect(row.first()).toBeVisible();
   const toggle = row.getByRole('button', { name: /^Actions( for |$)/ });
   if ((await toggle.count()) > 0 && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
 }

@@ -467,6 +467,9 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
       await signInAsAdmin(page);
       await page.goto('/admin/api-token-generation');
       await page.getByRole('searchbox', { name: 'Search' }).fill('admin@example.com');
+      // On a phone the row's buttons are behind its card's Actions button.
+      const row = listRows(page, 'API tokens').filter({ hasText: 'admin@example.com' }).first();
+      await openRowActions(row);
       const generate = page.getByRole('button', { name: `Generate token for ${user}` });
       const revoke = page.getByRole('button', { name: `Revoke token of ${user}` });
       await expect(generate.or(revoke)).toBeVisible();
