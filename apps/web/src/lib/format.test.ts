@@ -37,17 +37,17 @@ describe('formatDate and formatDateTime', () => {
   it('share one pattern, the zone named', () => {
     expect(formatDate(at)).toBe('Nov 23, 2026');
     // Without a client's zone: the viewer's own, named all the same.
-    expect(formatDateTime(at)).toBe(`Nov 23, 2026, 3:04:05 PM ${viewerZone}`);
+    expect(formatDateTime(at)).toBe(`Nov 23, 2026, 3:04 PM ${viewerZone}`);
     expect(formatDate(at.toISOString())).toBe('Nov 23, 2026');
   });
 
   it("write a client's time in the client's zone, whatever the viewer's", () => {
     // 15:05 UTC is 9:05 in Chicago (CST in November) and 10:05 in New York.
-    expect(formatDateTime('2026-11-26T15:05:03Z', 'America/Chicago')).toBe('Nov 26, 2026, 9:05:03 AM CST');
-    expect(formatDateTime('2026-11-26T15:05:03Z', 'America/New_York')).toBe('Nov 26, 2026, 10:05:03 AM EST');
+    expect(formatDateTime('2026-11-26T15:05:03Z', 'America/Chicago')).toBe('Nov 26, 2026, 9:05 AM CST');
+    expect(formatDateTime('2026-11-26T15:05:03Z', 'America/New_York')).toBe('Nov 26, 2026, 10:05 AM EST');
     // Summer time is named as such; a zone outside the US by its offset.
-    expect(formatDateTime('2026-07-01T15:05:03Z', 'America/Chicago')).toBe('Jul 1, 2026, 10:05:03 AM CDT');
-    expect(formatDateTime('2026-11-26T15:05:03Z', 'Asia/Kolkata')).toBe('Nov 26, 2026, 8:35:03 PM GMT+5:30');
+    expect(formatDateTime('2026-07-01T15:05:03Z', 'America/Chicago')).toBe('Jul 1, 2026, 10:05 AM CDT');
+    expect(formatDateTime('2026-11-26T15:05:03Z', 'Asia/Kolkata')).toBe('Nov 26, 2026, 8:35 PM GMT+5:30');
     // An unknown zone falls back to the viewer's rather than failing the screen.
     expect(formatDateTime(at, 'Not/AZone')).toBe(formatDateTime(at));
   });
@@ -60,7 +60,7 @@ describe('formatDate and formatDateTime', () => {
 
   it('write the same text in a CSV, a moment of no client in UTC', () => {
     expect(exportMoment('2026-11-26T15:05:03Z', 'America/Chicago')).toBe(formatDateTime('2026-11-26T15:05:03Z', 'America/Chicago'));
-    expect(exportMoment('2026-11-26T15:05:03Z', null)).toBe('Nov 26, 2026, 3:05:03 PM UTC');
+    expect(exportMoment('2026-11-26T15:05:03Z', null)).toBe('Nov 26, 2026, 3:05 PM UTC');
     expect(exportMoment(null, null)).toBe('');
   });
 

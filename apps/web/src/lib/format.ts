@@ -35,7 +35,7 @@ export function compactPhone(value: unknown): unknown {
 }
 
 // One locale and one pattern for every date on screen: "Nov 23, 2026", and a moment with its time
-// of day and zone, "Nov 23, 2026, 3:04:05 PM CST" (formatMoment, packages/shared, which the
+// of day and zone, "Nov 23, 2026, 3:04 PM CST" (formatMoment, packages/shared, which the
 // server's CSV columns use too).
 const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
@@ -46,7 +46,7 @@ export function formatDate(value: string | Date | null | undefined): string {
 }
 
 /**
- * A moment with its zone named, e.g. `Nov 26, 2026, 9:05:03 AM CST`: in `zone` (the client's, for
+ * A moment with its zone named, e.g. `Nov 26, 2026, 9:05 AM CST`: in `zone` (the client's, for
  * a record of one client) or else in the viewer's own zone. Every list, detail and CSV that shows
  * a time writes it this way.
  */
@@ -55,7 +55,7 @@ export function formatDateTime(value: string | Date | null | undefined, zone?: s
 }
 
 /**
- * What a client's time is for the viewer, for its tooltip: `Your time: Nov 26, 2026, 4:05:03 PM
+ * What a client's time is for the viewer, for its tooltip: `Your time: Nov 26, 2026, 4:05 PM
  * GMT+1`; null when there is no client zone (the time already is the viewer's).
  */
 export function viewerTime(value: string | Date | null | undefined, zone?: string | null): string | null {

@@ -1,6 +1,6 @@
 /**
  * How a moment is written for people, on screen and in CSV alike: in the zone it belongs to, with
- * the zone named, e.g. `Nov 26, 2026, 9:05:03 AM CST`. A client's records are shown in the
+ * the zone named, e.g. `Nov 26, 2026, 9:05 AM CST`. A client's records are shown in the
  * client's zone (a Chicago client's quiet hours read as Chicago time wherever the viewer is);
  * a moment tied to no client in the reader's own zone, named too (docs/decisions/041-line-numbers-and-zoned-times.md).
  */
@@ -11,7 +11,6 @@ const OPTIONS: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
-  second: '2-digit',
   timeZoneName: 'short',
 };
 
@@ -44,7 +43,7 @@ export function momentOf(value: string | Date | null | undefined): Date | null {
  * named; empty for a missing or unreadable value. ICU's narrow space before AM/PM is written as a
  * plain space, so a CSV reads the same in every program.
  *
- * @example formatMoment('2026-11-26T15:05:03Z', 'America/Chicago') // 'Nov 26, 2026, 9:05:03 AM CST'
+ * @example formatMoment('2026-11-26T15:05:03Z', 'America/Chicago') // 'Nov 26, 2026, 9:05 AM CST'
  */
 export function formatMoment(value: string | Date | null | undefined, zone?: string | null): string {
   const date = momentOf(value);
@@ -59,7 +58,7 @@ export function formatMoment(value: string | Date | null | undefined, zone?: str
  * A moment as a CSV column writes it: as on screen, in the client's zone; a moment of no client in
  * UTC (named), since the server does not know where the file will be read.
  *
- * @example exportMoment('2026-11-26T15:05:03Z', null) // 'Nov 26, 2026, 3:05:03 PM UTC'
+ * @example exportMoment('2026-11-26T15:05:03Z', null) // 'Nov 26, 2026, 3:05 PM UTC'
  */
 export const exportMoment = (value: string | Date | null | undefined, zone: string | null | undefined): string =>
   formatMoment(value, zone ?? 'UTC');

@@ -43,7 +43,7 @@ describe('readable changes', () => {
     expect(diffRows(auditDiff(null, { plan: 'gold' }))).toEqual([{ key: 'plan', label: 'Plan', before: '—', after: 'gold' }]);
     // A stored moment reads as every time does: in the client's zone, named.
     expect(entityDiff('product', { updated_at: { before: '2026-11-26T15:05:03.000Z', after: null } }, 'America/Chicago')).toEqual([
-      { key: 'updated_at', label: 'Updated at', before: 'Nov 26, 2026, 9:05:03 AM CST', after: '—' },
+      { key: 'updated_at', label: 'Updated at', before: 'Nov 26, 2026, 9:05 AM CST', after: '—' },
     ]);
     expect(diffRows(auditDiff(null, ['x']))).toEqual([{ key: 'value', label: 'Value', before: '—', after: 'x' }]);
   });

@@ -17,7 +17,7 @@ export function DateCell({ value }: { value: string | null | undefined }) {
 }
 
 /**
- * A moment on one line with its zone named, e.g. `Nov 23, 2026, 3:04:05 PM CST`: in `zone` (the
+ * A moment on one line with its zone named, e.g. `Nov 23, 2026, 3:04 PM CST`: in `zone` (the
  * record's client's) with the viewer's own time on hover, or in the viewer's zone without one.
  */
 export function DateTimeCell({ value, zone }: { value: string | null | undefined; zone?: string | null }) {
