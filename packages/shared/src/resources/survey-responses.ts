@@ -126,7 +126,7 @@ export const surveyResponseResource = defineResource({
     location_name: { label: 'Location', defaultVisible: false },
     survey_name: { label: 'Survey' },
     customer: { label: 'Customer' },
-    personnel_name: { label: 'Personnel', defaultVisible: false },
+    personnel_name: { label: 'Personnel' },
     key_score: { label: 'Key score', sortable: true },
     nps_class: { label: 'Class', format: (r) => (r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : null) },
     comment: { label: 'Comment' },
@@ -164,7 +164,7 @@ export const surveyResponseResource = defineResource({
   },
   defaultSort: { sort: 'submitted_at', order: 'desc' },
   search: 'Customer or comment',
-  card: { title: 'customer', facts: ['submitted_at', 'survey_name', 'key_score'] },
+  card: { title: 'customer', facts: ['personnel_name', 'nps_class', 'comment'] },
 });
 
 export type SurveyResponseListQuery = z.infer<typeof surveyResponseResource.listQuerySchema>;
