@@ -136,8 +136,8 @@ for (const kind of testDatabaseKinds()) {
       const tests = (await get(`/api/survey-responses?survey=${survey.id}&test=yes`)).json().data as SurveyResponse[];
       expect(tests.map((r) => r.id)).toEqual([responseId]);
       const csv = parseCsv((await get(`/api/survey-responses/export?survey=${survey.id}`)).body);
-      const testColumn = csv[0]?.indexOf('Test') ?? -1;
-      expect(csv.slice(1).map((r) => r[testColumn])).toEqual(['Test response', '']);
+      const customerColumn = csv[0]?.indexOf('Customer') ?? -1;
+      expect(csv.slice(1).map((r) => r[customerColumn])).toEqual(['Test response · Alex', 'Pat']);
 
       // Survey Processing's CSV names the invitation a test send (the screen shows a badge).
       const items = parseCsv((await get(`/api/survey-processing/export?survey=${survey.id}`)).body);

@@ -121,11 +121,11 @@ export const surveyResponseResource = defineResource({
   fields: {},
   columns: {
     submitted_at: { label: 'Submitted at', sortable: true, format: (r) => exportMoment(r.submitted_at, r.client_timezone) },
-    test: { label: 'Test', format: (r) => (r.test ? 'Test response' : '') },
     client_name: { label: 'Client' },
     location_name: { label: 'Location', defaultVisible: false },
     survey_name: { label: 'Survey' },
-    customer: { label: 'Customer' },
+    // A Send test's answer says so in the CSV (the screen shows a badge beside the name).
+    customer: { label: 'Customer', format: (r) => (r.test ? `Test response · ${r.customer}` : r.customer) },
     personnel_name: { label: 'Personnel' },
     key_score: { label: 'Key score', sortable: true },
     nps_class: { label: 'Class', format: (r) => (r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : null) },

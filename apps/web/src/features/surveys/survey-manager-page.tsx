@@ -23,13 +23,18 @@ const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } 
 
 const cells = {
   submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} zone={r.client_timezone} />,
-  // A Send test's answer, never counted in a figure: marked so nobody reads it as a customer's.
-  test: (r: SurveyResponse) =>
-    r.test ? (
-      <Badge color="grape" variant="light">
-        Test
-      </Badge>
-    ) : null,
+  // A Send test's answer, never counted in a figure, is marked beside the name (as Survey
+  // Processing marks its invitation), so the table and the phone's card both show it.
+  customer: (r: SurveyResponse) => (
+    <span>
+      {r.customer}
+      {r.test && (
+        <Badge size="sm" color="grape" variant="light" ml={6}>
+          Test
+        </Badge>
+      )}
+    </span>
+  ),
   nps_class: (r: SurveyResponse) =>
     r.nps_class ? (
       <Badge color={CLASS_COLORS[r.nps_class]} variant="light">
