@@ -1,4 +1,7 @@
 import { FEED_FIELDS, type FeedMapping } from '@admin/shared';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { dataFeedRowErrors } from '../../db/schema/index.ts';
 
 /** The two columns the rejected-rows CSV adds after the row's own: where the row was, and why it was refused. */
 export const REJECTED_EXTRA = { line: 'Line', errors: 'Errors' } as const;
@@ -32,4 +35,37 @@ export function rejectedColumns(mapping: FeedMapping, hasHeader: boolean, seen: 
     return name;
   });
   return [...own, ...added];
+}
+
+/**
+ * A page of a run's refused rows, one per row whatever the number of its errors, in line order
+ * after `after` (the last line of the page before), for the rejected-rows CSV
+ * (kit/csv-export.ts): the row as received and its errors in one text, each after the column it
+ * names (`Mobile: The Phone field must be a valid phone number; Date: …`), with the next cursor.
+ */
+export async function rejectedRowsPage(db: Db, runId: number, after: string | undefined, limit: number) {
+  const afterLine = Number(after ?? 0);
+  const e = dataFeedRowErrors;
+  const rows = await db
+    .select({
+      line: e.rowNumber,
+      // Every error of a row holds the same row as received: the first one's is the row.
+      raw: sql<Record<string, string>>`(array_agg(${e.raw} order by ${e.id}))[1]`,
+      errors: sql<string>`string_agg(coalesce(${e.column} || ': ', '') || ${e.message}, '; ' order by ${e.id})`,
+    })
+    .from(e)
+    .where(and(eq(e.runId, runId), after ? sql`${e.rowNumber} > ${Number.isSafeInteger(afterLine) ? afterLine : 0}` : undefined))
+    .groupBy(e.rowNumber)
+    .orderBy(asc(e.rowNumber))
+    .limit(limit);
+  const last = rows.at(-1);
+  return { rows, nextCursor: rows.length === limit && last ? String(last.line) : null };
+}
+
+/** The columns a run's refused rows were received with: every key of their stored rows. */
+export async function rowErrorColumns(db: Db, runId: number): Promise<string[]> {
+  const result = await db.execute(
+    sql`select distinct jsonb_object_keys(${dataFeedRowErrors.raw}) as key from ${dataFeedRowErrors} where ${dataFeedRowErrors.runId} = ${runId}`,
+  );
+  return rowsOf(result).map((r) => String(r.key));
 }

@@ -10,18 +10,8 @@ import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { startRun } from '../../pipeline/ingest/run.ts';
 import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
-import { rejectedColumns } from './rejected-rows.ts';
-import {
-  countChanges,
-  countRuns,
-  findRerun,
-  findRun,
-  listChanges,
-  listRuns,
-  rejectedRowsPage,
-  rowErrorColumns,
-  rowErrors,
-} from './repository.ts';
+import { rejectedColumns, rejectedRowsPage, rowErrorColumns } from './rejected-rows.ts';
+import { countChanges, countRuns, findRerun, findRun, listChanges, listRuns, rowErrors } from './repository.ts';
 
 /** The rejected-rows CSV holds every refused row of a run, up to this many. */
 const MAX_REJECTED = 100_000;
