@@ -50,6 +50,21 @@ export function setClientMismatchHandler(handler: ((currentClientId: number) => 
   onClientMismatch = handler;
 }
 
+/**
+ * The header naming the client a call is for: by default the one this tab shows, so the server
+ * never reads or writes another one (issue 19); `null` names none.
+ */
+export function clientHeaders(clientId?: number | null): Record<string, string> {
+  const id = clientId === undefined ? (readStoredClient(window.sessionStorage)?.id ?? null) : clientId;
+  return id === null ? {} : { [CLIENT_HEADER]: String(id) };
+}
+
+/** Tells the mismatch handler when a refusal (409) names the server's current client. */
+export function reportClientMismatch(response: Response): void {
+  const current = Number(response.headers.get(CURRENT_CLIENT_HEADER));
+  if (response.status === 409 && current > 0 && onClientMismatch) onClientMismatch(current);
+}
+
 function baseUrl(host: Host): string {
   const c = runtimeConfig();
   return host === 'identity' ? c.identityBaseUrl : host === 'reputation' ? c.reputationBaseUrl : c.apiBaseUrl;
@@ -78,9 +93,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = options.token ? `Bearer ${options.token}` : authorizationHeader(window.sessionStorage);
   if (auth) headers.authorization = auth;
-  // Every call names the client this tab shows, so the server never writes to another one (issue 19).
-  const clientId = options.clientId === undefined ? (readStoredClient(window.sessionStorage)?.id ?? null) : options.clientId;
-  if (clientId !== null) headers[CLIENT_HEADER] = String(clientId);
+  Object.assign(headers, clientHeaders(options.clientId));
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.file) headers['content-type'] = options.file.contentType;
   const url = `${baseUrl(options.host ?? 'api')}${path}${queryString(options.query)}`;
@@ -108,8 +121,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!response.ok) {
     const envelope = isEnvelope(body) ? body : { message: `Request failed (${response.status}).`, statusCode: response.status };
     if (response.status === 401 && auth && onUnauthorized) onUnauthorized();
-    const current = Number(response.headers.get(CURRENT_CLIENT_HEADER));
-    if (response.status === 409 && current > 0 && onClientMismatch) onClientMismatch(current);
+    reportClientMismatch(response);
     throw new ApiError(response.status, envelope);
   }
   return body as T;
