@@ -82,10 +82,7 @@ export function SendTestForm<Body extends Record<string, string>, Result extends
       }}
     >
       <Stack gap="sm">
-        {/* A block, not a paragraph: an intro may hold a preview of the message. */}
-        <Text size="sm" component="div">
-          {props.intro}
-        </Text>
+        <Text size="sm">{props.intro}</Text>
         <TextInput
           label={field.label}
           description={field.description}

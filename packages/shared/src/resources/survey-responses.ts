@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
-import { exportMoment } from '../api/zoned-time.ts';
 import { type AnswerValue, answerValueSchema, NPS_CLASSES, type NpsClass, QUESTION_TYPES } from '../surveys/questions.ts';
 import { LOCATION_ID } from './locations.ts';
 
@@ -20,8 +19,6 @@ export const surveyResponseSchema = z.object({
   survey_name: z.string().nullable(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
-  /** The client's time zone (IANA): the response's times are shown in it (formatMoment). */
-  client_timezone: z.string().nullable(),
   location_id: z.string().nullable(),
   location_name: z.string().nullable(),
   personnel_id: z.number().int().nullable(),
@@ -35,8 +32,6 @@ export const surveyResponseSchema = z.object({
   testimonial_consent: z.boolean(),
   excluded: z.boolean(),
   excluded_reason: z.string().nullable(),
-  /** An answer to a Send test invitation: listed and marked, never counted in a figure. */
-  test: z.boolean(),
   submitted_at: z.string(),
 });
 export type SurveyResponse = z.infer<typeof surveyResponseSchema>;
@@ -62,17 +57,10 @@ export function answerText(value: AnswerValue | null): string {
   return String(value);
 }
 
-/** Exclude / Include's one input as the response's detail labels it; its messages name it so. */
-export const RESPONSE_EXCLUSION_LABELS = { reason: 'Reason' } as const satisfies Record<string, string>;
-
 /** Exclude from (or include again in) reporting; the reason is kept and audited either way. */
 export const responseExclusionSchema = z.strictObject({
   excluded: z.boolean(),
-  reason: z
-    .string()
-    .trim()
-    .min(1, `The ${RESPONSE_EXCLUSION_LABELS.reason} field is required`)
-    .max(500, `The ${RESPONSE_EXCLUSION_LABELS.reason} field may not be greater than 500 characters`),
+  reason: z.string().trim().min(1, 'The reason field is required').max(500, 'The reason field may not be greater than 500 characters'),
 });
 export type ResponseExclusion = z.infer<typeof responseExclusionSchema>;
 
@@ -120,18 +108,17 @@ export const surveyResponseResource = defineResource({
   record: surveyResponseSchema,
   fields: {},
   columns: {
-    submitted_at: { label: 'Submitted at', sortable: true, format: (r) => exportMoment(r.submitted_at, r.client_timezone) },
+    submitted_at: { label: 'Submitted at', sortable: true },
     client_name: { label: 'Client' },
-    location_name: { label: 'Location', defaultVisible: false },
+    location_name: { label: 'Location' },
     survey_name: { label: 'Survey' },
-    // A Send test's answer says so in the CSV (the screen shows a badge beside the name).
-    customer: { label: 'Customer', format: (r) => (r.test ? `Test response · ${r.customer}` : r.customer) },
+    customer: { label: 'Customer' },
     personnel_name: { label: 'Personnel' },
     key_score: { label: 'Key score', sortable: true },
     nps_class: { label: 'Class', format: (r) => (r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : null) },
     comment: { label: 'Comment' },
-    testimonial_consent: { label: 'Testimonial consent', format: (r) => (r.testimonial_consent ? 'Yes' : 'No'), defaultVisible: false },
-    excluded: { label: 'Excluded from reports', format: (r) => (r.excluded ? 'Yes' : 'No'), defaultVisible: false },
+    testimonial_consent: { label: 'Testimonial consent', format: (r) => (r.testimonial_consent ? 'Yes' : 'No') },
+    excluded: { label: 'Excluded from reports', format: (r) => (r.excluded ? 'Yes' : 'No') },
     excluded_reason: { label: 'Exclusion reason', defaultVisible: false },
   },
   filters: {
@@ -152,19 +139,10 @@ export const surveyResponseResource = defineResource({
         { value: 'yes', label: 'Excluded' },
       ],
     },
-    test: {
-      kind: 'choice',
-      label: 'Test responses',
-      options: [
-        { value: 'no', label: 'Real responses only' },
-        { value: 'yes', label: 'Test responses only' },
-      ],
-    },
     date: { kind: 'dateRange', label: 'Submitted' },
   },
   defaultSort: { sort: 'submitted_at', order: 'desc' },
   search: 'Customer or comment',
-  card: { title: 'customer', facts: ['personnel_name', 'nps_class', 'comment'] },
 });
 
 export type SurveyResponseListQuery = z.infer<typeof surveyResponseResource.listQuerySchema>;

@@ -12,17 +12,14 @@ export { countSms, SMS_ENCODING_LABELS } from '../sms/segments.ts';
  */
 export const surveyPreviewSchema = z.object({
   sample: z.object({ first_name: z.string(), location_name: z.string(), link: z.string() }),
-  /**
-   * With the From and reply-to it goes out with (`effectiveSurveySettings`): the client's own
-   * address, or the platform's (the server's EMAIL_FROM) when its sending domain is not verified.
-   */
+  /** With the sender and reply-to it goes out with (`effectiveSurveySettings`); a null address is the platform's. */
   email: z
     .object({
       subject: z.string(),
       text: z.string(),
       html: z.string(),
       from_name: z.string(),
-      from_address: z.string(),
+      from_address: z.string().nullable(),
       reply_to: z.string().nullable(),
     })
     .nullable(),

@@ -47,7 +47,6 @@ function filtersWhere(q: Filters): SQL | undefined {
     q.score_max !== undefined ? sql`${surveyResponses.keyScore} <= ${Number(q.score_max)}` : undefined,
     q.has_comment === 'yes' ? sql`${surveyResponses.comment} is not null` : undefined,
     q.excluded === undefined ? undefined : sql`${surveyResponses.excluded} = ${q.excluded === 'yes'}`,
-    q.test === undefined ? undefined : sql`${surveyResponses.test} = ${q.test === 'yes'}`,
     q.startDate ? sql`${surveyResponses.submittedAt} >= ${q.startDate}::date` : undefined,
     q.endDate ? sql`${surveyResponses.submittedAt} < (${q.endDate}::date + 1)` : undefined,
     like
@@ -63,7 +62,6 @@ const fields = {
   surveyName: surveys.name,
   clientId: surveyResponses.clientId,
   clientName: clients.name,
-  clientTimezone: clients.timezone,
   locationId: surveyResponses.locationId,
   locationName: locations.locationname,
   personnelId: surveyResponses.personnelId,
@@ -77,7 +75,6 @@ const fields = {
   testimonialConsent: surveyResponses.testimonialConsent,
   excluded: surveyResponses.excluded,
   excludedReason: surveyResponses.excludedReason,
-  test: surveyResponses.test,
   submittedAt: surveyResponses.submittedAt,
 };
 
@@ -88,7 +85,6 @@ type Row = {
   surveyName: string | null;
   clientId: number;
   clientName: string | null;
-  clientTimezone: string | null;
   locationId: string | null;
   locationName: string | null;
   personnelId: number | null;
@@ -102,7 +98,6 @@ type Row = {
   testimonialConsent: boolean;
   excluded: boolean;
   excludedReason: string | null;
-  test: boolean;
   submittedAt: Date;
 };
 
@@ -114,7 +109,6 @@ function toRecord(r: Row): SurveyResponse {
     survey_name: r.surveyName,
     client_id: r.clientId,
     client_name: r.clientName,
-    client_timezone: r.clientTimezone,
     location_id: r.locationId,
     location_name: r.locationName,
     personnel_id: r.personnelId,
@@ -126,7 +120,6 @@ function toRecord(r: Row): SurveyResponse {
     testimonial_consent: r.testimonialConsent,
     excluded: r.excluded,
     excluded_reason: r.excludedReason,
-    test: r.test,
     submitted_at: r.submittedAt.toISOString(),
   };
 }
@@ -265,7 +258,6 @@ export async function findItemForResend(db: Db, id: number) {
       item: surveyProcessingItems,
       surveyName: surveys.name,
       senderName: surveys.senderName,
-      replyTo: surveys.replyTo,
       emailSubject: surveys.emailSubject,
       emailBody: surveys.emailBody,
       smsTemplateId: surveys.smsTemplateId,

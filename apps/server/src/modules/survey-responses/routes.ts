@@ -204,8 +204,7 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
         result = await app.messenger.send({
           ...common,
           channel: 'email',
-          // Built again from the survey and its client's Survey Admin settings as they are now.
-          ...invitationEmail(found, values, (await app.surveySettings.of(item.clientId)) ?? null),
+          ...invitationEmail(found, values),
         });
       }
       await recordResend(app.db, item.id, result.status === 'sent' ? null : result.error, new Date());

@@ -48,8 +48,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/users/switch-client/:clientId',
     {
-      // A tab showing another client than the current one switches too (to its own, or to the current one).
-      config: { access: 'superadmin', anyClient: true },
+      config: { access: 'superadmin' },
       schema: { params: switchClientParamSchema, response: { 200: dataEnvelope(userSchema) } },
     },
     async (request) => {

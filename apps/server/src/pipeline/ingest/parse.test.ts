@@ -18,12 +18,11 @@ describe('readFeedStream', () => {
     expect(columns).toEqual(['name', 'email']);
     expect(rowsRead).toBe(3);
     expect(batches.map((b) => b.map((r) => [r.rowNumber, r.raw.name]))).toEqual([
-      // Numbered by their line: the header is line 1.
       [
-        [2, 'Alex'],
-        [3, 'Sam'],
+        [1, 'Alex'],
+        [2, 'Sam'],
       ],
-      [[4, 'Kim, J']],
+      [[3, 'Kim, J']],
     ]);
   });
 

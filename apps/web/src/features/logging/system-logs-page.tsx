@@ -1,5 +1,3 @@
-import { entityDiff, entityText, eventText } from '@admin/shared/resources/entity-labels';
-import { auditDiff } from '@admin/shared/resources/readable-diff';
 import { type SystemLog, type SystemLogDetail, systemLogResource } from '@admin/shared/resources/system-logs';
 import { Badge, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
@@ -7,14 +5,11 @@ import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { DiffTable } from './diff-table.tsx';
 
 const LEVEL_COLORS: Record<string, string> = { debug: 'gray', info: 'blue', warn: 'orange', error: 'red' };
 
 const cells = {
-  at: (r: SystemLog) => <DateTimeCell value={r.at} zone={r.client_timezone} />,
-  entity: (r: SystemLog) => entityText(r.entity_type, r.entity_id),
-  action: (r: SystemLog) => eventText(r.action),
+  at: (r: SystemLog) => <DateTimeCell value={r.at} />,
   level: (r: SystemLog) => (
     <Badge color={LEVEL_COLORS[r.level]} variant="light">
       {r.level}
@@ -26,13 +21,13 @@ const cells = {
 function LogDetail({ row }: { row: SystemLog }) {
   const { data: d, states } = useResourceDetail<SystemLogDetail>(systemLogResource, row.id, { what: 'entry' });
   const fields: [string, string][] = [
-    ['Time', formatDateTime(row.at, row.client_timezone)],
+    ['Time', formatDateTime(row.at)],
     ['Level', row.level],
     ['Service', row.service],
-    ['Event', eventText(row.action)],
+    ['Event', row.action],
     ['Actor', row.actor_name ?? '—'],
     ['Client', row.client_name ?? '—'],
-    ['Entity', entityText(row.entity_type, row.entity_id) ?? '—'],
+    ['Entity', row.entity ?? '—'],
     ['IP', row.ip ?? '—'],
   ];
   return (
@@ -63,9 +58,14 @@ function LogDetail({ row }: { row: SystemLog }) {
       )}
       {states}
       {d && (d.before !== null || d.after !== null) && (
-        <Labelled label="Changes">
-          <DiffTable rows={entityDiff(d.entity_type, auditDiff(d.before, d.after), d.client_timezone)} />
-        </Labelled>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Labelled label="Before">
+            <Code block>{JSON.stringify(d.before, null, 2)}</Code>
+          </Labelled>
+          <Labelled label="After">
+            <Code block>{JSON.stringify(d.after, null, 2)}</Code>
+          </Labelled>
+        </SimpleGrid>
       )}
     </Stack>
   );

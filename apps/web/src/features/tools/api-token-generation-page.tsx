@@ -1,13 +1,151 @@
-import { type ApiTokenCreated, type ApiTokenUser, apiTokenResource, TOKEN_HOLDER_RULE } from '@admin/shared/resources/api-tokens';
-import { Badge, Button, Group, Text } from '@mantine/core';
+import {
+  API_TOKEN_DEFAULT_DAYS,
+  API_TOKEN_MAX_GRACE_HOURS,
+  API_TOKEN_REGENERATE_LABELS,
+  API_TOKEN_SCOPE_OPTIONS,
+  type ApiTokenCreated,
+  type ApiTokenUser,
+  apiTokenResource,
+  NEVER,
+  TOKEN_HOLDER_RULE,
+} from '@admin/shared/resources/api-tokens';
+import { Badge, Button, Checkbox, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { GuardedModal } from '../../components/discard-guard.tsx';
+import { GuardedModal, useChanged, useGuardedClose } from '../../components/discard-guard.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
-import { RegenerateForm, RevokeConfirm, type TokenDialog, TokenForm } from './api-token-forms.tsx';
-import { SecretOnceDialog } from './dialog-kit.tsx';
+import { api } from '../../lib/http.ts';
+import { AllowedIpsInput, DialogForm, ipList, SecretOnceDialog, useDialogSave } from './dialog-kit.tsx';
 
-type Dialog = TokenDialog;
+type Dialog = { kind: 'generate' | 'edit' | 'regenerate' | 'revoke'; row: ApiTokenUser };
+const labels = apiTokenResource.labels;
+const path = apiTokenResource.path;
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Generate or edit a user's token: name, scopes, expiry (90 days by default, or never) and the
+ * addresses it may be used from. A generate answers the plaintext, which the page shows once.
+ */
+function TokenForm({ dialog, onDone, onCancel }: { dialog: Dialog; onDone(created: ApiTokenCreated | null): void; onCancel(): void }) {
+  const { row } = dialog;
+  const editing = dialog.kind === 'edit';
+  const [name, setName] = useState(editing ? (row.token_name ?? '') : '');
+  const [scopes, setScopes] = useState<string[]>(editing ? row.scopes : ['feeds:write']);
+  const [never, setNever] = useState(editing && row.expires_at === null);
+  const [expires, setExpires] = useState(editing && row.expires_at ? row.expires_at.slice(0, 10) : inDays(API_TOKEN_DEFAULT_DAYS));
+  const [ips, setIps] = useState(editing ? row.allowed_ips.join('\n') : '');
+  const { busy, run, error } = useDialogSave();
+  const dirty = useChanged({ name, scopes, never, expires, ips });
+
+  const save = () =>
+    run(async () => {
+      const body = { name, scopes, expires_at: never ? NEVER : expires, allowed_ips: ipList(ips) };
+      if (editing) {
+        await api.patch(`${path}/${row.token_id}`, { ...body, updated_at: row.updated_at });
+        onDone(null);
+      } else {
+        const { data } = await api.post<{ data: ApiTokenCreated }>(path, { ...body, user_id: row.id });
+        onDone(data);
+      }
+    });
+
+  return (
+    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} dirty={dirty} submitLabel={editing ? 'Save' : 'Generate token'}>
+      <Text size="sm">
+        For <b>{row.name}</b> ({row.email})
+      </Text>
+      <TextInput
+        label={labels.name}
+        required
+        maxLength={60}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error('name')}
+        data-autofocus
+      />
+      <Checkbox.Group label={labels.scopes} withAsterisk value={scopes} onChange={setScopes} error={error('scopes')}>
+        <Stack gap={4} mt={4}>
+          {API_TOKEN_SCOPE_OPTIONS.map((o) => (
+            <Checkbox key={o.value} value={o.value} label={o.label} />
+          ))}
+        </Stack>
+      </Checkbox.Group>
+      <TextInput
+        label={labels.expires_at}
+        description="yyyy-MM-dd, after today; rotate tokens every 30–90 days"
+        value={never ? '' : expires}
+        disabled={never}
+        onChange={(e) => setExpires(e.currentTarget.value)}
+        error={error('expires_at')}
+      />
+      <Checkbox label="Never expires (discouraged)" checked={never} onChange={(e) => setNever(e.currentTarget.checked)} />
+      <AllowedIpsInput label={apiTokenResource.fields.allowed_ips.label} value={ips} onChange={setIps} error={error('allowed_ips')} />
+    </DialogForm>
+  );
+}
+
+/** Regenerate: a new token now; the old one keeps working for the grace period (0 = revoked at once). */
+function RegenerateForm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(created: ApiTokenCreated): void; onCancel(): void }) {
+  const [grace, setGrace] = useState<number | string>(0);
+  const { busy, run, error } = useDialogSave();
+  const cancel = useGuardedClose(String(grace) !== '0', onCancel);
+  const regenerate = () =>
+    run(async () => {
+      const { data } = await api.post<{ data: ApiTokenCreated }>(`${path}/${row.token_id}/regenerate`, { grace_hours: Number(grace) });
+      onDone(data);
+    });
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        A new token replaces <b>{row.token_name}</b> of {row.name}. Endpoints linked to it take the new one.
+      </Text>
+      <NumberInput
+        label={API_TOKEN_REGENERATE_LABELS.grace_hours}
+        description={`The old token keeps working this long (0–${API_TOKEN_MAX_GRACE_HOURS}); 0 revokes it at once`}
+        min={0}
+        max={API_TOKEN_MAX_GRACE_HOURS}
+        allowDecimal={false}
+        value={grace}
+        onChange={setGrace}
+        error={error('grace_hours')}
+      />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={cancel}>
+          Cancel
+        </Button>
+        <Button loading={busy} onClick={() => void regenerate()}>
+          Regenerate
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function RevokeConfirm({ row, onDone, onCancel }: { row: ApiTokenUser; onDone(message: string): void; onCancel(): void }) {
+  const { busy, run } = useDialogSave();
+  const revoke = () =>
+    run(async () => {
+      await api.post(`${path}/${row.token_id}/revoke`);
+      onDone(`Revoked ${row.token_name ?? 'the token'} of ${row.name}`);
+    });
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        Calls with <b>{row.api_token}</b> are refused from now on. Endpoints bound to it refuse every call until they are given another
+        token, and their webhook secrets are removed. This cannot be undone.
+      </Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button color="red" loading={busy} onClick={() => void revoke()}>
+          Revoke token
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
 
 const TITLES: Record<Dialog['kind'], (row: ApiTokenUser) => string> = {
   generate: (r) => `Generate a token for ${r.name}`,

@@ -6,14 +6,10 @@ const describe = (char: string) => `${char} (U+${(char.codePointAt(0) ?? 0).toSt
 
 /**
  * The live counter under a message: characters, encoding, segments and what is left in the last
- * one, which characters forced UCS-2 or count double, the warnings and the compliance problems
- * (less the one the message field already shows under itself after a save, `shownOnField`, so
- * no message is read or seen twice). Colours by name, not shade: the theme gives each a shade
- * that reads on white (decision 042).
+ * one, which characters forced UCS-2 or count double, the warnings and the compliance problems.
  */
-export function SmsCounter({ check, id, shownOnField }: { check: SmsCheck; id: string; shownOnField?: string | undefined }) {
-  const { count, warnings } = check;
-  const errors = check.errors.filter((e) => e !== shownOnField);
+export function SmsCounter({ check, id }: { check: SmsCheck; id: string }) {
+  const { count, errors, warnings } = check;
   const segments = `${count.segments} segment${count.segments === 1 ? '' : 's'}`;
   return (
     <div id={id} role="status" aria-live="polite" aria-label="Message length">
@@ -32,7 +28,7 @@ export function SmsCounter({ check, id, shownOnField }: { check: SmsCheck; id: s
         </Text>
       </Group>
       {count.nonGsm.length > 0 && (
-        <Text size="xs" c="orange">
+        <Text size="xs" c="orange.8">
           UCS-2 because of {count.nonGsm.slice(0, 5).map(describe).join(', ')}
           {count.nonGsm.length > 5 ? ` and ${count.nonGsm.length - 5} more` : ''}: a segment then holds 70 characters, 67 when concatenated.
         </Text>
@@ -49,12 +45,12 @@ export function SmsCounter({ check, id, shownOnField }: { check: SmsCheck; id: s
       {(warnings.length > 0 || errors.length > 0) && (
         <List size="xs" spacing={2} mt={4}>
           {errors.map((e) => (
-            <List.Item key={e} c="red">
+            <List.Item key={e} c="red.8">
               {e}
             </List.Item>
           ))}
           {warnings.map((w) => (
-            <List.Item key={w} c="orange">
+            <List.Item key={w} c="orange.8">
               Warning: {w}
             </List.Item>
           ))}

@@ -8,7 +8,7 @@ import {
 } from '@admin/shared/resources/sms-templates';
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type BaseSyntheticEvent, useRef } from 'react';
+import type { BaseSyntheticEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
@@ -17,7 +17,6 @@ import { type ResourceList, ResourcePage } from '../../components/resource/resou
 import { type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
 import { SmsCounter } from './sms-counter.tsx';
-import { insertAt } from './sms-insert.ts';
 import { SendTestAction } from './sms-send-test.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -33,20 +32,10 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
   const check = checkSmsTemplateBody(text(purpose), text(body).trim());
   const record = props.record;
 
-  const message = useRef<HTMLDivElement>(null);
-  // At the message's caret (or over its selection). A message not yet clicked into has its caret
-  // at the end: setting a textarea's value puts it there, so an insert then appends.
-  const insert = (addition: string) => {
-    const textarea = message.current?.querySelector('textarea');
+  const append = (addition: string) => {
     const now = text(form.form.getValues('body'));
-    const at = textarea ? { start: textarea.selectionStart, end: textarea.selectionEnd } : { start: now.length, end: now.length };
-    const next = insertAt(now, addition, at);
-    form.form.setValue('body', next.text, { shouldDirty: true, shouldValidate: true });
-    // Back to the message with the caret after the insert, so typing goes on where it was.
-    if (textarea) {
-      textarea.focus();
-      textarea.setSelectionRange(next.caret, next.caret);
-    }
+    const joined = now === '' || /\s$/.test(now) ? `${now}${addition}` : `${now} ${addition}`;
+    form.form.setValue('body', joined, { shouldDirty: true, shouldValidate: true });
   };
   const submit = (event?: BaseSyntheticEvent) => {
     const [problem] = check.errors;
@@ -63,20 +52,18 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
       <GlobalDefaultNote form={form} record={record} what="template" />
       <Field form={form} name="name" />
       <FieldRow form={form} names={['purpose', 'language']} />
-      <div ref={message}>
-        <Field form={form} name="body" />
-      </div>
+      <Field form={form} name="body" />
       <Group gap={6} aria-label="Insert into the message" role="group">
         {SMS_TOKENS.map((token) => (
-          <Button key={token} size="compact-xs" variant="light" onClick={() => insert(token)}>
+          <Button key={token} size="compact-xs" variant="light" onClick={() => append(token)}>
             {token}
           </Button>
         ))}
-        <Button size="compact-xs" variant="light" onClick={() => insert(SMS_OPT_OUT_FOOTER)}>
+        <Button size="compact-xs" variant="light" onClick={() => append(SMS_OPT_OUT_FOOTER)}>
           {SMS_OPT_OUT_FOOTER}
         </Button>
       </Group>
-      <SmsCounter check={check} id="sms-counter" shownOnField={form.error('body')} />
+      <SmsCounter check={check} id="sms-counter" />
       <GlobalDefaultField form={form} record={record} />
     </ResourceFormShell>
   );
