@@ -3,10 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * Requests being answered, so the workers' background batches on the embedded database let them
  * go first (docs/decisions/036-foreground-first.md). PGlite answers one statement at a time on the
- * server's own thread: a request's few short queries each waited behind a feed run's 30 ms batch,
- * and with the CPU busy admitting rows a page took 250-400 ms (bench/stall). Between two batches a
- * worker now waits until no request that started recently is still open. Long requests (an
- * export, an upload still arriving) do not hold it: they are older than RECENT_MS.
+ * server's own thread, so each of a request's few short queries can wait behind a feed run's
+ * ~30 ms batch. Between two batches a worker waits until no request that started recently is still
+ * open. Long requests (an export, an upload still arriving) do not hold it: they are older than
+ * RECENT_MS. bench/stall measured this together with the Sent-count index, not apart.
  */
 export type Foreground = {
   /** Counts a request as open until its response is closed (sent, failed or aborted). */
