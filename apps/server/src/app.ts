@@ -43,6 +43,7 @@ import { pipelinePlugin } from './pipeline/plugin.ts';
 import type { Clock } from './pipeline/types.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { type Access, authPlugin } from './plugins/auth.ts';
+import { clientScopePlugin } from './plugins/client-scope.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });
+  await app.register(clientScopePlugin);
   await app.register(securityHeadersPlugin, {
     connectOrigins: [config.publicUrls.api, config.publicUrls.reputation, config.publicUrls.identity]
       .filter((u) => u !== '')

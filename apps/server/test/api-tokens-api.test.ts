@@ -190,7 +190,7 @@ for (const kind of testDatabaseKinds()) {
       expect((await send('POST', '/api/api-token', { user_id: adminId, name: 'Next', scopes: ['feeds:write'] })).statusCode).toBe(201);
     });
 
-    it('regenerates an expired token with a fresh expiry: the default 90 days, or the one asked for', async () => {
+    it('regenerates an expired token only with a fresh expiry asked for: none asked is refused naming Expires, never a silent default', async () => {
       const db = ctx.database.db;
       const [live] = await db
         .select()
@@ -201,7 +201,11 @@ for (const kind of testDatabaseKinds()) {
         .update(apiTokens)
         .set({ expiresAt: new Date(Date.now() - 86_400_000) })
         .where(eq(apiTokens.id, live.id));
-      const regen = await send('POST', `/api/api-token/${live.id}/regenerate`, { grace_hours: 0 });
+      const unasked = await send('POST', `/api/api-token/${live.id}/regenerate`, { grace_hours: 0 });
+      expect(unasked.statusCode, unasked.body).toBe(422);
+      expect(unasked.json().message).toBe('Please correct: Expires.');
+      expect(unasked.json().errors.expires_at[0]).toMatch(/^The Expires field is required: the current token expired on /);
+      const regen = await send('POST', `/api/api-token/${live.id}/regenerate`, { grace_hours: 0, expires_at: inDays(90) });
       expect(regen.statusCode, regen.body).toBe(201);
       const fresh = regen.json().data;
       expect(fresh.state).toBe('active');

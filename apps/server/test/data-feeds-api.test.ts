@@ -124,7 +124,7 @@ for (const kind of testDatabaseKinds()) {
         rows_read: 4,
         rows_valid: 3,
         rows_invalid: 1,
-        errors: [{ row_number: 3, column: 'Mobile', message: 'The Phone field must be a valid phone number' }],
+        errors: [{ row_number: 4, column: 'Mobile', message: 'The Phone field must be a valid phone number' }],
       });
       const runsBefore = await ctx.database.db.select().from(dataFeedRuns).where(eq(dataFeedRuns.dataFeedId, feed.id));
       expect(runsBefore).toHaveLength(0);
@@ -144,7 +144,7 @@ for (const kind of testDatabaseKinds()) {
       expect(run).toMatchObject({ source_name: 'invoices.csv', run_status: 'partial', rows_read: 4, rows_done: 4, rows_invalid: 1 });
       expect(
         run.row_errors.map((e: { row_number: number; column: string; message: string }) => [e.row_number, e.column, e.message]),
-      ).toEqual([[3, 'Mobile', 'The Phone field must be a valid phone number']]);
+      ).toEqual([[4, 'Mobile', 'The Phone field must be a valid phone number']]);
       const reasons = await ctx.database.db
         .select({ reason: surveyProcessingItems.skipReason })
         .from(surveyProcessingItems)
@@ -157,11 +157,12 @@ for (const kind of testDatabaseKinds()) {
         .from(surveyProcessingItems)
         .where(eq(surveyProcessingItems.runId, run.id))
         .orderBy(surveyProcessingItems.rowNumber);
-      expect(items.map((i) => i.row)).toEqual([1, 2, 4]);
+      // Rows are named by their line in the file (the header is line 1).
+      expect(items.map((i) => i.row)).toEqual([2, 3, 5]);
       expect(items.every((i) => i.source === 'csv_upload')).toBe(true);
       expect(items[2]?.status).toBe('skipped_duplicate');
       const stored = await ctx.database.db.select().from(dataFeedRowErrors).where(eq(dataFeedRowErrors.runId, run.id));
-      expect(stored.map((e) => [e.rowNumber, e.column, e.raw.Mobile])).toEqual([[3, 'Mobile', '555-12']]);
+      expect(stored.map((e) => [e.rowNumber, e.column, e.raw.Mobile])).toEqual([[4, 'Mobile', '555-12']]);
 
       const listed = (await send('GET', `/api/data-feeds?q=${unique}&has_errors=yes`)).json();
       expect(listed.data.map((f: { id: number }) => f.id)).toEqual([feed.id]);

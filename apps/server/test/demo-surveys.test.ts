@@ -107,6 +107,14 @@ describe('Demo data: surveys, invitations and responses', () => {
     }
   });
 
+  it('offers review sites to every respondent: no demo survey gates reviews by score (issue 19, item 4)', async () => {
+    const rows = await ctx.database.db
+      .select({ type: surveys.type, mode: surveys.reviewInviteMode, threshold: surveys.reviewInviteThreshold })
+      .from(surveys);
+    expect(rows.filter((r) => r.type === 'nps').length).toBeGreaterThan(0);
+    for (const r of rows) expect(r).toMatchObject({ mode: 'all_respondents', threshold: null });
+  });
+
   it('has global SMS defaults that pass the compliance rules and that SMS Text lists for any current client', async () => {
     const answer = await get('/api/sms-templates?scope=global&perPage=50');
     expect(answer.statusCode).toBe(200);
@@ -288,5 +296,31 @@ describe('Demo data: surveys, invitations and responses', () => {
       expect(s.responded_30d).toBe(own.filter((i) => i.status === 'responded').length);
       expect(s.sent_30d).toBeGreaterThan(0);
     }
+  });
+
+  it('shows each survey’s NPS or average of the last 30 days on Surveys, from the responses the tables hold (issue 19, item 5)', async () => {
+    const listed: { id: number; type: string; score_30d: number | null }[] = (await get('/api/surveys?perPage=50')).json().data;
+    const responses = await ctx.database.db
+      .select({ surveyId: surveyResponses.surveyId, score: surveyResponses.keyScore, npsClass: surveyResponses.npsClass })
+      .from(surveyResponses)
+      .where(
+        sql`${surveyResponses.submittedAt} >= now() - interval '30 days' and not ${surveyResponses.excluded} and not ${surveyResponses.test}`,
+      );
+    let scored = 0;
+    for (const s of listed) {
+      const own = responses.filter((r) => r.surveyId === s.id && r.score !== null);
+      if (own.length === 0) {
+        expect(s.score_30d).toBeNull();
+        continue;
+      }
+      scored += 1;
+      const share = (c: string) => own.filter((r) => r.npsClass === c).length / own.length;
+      const average = own.reduce((sum, r) => sum + (r.score ?? 0), 0) / own.length;
+      // PostgreSQL's round() takes halves away from zero.
+      const round = (v: number) => Math.sign(v) * Math.round(Math.abs(v));
+      const expected = s.type === 'nps' ? round(100 * (share('promoter') - share('detractor'))) : round(average * 10) / 10;
+      expect(s.score_30d).toBeCloseTo(expected, 5);
+    }
+    expect(scored).toBeGreaterThan(0);
   });
 });

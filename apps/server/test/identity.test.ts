@@ -76,7 +76,7 @@ for (const kind of testDatabaseKinds()) {
       const missing = await post({ email: 'not-an-email' });
       expect(missing.statusCode).toBe(400);
       expect(Object.keys(missing.json().errors).sort()).toEqual(['email', 'password']);
-      expect(missing.json().errors.email).toEqual(['The email field must be a valid email']);
+      expect(missing.json().errors.email).toEqual(['The Email field must be a valid email']);
       const extra = await post({ email: 'admin@example.com', password: 'demo-password', role: 'root' });
       expect(extra.statusCode).toBe(400);
       expect(extra.json().errors).toEqual({ role: ['This field is not allowed.'] });

@@ -96,7 +96,7 @@ for (const kind of testDatabaseKinds()) {
       expect(updates.data).toHaveLength(1);
       expect((await get(`/api/survey-manager-logs/changes?q=${tag}%20v2`)).json().data.length).toBeGreaterThanOrEqual(9);
       const csv = await get(`/api/survey-manager-logs/changes/export?survey=${survey.id}&action=updated`);
-      expect(parseCsv(csv.body)[1]).toContain(`name: Logged ${tag} → Logged ${tag} v2; send_delay_hours: 24 → 48`);
+      expect(parseCsv(csv.body)[1]).toContain(`Name: Logged ${tag} → Logged ${tag} v2; Send delay (hours): 24 → 48`);
     });
 
     it('lists a feed’s runs with their errors and downloads the rejected rows as CSV', async () => {
@@ -188,10 +188,11 @@ for (const kind of testDatabaseKinds()) {
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toContain('text/csv');
       expect(parseCsv(csv.body)).toEqual([
-        // The feed's mapped columns in the template's field order, then the others by name.
-        ['Row', 'Column', 'Error', 'Name', 'Email', 'Date', 'Notes'],
-        ['2', 'Date', 'The Date must be yyyy-MM-dd', "'=cmd", '', '13/45', ''],
-        ['4', 'Email', 'The Email field must be a valid email', 'Al', 'al@', '', 'VIP'],
+        // The feed's mapped columns in the template's field order, then the others by name; then
+        // the row's line in its file and its errors (test/rejected-rows-api.test.ts has more).
+        ['Name', 'Email', 'Date', 'Notes', 'Line', 'Errors'],
+        ["'=cmd", '', '13/45', '', '2', 'Date: The Date must be yyyy-MM-dd'],
+        ['Al', 'al@', '', 'VIP', '4', 'Email: The Email field must be a valid email'],
       ]);
       expect((await get('/api/survey-manager-logs/runs/999999/rejected')).statusCode).toBe(404);
       const runsCsv = await get(`/api/survey-manager-logs/runs/export?feed=${feed.id}&columns=id,rows_skipped,status`);

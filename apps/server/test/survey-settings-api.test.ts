@@ -218,7 +218,10 @@ for (const kind of testDatabaseKinds()) {
         delivery_status: 'sent',
         subject_or_template: 'Test e-mail from Acme Surveys',
       });
-      expect(log.body_text).toContain('From: Acme Surveys <the platform address>');
+      // Built as the client's invitations are: its footer with the (sample) unsubscribe link filled.
+      expect(log.body_text).toContain('This is a test e-mail of');
+      expect(log.body_text).toContain('/u/preview-sample-link');
+      expect(log.body_text).not.toContain('{unsubscribe_link}');
       const bad = await send('POST', `/api/surveys-admin/${clientId}/test-email`, { to: 'nope' });
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toContain('to');

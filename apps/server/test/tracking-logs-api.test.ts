@@ -1,4 +1,5 @@
 import { type NotificationLog, type NotificationLogDetail, notificationLogResource, parseCsv } from '@admin/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, emailSuppressions, locations, notificationLogs } from '../src/db/schema/index.ts';
 import { createMessenger } from '../src/messaging/send.ts';
@@ -30,6 +31,8 @@ for (const kind of testDatabaseKinds()) {
       const [first, second] = await db.select({ id: clients.id }).from(clients).orderBy(clients.id).limit(2);
       clientId = first?.id ?? 0;
       otherClientId = second?.id ?? 0;
+      // A client in Chicago: its messages' times are written in its zone, named (issue 19, item 10).
+      await db.update(clients).set({ timezone: 'America/Chicago' }).where(eq(clients.id, clientId));
       const [location] = await db.select({ id: locations.id }).from(locations).limit(1);
       locationId = location?.id ?? '';
       await db.insert(emailSuppressions).values({ email: 'bounced@example.com', reason: 'BOUNCE' });
@@ -150,7 +153,7 @@ for (const kind of testDatabaseKinds()) {
       expect((await get('/api/notifications-logs/abc')).statusCode).toBe(400);
     });
 
-    it('exports CSV with the definition’s labels and formats, recipients masked', async () => {
+    it('exports CSV with the definition’s labels and formats, times in the client’s zone, recipients masked', async () => {
       const res = await get(
         `/api/notifications-logs/export?${range}&columns=created_at,channel,type,recipient,status,related&sort=created_at&order=asc`,
       );
@@ -158,14 +161,10 @@ for (const kind of testDatabaseKinds()) {
       expect(res.headers['content-disposition']).toMatch(/filename="tracking-logs-\d{4}-\d{2}-\d{2}\.csv"/);
       const csv = parseCsv(res.body.slice(1));
       expect(csv[0]).toEqual(['Time', 'Channel', 'Type', 'Recipient', 'Status', 'Related']);
-      expect(csv[1]).toEqual([
-        '2021-06-01T10:00:00.000Z',
-        'E-mail',
-        'Survey invite',
-        'j***@example.com',
-        'sent',
-        'survey_processing_item#7',
-      ]);
+      // The client's local time with its zone named, the status and what it is about in words.
+      expect(csv[1]).toEqual(['Jun 1, 2021, 5:00 AM CDT', 'E-mail', 'Survey invite', 'j***@example.com', 'Sent', 'Invitation 7']);
+      // A message of no client: in the server's zone (UTC in tests), named too.
+      expect(csv[4]?.[0]).toBe('Jun 3, 2021, 10:00 AM UTC');
       expect(csv).toHaveLength(5);
       expect(res.body).not.toContain('jane.doe');
       const all = parseCsv((await get(`/api/notifications-logs/export?${range}`)).body.slice(1));

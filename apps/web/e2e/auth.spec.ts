@@ -41,11 +41,11 @@ test.describe('signing in', () => {
     await page.goto('/login');
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByLabel('Password').focus();
-    await expect(page.getByText('The email field must be a valid email')).toBeVisible();
+    await expect(page.getByText('The Email field must be a valid email')).toBeVisible();
     await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
     await page.getByLabel('Password').fill('short');
     await page.getByLabel('Email').focus();
-    await expect(page.getByText('The password field must be at least 8 characters')).toBeVisible();
+    await expect(page.getByText('The Password field must be at least 8 characters')).toBeVisible();
   });
 
   test('the guard sends a visitor without a session to /login', async ({ page }) => {

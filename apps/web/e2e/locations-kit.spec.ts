@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin, WIDTHS } from './support.ts';
+import { collectConsoleErrors, columnTexts, listRows, openRowActions, rowAction, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Locations driven by their definition (packages/shared/src/resources/locations.ts).
 
@@ -42,9 +42,9 @@ test.describe('Locations on the resource kit', () => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       await page.goto('/admin/location');
-      const table = page.getByRole('table', { name: 'Locations' });
-      const first = table.getByRole('row').nth(1);
+      const first = listRows(page, 'Locations').first();
       await expect(first).toBeVisible();
+      await openRowActions(first);
       await expect(first.getByRole('button', { name: /^Copy endpoint id of / })).toBeVisible();
 
       await page.getByRole('button', { name: 'Create location' }).first().click();
@@ -68,17 +68,14 @@ test.describe('Locations on the resource kit', () => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       await page.goto('/admin/location');
-      const table = page.getByRole('table', { name: 'Locations' });
-      await expect(table.getByRole('row').nth(1)).toBeVisible();
-      for (const phone of await table.locator('tbody td:nth-child(5)').allInnerTexts())
-        expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
+      const first = listRows(page, 'Locations').first();
+      await expect(first).toBeVisible();
+      for (const phone of await columnTexts(page, 'Locations', 'Phone')) expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       await shot(page, `locations-${width}`);
-      const name = (await table.getByRole('row').nth(1).getByRole('cell').first().innerText()).trim();
-      await table
-        .getByRole('button', { name: `Edit ${name}` })
-        .first()
-        .click();
+      // The row's first button is its name, in a table's first cell as on a card.
+      const name = (await first.getByRole('button').first().innerText()).trim();
+      await rowAction(first, /^Edit\b/);
       const drawer = page.getByRole('dialog', { name: `Edit ${name}` });
       await expect(drawer.getByRole('textbox', { name: 'Location name', exact: true })).toHaveValue(name);
       // The phone reads grouped, as in the table.

@@ -21,7 +21,7 @@ test.describe('Locations', () => {
     await switchClient(page, 'Evergreen Credit Union');
     const table = page.getByRole('table', { name: 'Locations' });
     await expect(table.getByRole('row').nth(1)).toContainText('Evergreen');
-    const summary = page.getByText(/^Showing \d+ of \d+/);
+    const summary = page.getByText(/^Showing [\d,]+–[\d,]+ of \d+/);
     const before = await summary.innerText();
 
     const header = 'locationname,external_code,address1,city,state,postal_code,phone,timezone';

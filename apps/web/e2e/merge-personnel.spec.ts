@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiOf, signInAsAdmin, switchClient } from './support.ts';
+import { apiOf, listRows, rowAction, signInAsAdmin, switchClient } from './support.ts';
 
 test.describe('Merge Personnel Data', () => {
   test('merge two duplicates: the survivor then carries their locations, codes and names; history lists it', async ({ page }) => {
@@ -94,10 +94,11 @@ test.describe('Merge Personnel Data', () => {
 
       await page.goto('/admin/merge-personnel');
       await page.getByRole('searchbox', { name: 'Search' }).fill(family);
-      const group = page.getByRole('table', { name: 'Suggested duplicate groups' }).getByRole('row').filter({ hasText: family });
+      // A table row, or a card on a phone (docs/decisions/040).
+      const group = listRows(page, 'Suggested duplicate groups').filter({ hasText: family });
       await expect(group).toHaveCount(1);
       await expect(group).toContainText('Same phone');
-      await group.getByRole('button', { name: 'Review merge' }).click();
+      await rowAction(group, 'Review merge');
 
       const preview = page.getByRole('dialog', { name: 'Merge personnel' }).getByRole('alert', { name: 'Preview' });
       await expect(preview.getByText(/^New aliases:/)).toBeVisible();

@@ -108,7 +108,7 @@ test('Personnel: import a CSV with one bad line (nothing imported, the line says
   await page.goto('/admin/personnel');
   const table = page.getByRole('table', { name: 'Personnel' });
   const firstLocation = (await table.getByRole('row').nth(1).getByRole('cell').nth(1).innerText()).split('; ')[0] ?? '';
-  const summary = page.getByText(/^Showing \d+ of \d+/);
+  const summary = page.getByText(/^Showing [\d,]+–[\d,]+ of \d+/);
   const before = await summary.innerText();
   const upload = async (lines: string[]) => {
     await page.getByRole('button', { name: 'Import CSV' }).click();

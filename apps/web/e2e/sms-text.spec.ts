@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -90,7 +90,8 @@ for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await signInAsAdmin(page);
     await page.goto('/admin/sms-text');
-    await expect(page.getByRole('table', { name: 'SMS templates' })).toBeVisible();
+    // A table, or cards on a phone (docs/decisions/040).
+    await expect(listRows(page, 'SMS templates').first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await shot(page, `sms-text-${width}`);
     await page.getByRole('button', { name: 'Create SMS template' }).first().click();

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'demo-password';
 
@@ -71,4 +71,44 @@ export async function showFilters(page: Page): Promise<void> {
   if ((await toggle.count()) === 0 || !(await toggle.isVisible())) return;
   if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
+
+/**
+ * A list's rows as the screen shows them: the table's body rows from 640 px up, its cards below
+ * (docs/decisions/040). `name` is the table's caption, which names the cards' list too.
+ */
+export function listRows(page: Page, name: string): Locator {
+  return page
+    .getByRole('table', { name, exact: true })
+    .locator('tbody tr')
+    .or(page.getByRole('list', { name, exact: true }).getByRole('listitem'));
+}
+
+/**
+ * Clicks one of a row's actions (a button named `action`) at any width: on a phone, a card shows
+ * its actions once its Actions button is opened.
+ */
+export async function rowAction(row: Locator, action: string | RegExp): Promise<void> {
+  await openRowActions(row);
+  // The last: a row's name may open it too ("Edit …" in older builds), before its actions.
+  await row.getByRole('button', { name: action }).last().click();
+}
+
+/** Shows a row's actions: nothing to do in a table; a card's Actions button opened. */
+export async function openRowActions(row: Locator): Promise<void> {
+  await expect(row.first()).toBeVisible();
+  const toggle = row.getByRole('button', { name: /^Actions( for |$)/ });
+  if ((await toggle.count()) > 0 && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+}
+
+/** The texts of one column of a list, found by its label: a table's column, or that fact of every card. */
+export async function columnTexts(page: Page, name: string, label: string): Promise<string[]> {
+  const table = page.getByRole('table', { name, exact: true });
+  if ((await table.count()) > 0) {
+    const headers = (await table.getByRole('columnheader').allInnerTexts()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
+    const index = headers.indexOf(label);
+    expect(index, `column ${label}`).toBeGreaterThanOrEqual(0);
+    return table.locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
+  }
+  return listRows(page, name).locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`).allInnerTexts();
 }

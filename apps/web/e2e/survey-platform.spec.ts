@@ -44,7 +44,7 @@ test('Survey Platform: a feed is created, a CSV with one bad row is validated (t
   const result = dialog.getByRole('status');
   await expect(result).toContainText('3 rows read: 2 valid, 1 with errors. Nothing was imported.');
   const rowErrors = dialog.getByRole('table', { name: 'Row errors' });
-  await expect(rowErrors.getByRole('row', { name: '2 phone The Phone field must be a valid phone number' })).toBeVisible();
+  await expect(rowErrors.getByRole('row', { name: '3 phone The Phone field must be a valid phone number' })).toBeVisible();
 
   await dialog.getByRole('button', { name: 'Run import' }).click();
   await expect(result).toContainText('Run Partial');
@@ -53,7 +53,7 @@ test('Survey Platform: a feed is created, a CSV with one bad row is validated (t
   const counts = (await result.textContent()) ?? '';
   const [, accepted, skipped] = /Accepted (\d) · Skipped (\d)/.exec(counts) ?? [];
   expect(Number(accepted) + Number(skipped)).toBe(2);
-  await expect(rowErrors.getByRole('row', { name: '2 phone The Phone field must be a valid phone number' })).toBeVisible();
+  await expect(rowErrors.getByRole('row', { name: '3 phone The Phone field must be a valid phone number' })).toBeVisible();
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
   await expect(row).toContainText(`invoices-${tag}.csv`);
@@ -117,7 +117,7 @@ test('feed to answer: rows uploaded on screen are scheduled by the rules (a repe
     const result = dialog.getByRole('status');
     await expect(result).toContainText('4 rows read: 3 valid, 1 with errors. Nothing was imported.');
     await expect(
-      dialog.getByRole('table', { name: 'Row errors' }).getByRole('row', { name: '2 phone The Phone field must be a valid phone number' }),
+      dialog.getByRole('table', { name: 'Row errors' }).getByRole('row', { name: '3 phone The Phone field must be a valid phone number' }),
     ).toBeVisible();
     await dialog.getByRole('button', { name: 'Run import' }).click();
     await expect(result).toContainText('Read 4 · Accepted 2 · Skipped 1 · Invalid 1 · Scheduled 2');

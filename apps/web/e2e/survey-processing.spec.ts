@@ -85,7 +85,7 @@ test.describe('Survey Processing and Survey Manager Logs', () => {
     await other.getByRole('button', { name: /^Details of invitation/ }).click();
     const otherDetail = page.getByRole('dialog', { name: new RegExp(`invitation of Ben${unique}`, 'i') });
     await otherDetail.getByRole('button', { name: 'Send now' }).click();
-    await expect(otherDetail.getByLabel('Message timeline')).toContainText('survey_invite · sent');
+    await expect(otherDetail.getByLabel('Message timeline')).toContainText('Survey invite · Sent');
     await expect(otherDetail.getByRole('button', { name: 'Resend' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(other).toContainText('Sent');

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiOf, collectConsoleErrors, signInAsAdmin, switchClient } from './support.ts';
+import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, switchClient } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -74,7 +74,7 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   const dialog = page.getByRole('dialog', { name: 'Send test of After-visit NPS' });
   await dialog.getByRole('textbox', { name: 'Send to' }).fill('not an address');
   await dialog.getByRole('button', { name: 'Send test' }).click();
-  await expect(dialog.getByText('The To field must be an email or a phone')).toBeVisible();
+  await expect(dialog.getByText('The Send to field must be an email or a phone')).toBeVisible();
   await dialog.getByRole('textbox', { name: 'Send to' }).fill('pat@example.com');
   await dialog.getByRole('button', { name: 'Send test' }).click();
   await expect(dialog.getByRole('status')).toContainText('Test sent');
@@ -87,9 +87,10 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   const preview = page.getByRole('dialog', { name: 'Preview of After-visit NPS' });
   await expect(preview.getByRole('tab', { name: 'E-mail' })).toHaveAttribute('aria-selected', 'true');
   await expect(preview.getByText(/^How was .+\?$/)).toBeVisible();
-  await expect(preview.getByTitle('Rendered e-mail')).toHaveAttribute('sandbox', '');
+  // Its links open in a new tab (components/message-frame.tsx), nothing else.
+  await expect(preview.getByTitle('Rendered e-mail')).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
   // Read from the frames' documents as given: a sandboxed frame refuses the test runner's scripts too.
-  await expect(preview.getByTitle('Rendered e-mail')).toHaveAttribute('srcdoc', /<a href="[^"]+\/s\/preview-sample-link">/);
+  await expect(preview.getByTitle('Rendered e-mail')).toHaveAttribute('srcdoc', /<a href="[^"]+\/s\/preview-sample-link"/);
   await expect(preview.getByText(/^Hi Alex, tell us: http/)).toBeVisible();
   await shot(page, 'surveys-preview-email-1440');
   await preview.getByRole('tab', { name: 'SMS' }).click();
@@ -191,7 +192,8 @@ for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await signInAsAdmin(page);
     await page.goto('/admin/surveys');
-    await expect(page.getByRole('table', { name: 'Surveys' })).toBeVisible();
+    // A table, or cards on a phone (docs/decisions/040).
+    await expect(listRows(page, 'Surveys').first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await shot(page, `surveys-${width}`);
     await page.getByRole('button', { name: 'Create survey' }).first().click();

@@ -79,7 +79,7 @@ test.describe('System Logs', () => {
     await filtered;
     await expect(page).toHaveURL(/startDate=\d{4}-\d{2}-01/);
 
-    const summary = page.getByText(/^Showing \d+ of [\d,]+/);
+    const summary = page.getByText(/^Showing [\d,]+–[\d,]+ of [\d,]+/);
     await expect(page.getByLabel('Refreshing')).toHaveCount(0);
     await expect(summary).toBeVisible();
     const total = Number(/of ([\d,]+)/.exec((await summary.innerText()) ?? '')?.[1]?.replace(/,/g, ''));
@@ -89,7 +89,7 @@ test.describe('System Logs', () => {
 
     // The filters are in the URL: a reload shows the same list.
     await page.reload();
-    await expect(page.getByText(/^Showing \d+ of [\d,]+/)).toHaveText(await summary.innerText());
+    await expect(page.getByText(/^Showing [\d,]+–[\d,]+ of [\d,]+/)).toHaveText(await summary.innerText());
 
     if (total > 50) {
       await page.getByRole('button', { name: 'Next page' }).click();

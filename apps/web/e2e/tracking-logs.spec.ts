@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
 
 // Tracking Logs: messages sent through the outbox (the default transport) in the test's setup show
 // in the list with masked recipients; a row's details show the rendered body in a sandboxed frame
@@ -47,22 +47,22 @@ test.describe('Tracking Logs', () => {
     const row = table.getByRole('row').filter({ has: page.getByRole('button', { name: `Details of message ${id}` }) });
     await expect(row.getByRole('cell', { name: 'r***@example.com' })).toBeVisible();
     await expect(row.getByRole('cell', { name: 'Test message from the admin console' })).toBeVisible();
-    await expect(row.getByText('sent', { exact: true })).toBeVisible();
+    await expect(row.getByText('Sent', { exact: true })).toBeVisible();
     await expect(page.getByText(`${reader}@example.com`)).toHaveCount(0);
 
     await row.getByRole('button', { name: `Details of message ${id}` }).click();
     const panel = page.getByRole('dialog', { name: `Message ${id}` });
     await expect(panel.getByLabel('Loading message')).toHaveCount(0);
     const frame = panel.getByTitle('Rendered message');
-    await expect(frame).toHaveAttribute('sandbox', '');
+    await expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
     // Read from the frame's document as given, not by reaching into the frame: a sandboxed frame
     // refuses the test runner's own scripts too (and says so on the console).
     await expect(frame).toHaveAttribute('srcdoc', /If you can read it, e-mail sending works\./);
     await expect(frame).toHaveAttribute('srcdoc', /Content-Security-Policy" content="default-src 'none'/);
     await expect(panel.getByText('This is a test message from the admin console. If you can read it, e-mail sending works.')).toBeVisible();
     const history = panel.getByLabel('Status history');
-    await expect(history.getByText('queued', { exact: true })).toBeVisible();
-    await expect(history.getByText('sent', { exact: true })).toBeVisible();
+    await expect(history.getByText('Queued', { exact: true })).toBeVisible();
+    await expect(history.getByText('Sent', { exact: true })).toBeVisible();
     await expect(history.getByText('Kept in the outbox (EMAIL_TRANSPORT=outbox)')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(panel).toHaveCount(0);
@@ -76,13 +76,14 @@ test.describe('Tracking Logs', () => {
       const id = await sendTestMessage(page, 'email', `width${width}@example.com`);
       // The page of this test's message (later-dated demo sends may fill the first page unfiltered).
       await page.goto(`/admin/notifications/logs?recipient=width${width}`);
-      const table = page.getByRole('table', { name: 'Messages' });
+      // A table, or cards on a phone (docs/decisions/040).
+      const table = listRows(page, 'Messages');
       await expect(table.getByRole('button', { name: `Details of message ${id}` })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       await shot(page, `tracking-logs-${width}`);
       await table.getByRole('button', { name: `Details of message ${id}` }).click();
       const panel = page.getByRole('dialog', { name: `Message ${id}` });
-      await expect(panel.getByLabel('Status history').getByText('sent', { exact: true })).toBeVisible();
+      await expect(panel.getByLabel('Status history').getByText('Sent', { exact: true })).toBeVisible();
       await shot(page, `tracking-logs-detail-${width}`);
     });
   }

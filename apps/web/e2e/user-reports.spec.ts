@@ -1,7 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '@admin/shared';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { DESKTOP, PHONE, showFilters, signIn, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
+import {
+  columnTexts,
+  DESKTOP,
+  listRows,
+  openRowActions,
+  PHONE,
+  rowAction,
+  showFilters,
+  signIn,
+  signInAsAdmin,
+  switchClient,
+  WIDTHS,
+} from './support.ts';
+
+// Lists are cards below 640 px (docs/decisions/040): rows are found with listRows, their actions
+// with rowAction, and what only a table has (headers, the Actions column) is checked from 640 px up.
 
 // What a new user tripped over at 390, 1024 and 1440 px, each replayed as they would.
 
@@ -22,15 +37,6 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-/** The texts of one column of a table, found by its header. */
-async function columnTexts(table: Locator, header: string): Promise<string[]> {
-  await expect(table.getByRole('row').nth(1)).toBeVisible();
-  const headers = (await table.getByRole('columnheader').allInnerTexts()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
-  const index = headers.indexOf(header);
-  expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
-  return table.locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
-}
-
 test.describe('1. Locations: Selected All in the Clients filter', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px shows every client, not only the current one`, async ({ page }) => {
@@ -38,9 +44,8 @@ test.describe('1. Locations: Selected All in the Clients filter', () => {
       await signInAsAdmin(page);
       const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
       await page.goto('/admin/location');
-      const table = page.getByRole('table', { name: 'Locations' });
-      await expect(table.getByRole('row').nth(1)).toContainText(current);
-      const summary = page.getByText(/^Showing \d+ of [\d,]+/);
+      await expect(listRows(page, 'Locations').first()).toContainText(current);
+      const summary = page.getByText(/^Showing [\d,]+–[\d,]+ of [\d,]+/);
       const ownCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
       await showFilters(page);
 
@@ -51,7 +56,7 @@ test.describe('1. Locations: Selected All in the Clients filter', () => {
       expect((await answer).status()).toBe(200);
 
       await expect(page.getByText('Clients: all clients')).toBeVisible();
-      await expect.poll(async () => new Set(await columnTexts(table, 'Client')).size).toBeGreaterThan(2);
+      await expect.poll(async () => new Set(await columnTexts(page, 'Locations', 'Client')).size).toBeGreaterThan(2);
       const allCount = Number(/of ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));
       expect(allCount).toBeGreaterThan(ownCount);
 
@@ -60,7 +65,7 @@ test.describe('1. Locations: Selected All in the Clients filter', () => {
       await page.getByRole('option', { name: 'Selected All' }).click();
       await page.keyboard.press('Escape');
       await expect(page.getByText(`Client: ${current}`)).toBeVisible();
-      await expect.poll(async () => new Set(await columnTexts(table, 'Client'))).toEqual(new Set([current]));
+      await expect.poll(async () => new Set(await columnTexts(page, 'Locations', 'Client'))).toEqual(new Set([current]));
     });
   }
 });
@@ -166,9 +171,7 @@ test.describe('3. Placeholders read as hints', () => {
       const saved = page.waitForResponse((r) => r.url().endsWith('/api/endpoints') && r.request().method() === 'POST');
       await drawer.getByRole('button', { name: 'Create location' }).click();
       expect((await (await saved).json()).data.phone).toBe('+13035550142');
-      await expect(page.getByRole('table', { name: 'Locations' }).getByRole('row', { name: new RegExp(depot) })).toContainText(
-        '+1 (303) 555-0142',
-      );
+      await expect(listRows(page, 'Locations').filter({ hasText: depot })).toContainText('+1 (303) 555-0142');
 
       await page.goto('/');
       await page.getByRole('button', { name: 'Create client' }).first().click();
@@ -195,8 +198,7 @@ test.describe('4. The created banner and the toasts', () => {
       const banner = page.getByRole('status').filter({ hasText: `Client "${bakery}" was created` });
       await expect(banner).toBeVisible();
 
-      const table = page.getByRole('table', { name: 'Clients' });
-      await table.getByRole('button', { name: 'Edit Crescent City Law' }).first().click();
+      await rowAction(listRows(page, 'Clients').filter({ hasText: 'Crescent City Law' }), 'Edit Crescent City Law');
       const edit = page.getByRole('dialog', { name: 'Edit Crescent City Law' });
       await edit.getByRole('textbox', { name: 'City' }).fill('New Orleans');
       await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -278,18 +280,22 @@ test.describe('6. Filter rows, table headers and dates line up', () => {
     test(`at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
-      await expect(page.getByRole('table', { name: 'Clients' }).getByRole('row').nth(1)).toBeVisible();
+      await expect(listRows(page, 'Clients').first()).toBeVisible();
       await showFilters(page);
       // Status starts with two chips; a third sums them up as one chip and "+2 more", still one line.
       await page.getByRole('combobox', { name: 'Status' }).click();
       await page.getByRole('option', { name: 'Archived' }).click();
       await page.keyboard.press('Escape');
       await expect(page.getByText('+2 more')).toBeVisible();
-      for (const path of ['/', '/admin/system/logs', '/admin/location']) {
+      for (const [path, name] of [
+        ['/', 'Clients'],
+        ['/admin/system/logs', 'System logs'],
+        ['/admin/location', 'Locations'],
+      ] as const) {
         if (path !== '/') await page.goto(path);
         const filters = page.getByRole('group', { name: 'Filters' });
         await expect(filters).toBeVisible();
-        await expect(page.getByRole('table').first().getByRole('row').nth(1)).toBeVisible();
+        await expect(listRows(page, name).first()).toBeVisible();
         await showFilters(page);
         const inputs = filters.locator('.mantine-Input-wrapper');
         const boxes = await Promise.all((await inputs.all()).map(box));
@@ -303,6 +309,7 @@ test.describe('6. Filter rows, table headers and dates line up', () => {
           expect(sameLine.length).toBeGreaterThan(2);
           expect(new Set(sameLine.map((b) => Math.round(b.y + b.height))).size).toBe(1);
         }
+        if (width === PHONE) continue;
         const table = page.getByRole('table').first();
         await expect(table.getByRole('row').nth(1)).toBeVisible();
         // Sort buttons keep their arrow on the label's line.
@@ -310,6 +317,7 @@ test.describe('6. Filter rows, table headers and dates line up', () => {
           expect((await box(sort)).height, await sort.innerText()).toBeLessThan(26);
         }
       }
+      if (width === PHONE) return;
       await page.goto('/?status=selected%20all');
       const dates = page.getByRole('table', { name: 'Clients' }).locator('tbody time');
       await expect(dates.first()).toBeVisible();
@@ -326,15 +334,26 @@ test.describe('7. Client Manager row actions', () => {
       const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
       const other = current === 'Lakeside Honda' ? 'Northstar Toyota' : 'Lakeside Honda';
       const table = page.getByRole('table', { name: 'Clients' });
-      // The Actions cell: the row's last.
-      const mine = table
-        .getByRole('row', { name: new RegExp(current) })
-        .getByRole('cell')
-        .last();
-      const theirs = table
-        .getByRole('row', { name: new RegExp(other) })
-        .getByRole('cell')
-        .last();
+      // The Actions cell: the row's last; on a phone, the card with its actions open.
+      const cardOf = async (name: string) => {
+        const card = listRows(page, 'Clients').filter({ hasText: name });
+        await openRowActions(card);
+        return card;
+      };
+      const mine =
+        width === PHONE
+          ? await cardOf(current)
+          : table
+              .getByRole('row', { name: new RegExp(current) })
+              .getByRole('cell')
+              .last();
+      const theirs =
+        width === PHONE
+          ? await cardOf(other)
+          : table
+              .getByRole('row', { name: new RegExp(other) })
+              .getByRole('cell')
+              .last();
       await expect(mine.getByText('Current', { exact: true })).toBeVisible();
       await expect(mine.getByRole('button', { name: `Switch to ${current}` })).toHaveCount(0);
       for (const [a, b] of [
@@ -356,8 +375,8 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
     test(`at ${width} px the panel close button has a name; an edited form asks before it is thrown away`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
-      const table = page.getByRole('table', { name: 'Clients' });
-      await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+      const pioneer = listRows(page, 'Clients').filter({ hasText: 'Pioneer Plumbing Co.' });
+      await rowAction(pioneer, 'Edit Pioneer Plumbing Co.');
       const drawer = page.getByRole('dialog', { name: 'Edit Pioneer Plumbing Co.' });
       await expect(drawer.getByRole('button', { name: 'Close panel' })).toBeVisible();
 
@@ -365,7 +384,7 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
       await page.keyboard.press('Escape');
       await expect(drawer).toHaveCount(0);
 
-      await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+      await rowAction(pioneer, 'Edit Pioneer Plumbing Co.');
       const city = drawer.getByRole('textbox', { name: 'City' });
       const before = await city.inputValue();
       await city.fill('Somewhere Else');
@@ -381,7 +400,7 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
       await ask.getByRole('button', { name: 'Discard changes' }).click();
       await expect(drawer).toHaveCount(0);
 
-      await table.getByRole('button', { name: 'Edit Pioneer Plumbing Co.' }).first().click();
+      await rowAction(pioneer, 'Edit Pioneer Plumbing Co.');
       await expect(drawer.getByRole('textbox', { name: 'City' })).toHaveValue(before);
       await drawer.getByRole('button', { name: 'Close panel' }).click();
       await expect(drawer).toHaveCount(0);
@@ -448,6 +467,9 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
       await signInAsAdmin(page);
       await page.goto('/admin/api-token-generation');
       await page.getByRole('searchbox', { name: 'Search' }).fill('admin@example.com');
+      // On a phone the row's buttons are behind its card's Actions button.
+      const row = listRows(page, 'API tokens').filter({ hasText: 'admin@example.com' }).first();
+      await openRowActions(row);
       const generate = page.getByRole('button', { name: `Generate token for ${user}` });
       const revoke = page.getByRole('button', { name: `Revoke token of ${user}` });
       await expect(generate.or(revoke)).toBeVisible();
@@ -505,7 +527,7 @@ test.describe('9. System Logs filters, global referral sources', () => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       await page.goto('/admin/system/logs?level=selected%20all');
-      await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1)).toBeVisible();
+      await expect(listRows(page, 'System logs').first()).toBeVisible();
       await showFilters(page);
       const filtered = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('entityType=location'));
       await page.getByRole('textbox', { name: 'Entity type' }).pressSequentially('location');
@@ -524,14 +546,14 @@ test.describe('9. System Logs filters, global referral sources', () => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       await page.goto('/admin/referral-source');
-      const table = page.getByRole('table', { name: 'Referral sources' });
-      await table.getByRole('button', { name: 'Edit Google search' }).first().click();
+      const rows = listRows(page, 'Referral sources');
+      await rowAction(rows.filter({ hasText: 'Google search' }).first(), 'Edit Google search');
       const drawer = page.getByRole('dialog', { name: 'Edit Google search' });
       await expect(drawer.getByRole('note')).toContainText('shared by every client');
       await expect(drawer.getByRole('note')).toContainText('apply to all clients');
       await drawer.getByRole('button', { name: 'Close panel' }).click();
 
-      await table.getByRole('button', { name: 'Edit Yard sign' }).first().click();
+      await rowAction(rows.filter({ hasText: 'Yard sign' }).first(), 'Edit Yard sign');
       await expect(page.getByRole('dialog', { name: 'Edit Yard sign' }).getByRole('note')).toHaveCount(0);
     });
   }
@@ -543,9 +565,8 @@ test.describe('10. Phones and dates', () => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       await page.goto('/admin/location');
-      const table = page.getByRole('table', { name: 'Locations' });
-      await expect(table.getByRole('row').nth(1)).toBeVisible();
-      const phones = await columnTexts(table, 'Phone');
+      await expect(listRows(page, 'Locations').first()).toBeVisible();
+      const phones = await columnTexts(page, 'Locations', 'Phone');
       expect(phones.length).toBeGreaterThan(0);
       for (const phone of phones) expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);
 
@@ -559,14 +580,18 @@ test.describe('10. Phones and dates', () => {
 
       const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
       const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/;
-      await page.goto('/');
-      const created = await columnTexts(page.getByRole('table', { name: 'Clients' }), 'Created');
-      expect(created.length).toBeGreaterThan(0);
-      for (const d of created) expect(d).toMatch(DATE);
       await page.goto('/admin/system/logs');
-      const times = await columnTexts(page.getByRole('table', { name: 'System logs' }), 'Time');
+      await expect(listRows(page, 'System logs').first()).toBeVisible();
+      const times = await columnTexts(page, 'System logs', 'Time');
       expect(times.length).toBeGreaterThan(0);
       for (const t of times) expect(t).toMatch(DATE_TIME);
+      // A client's Created date and the merge history are table columns; cards show other facts.
+      if (width === PHONE) return;
+      await page.goto('/');
+      await expect(listRows(page, 'Clients').first()).toBeVisible();
+      const created = await columnTexts(page, 'Clients', 'Created');
+      expect(created.length).toBeGreaterThan(0);
+      for (const d of created) expect(d).toMatch(DATE);
       await page.goto('/admin/merge-personnel?tab=history');
       const history = page.getByRole('table', { name: 'Merge history' });
       await expect(history).toBeVisible();

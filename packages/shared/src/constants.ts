@@ -11,6 +11,16 @@ export const STORAGE_KEYS = {
   currentClient: 'storage-current-client',
 } as const;
 
+/**
+ * The header the console names the client its tab shows in (`X-Client-Id: 12`); the server refuses
+ * a call naming another client than the user's current one with 409 and names the current one in
+ * `X-Current-Client-Id` (apps/server/src/plugins/client-scope.ts).
+ */
+export const CLIENT_HEADER = 'x-client-id';
+export const CURRENT_CLIENT_HEADER = 'x-current-client-id';
+/** The BroadcastChannel tabs of one browser tell each other of a client switch on. */
+export const CLIENT_CHANNEL = 'admin-console-current-client';
+
 /** The single-sign-on cookie set by the identity host. */
 export const SSO_COOKIE = 'ssoToken';
 
@@ -32,6 +42,12 @@ export const SELECTED_ALL_LABEL = 'Selected All';
 
 /** Reputation site selector default. */
 export const DEFAULT_REPUTATION_SITE = 'Google';
+
+/**
+ * The sign-in form's fields as it labels them; its messages and the server's name them so. Here,
+ * not beside the login schema, so the login route loads no zod (decision 002).
+ */
+export const LOGIN_LABELS = { email: 'Email', password: 'Password' } as const satisfies Record<string, string>;
 
 /** The login rejection text (docs/overview.md, Signing in). */
 export function loginRejectionMessage(email: string): string {

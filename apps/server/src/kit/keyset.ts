@@ -127,3 +127,8 @@ export function inList(col: SQL, values: readonly (string | number)[] | undefine
 export function containsPattern(text: string | undefined): string | undefined {
   return text ? `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
 }
+
+/** A LIKE pattern for what starts with `text` ("POS-900" → "POS-900%"), LIKE's wildcards in it escaped. */
+export function prefixPattern(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../db/schema/index.ts';
-import { type Email, type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
+import { describeError, logRowOf } from './log-row.ts';
+import { displayFrom, senderOf } from './sender.ts';
+import { type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
 
 type Common = {
   type: NotificationType;
@@ -51,6 +53,11 @@ export type Messenger = {
   sendMany(messages: OutboundMessage[]): Promise<SendResult[]>;
   /** An absolute link for a message (`/s/abc` → `https://…/s/abc`), on `PUBLIC_BASE_URL`. */
   link(path: string): string;
+  /**
+   * The From an e-mail with this sender goes out with (what `send` gives the transport), for a
+   * screen to show before sending: the platform's address where the client has none of its own.
+   */
+  fromOf(sender: { name: string; address: string | null } | null): { name: string | null; address: string };
   close(): void;
 };
 
@@ -63,18 +70,9 @@ export type MessengerOptions = {
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const emailAddress = z.email();
-/** Longest error text kept: a provider's answer can be a whole page. */
-const MAX_ERROR = 1000;
 /** Rows per insert in `sendMany` (well under PostgreSQL's parameter limit), and transports called at once. */
 const MANY_CHUNK = 1000;
 const MANY_CONCURRENCY = 8;
-
-/** The From of an e-mail: the configured one, or the client's name on its own or the platform's address. */
-export function senderOf(configured: string, sender: { name: string; address: string | null } | null): Email['from'] {
-  if (!sender) return configured;
-  const platformAddress = /<([^<>]+)>\s*$/.exec(configured)?.[1] ?? configured.trim();
-  return { name: sender.name, address: sender.address ?? platformAddress };
-}
 
 export function createMessenger(db: Db, config: MessagingConfig, options: MessengerOptions = {}): Messenger {
   const now = options.now ?? (() => new Date());
@@ -287,34 +285,8 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
         return { id, status: 'failed', providerMessageId: null, error };
       }
     },
+    fromOf: (sender) => displayFrom(senderOf(config.emailFrom, sender)),
     link: (path) => `${config.publicBaseUrl}${path.startsWith('/') ? path : `/${path}`}`,
     close: () => email.close(),
   };
-}
-
-/** The NotificationLog row of a message as first written (`send` and `sendMany`). */
-function logRowOf(message: OutboundMessage, to: string, status: NotificationStatus, refusal: string | null, at: Date) {
-  return {
-    clientId: message.clientId ?? null,
-    locationId: message.locationId ?? null,
-    channel: message.channel,
-    type: message.type,
-    recipient: to,
-    subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
-    bodyText: message.text,
-    bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
-    status,
-    relatedType: message.related?.type ?? null,
-    relatedId: message.related ? String(message.related.id) : null,
-    error: refusal,
-    createdAt: at,
-    updatedAt: at,
-  };
-}
-
-/** The provider's own words: an SMTP reply (`550 5.1.1 …`), an API's error, or the network's (`ECONNREFUSED`). */
-export function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err).slice(0, MAX_ERROR);
-  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-  return `${err.message}${cause}`.slice(0, MAX_ERROR);
 }

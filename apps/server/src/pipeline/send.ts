@@ -1,5 +1,4 @@
 import type { ProcessingItemStatus, SurveySettings } from '@admin/shared';
-import { effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
 import { and, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import { clients, locations, personnel, smsTemplates, surveyProcessingItems, surveys } from '../db/schema/index.ts';
@@ -145,22 +144,14 @@ function messageOf(
   }
   if (!item.email) return 'No e-mail address';
   if (!survey.emailSubject || !survey.emailBody) return 'The survey has no e-mail subject or body';
-  const settings = d.settings.get(item.clientId);
-  const sending = settings
-    ? effectiveSurveySettings(
-        { sender_name: survey.senderName, reply_to: survey.replyTo, over_survey_days: survey.overSurveyDays },
-        settings,
-      )
-    : null;
-  const rendered = invitationEmail(survey, values);
+  // The client's Survey Admin settings give the sender, footer, logo and colour (the defaults when it saved none).
+  const rendered = invitationEmail(survey, values, d.settings.get(item.clientId) ?? null);
   return {
     ...common,
     channel: 'email',
     to: item.email,
     ...rendered,
     subject: kind === 'survey_reminder' ? `Reminder: ${rendered.subject}` : rendered.subject,
-    sender: sending ? { name: sending.senderName, address: sending.senderAddress } : null,
-    replyTo: sending?.replyTo ?? null,
   };
 }
 

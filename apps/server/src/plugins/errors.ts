@@ -2,7 +2,7 @@ import type { ErrorEnvelope } from '@admin/shared';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpError } from '../lib/http-error.ts';
+import { fieldLabel, HttpError } from '../lib/http-error.ts';
 import { isApiPath } from '../lib/request-path.ts';
 import { writeAudit } from './audit.ts';
 
@@ -25,7 +25,7 @@ export const errorsPlugin = fp<{ indexHtml: string | null }>(
     app.decorateRequest('serverErrorClass', null);
 
     app.setErrorHandler(async (error: FastifyError, request, reply) => {
-      const body = toErrorEnvelope(error, request.id);
+      const body = toErrorEnvelope(error, request.id, request.routeOptions.config?.labels);
       if (body.statusCode >= 500) {
         request.serverErrorClass = errorClass(error);
         request.log.error({ err: error }, 'request failed');
@@ -85,7 +85,12 @@ function sqlState(error: unknown): string | undefined {
 const CONTEXT_NAMES: Partial<Record<string, string>> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
 
 /** Maps any thrown error to the one error envelope; client mistakes never become a 500. */
-export function toErrorEnvelope(error: FastifyError | HttpError | Error, errorId = ''): ErrorEnvelope {
+export function toErrorEnvelope(
+  error: FastifyError | HttpError | Error,
+  errorId = '',
+  /** The route's form labels (its `config.labels`): a refused body names its fields by them, as a 422 does. */
+  labels?: Readonly<Record<string, string>>,
+): ErrorEnvelope {
   if (error instanceof HttpError) {
     return { message: error.message, statusCode: error.statusCode, ...(error.errors ? { errors: error.errors } : {}) };
   }
@@ -102,8 +107,11 @@ export function toErrorEnvelope(error: FastifyError | HttpError | Error, errorId
       const message = issue.keyword === 'unrecognized_keys' ? 'This field is not allowed.' : (issue.message ?? 'Invalid value.');
       for (const field of fields) errors.set(field, [...(errors.get(field) ?? []), message]);
     }
-    const names = [...errors.keys()].join(', ');
-    return { message: `Invalid ${context}: ${names}.`, statusCode: 400, errors: fieldErrors(errors) };
+    // A body's fields are a form's, so the message names them as the form labels them (an item of a
+    // list, `allowed_ips.0`, by its list's label); a query's or a path's keep their keys.
+    const names = context === 'body' && labels ? [...new Set([...errors.keys()].map((f) => fieldLabel(f, labels)))] : [...errors.keys()];
+    const message = context === 'body' && labels ? `Please correct: ${names.join(', ')}.` : `Invalid ${context}: ${names.join(', ')}.`;
+    return { message, statusCode: 400, errors: fieldErrors(errors) };
   }
   // A unique constraint that a pre-check missed (two requests racing) is a conflict, not a crash.
   if (sqlState(error) === '23505') return { message: 'This conflicts with an existing record.', statusCode: 409 };

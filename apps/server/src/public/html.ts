@@ -33,35 +33,45 @@ export function brandColorOf(value: string | null): string {
   return value && /^#[0-9a-fA-F]{6}$/.test(value) ? value : '#1c5fd4';
 }
 
-/** Text colour with enough contrast (WCAG AA, 4.5:1) on the brand colour: white or near-black. */
-export function onColorOf(hex: string): string {
+/** The relative luminance of a `#rrggbb` colour (WCAG 2). */
+function luminanceOf(hex: string): number {
   const channel = (i: number) => {
     const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** Text colour with enough contrast (WCAG AA, 4.5:1) on the brand colour: white or near-black. */
+export function onColorOf(hex: string): string {
+  const luminance = luminanceOf(hex);
   // Contrast with white is 1.05 / (L + 0.05); with #111 it is (L + 0.05) / 0.0557.
   return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.0557 ? '#ffffff' : '#111111';
 }
+
+/** Whether the colour can be text on white (WCAG AA, 4.5:1): the e-mail's links take it then. */
+export const readableOnWhite = (hex: string): boolean => 1.05 / (luminanceOf(hex) + 0.05) >= 4.5;
 
 export type Brand = { color: string; logoUrl: string | null; name: string };
 
 /**
  * The page shell: mobile first (one column, 44 px targets), visible focus, system fonts, no
- * script. The brand colour is used for buttons and the selected score, with a text colour chosen
- * for contrast; where it is too light for text on white, links stay the default dark blue.
+ * script. Long words and links (a survey's text, a client's name) wrap at any point rather than
+ * widen the page past a phone's screen; a fieldset may shrink below its longest word. The brand
+ * colour is used for buttons and the selected score, with a text colour chosen for contrast;
+ * where it is too light for text on white, links stay the default dark blue.
  */
 export function page(title: string, brand: Brand, body: Html): string {
   const on = onColorOf(brand.color);
   const css = `
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7;overflow-wrap:anywhere}
 main{max-width:40rem;margin:0 auto;padding:1rem}
 header{display:flex;align-items:center;gap:.75rem;padding:1rem 0}
 header img{max-height:48px;max-width:160px}
 .card{background:#fff;border-radius:8px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 h1{font-size:1.375rem;margin:0 0 .5rem}
-fieldset{border:0;margin:0 0 1.5rem;padding:0}
+fieldset{border:0;margin:0 0 1.5rem;padding:0;min-width:0}
 legend{font-weight:600;padding:0;margin-bottom:.5rem}
 .req{color:#b00020}
 .scale{display:flex;flex-wrap:wrap;gap:.375rem}

@@ -36,6 +36,12 @@ export type Invitation = {
   brandColor: string | null;
   /** Set once the link has been answered. */
   responseId: number | null;
+  /** A Send test invitation: its response is recorded as a test, left out of every figure. */
+  test: boolean;
+  /** The lowest key score offered review sites when the survey is in threshold mode; null: every respondent. */
+  reviewThreshold: number | null;
+  /** The recorded response's key score, once the link has been answered. */
+  keyScore: number | null;
 };
 
 const SURVEY_TYPES: readonly SurveyType[] = ['nps', 'csat', 'star', 'custom'];
@@ -66,6 +72,9 @@ export async function findInvitation(db: Db, token: string): Promise<Invitation 
       logoUrl: clientSurveySettings.logoUrl,
       brandColor: clientSurveySettings.brandColor,
       responseId: surveyResponses.id,
+      test: sql<boolean>`${surveyProcessingItems.source} = 'manual_test'`,
+      reviewThreshold: sql<number | null>`case when ${surveys.reviewInviteMode} = 'threshold' then ${surveys.reviewInviteThreshold} end`,
+      keyScore: surveyResponses.keyScore,
     })
     .from(surveyProcessingItems)
     .innerJoin(surveys, eq(surveys.id, surveyProcessingItems.surveyId))
@@ -108,6 +117,7 @@ export async function recordResponse(db: Db, invitation: Invitation, response: N
         answers: response.answers,
         questions: invitation.questions,
         testimonialConsent: response.testimonialConsent,
+        test: invitation.test,
         submittedAt: response.submittedAt,
         updatedAt: response.submittedAt,
       })

@@ -5,7 +5,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../lib/http-error.ts';
 import { findInvitation, type Invitation, optOut, recordResponse } from './repository.ts';
-import { answersFromForm, expiredPage, notFoundPage, surveyPage, thankYouPage, unsubscribePage } from './survey-page.ts';
+import { SAMPLE_TOKEN } from './sample-link.ts';
+import { answersFromForm, expiredPage, notFoundPage, samplePage, surveyPage, thankYouPage, unsubscribePage } from './survey-page.ts';
 
 /**
  * Pages of the public pages: no script at all, so scripts are refused outright; images may come
@@ -92,6 +93,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
   const action = (token: string) => `/s/${encodeURIComponent(token)}`;
 
   app.get('/s/:token', { ...page, schema: { params: tokenParams } }, async (request, reply) => {
+    if (request.params.token === SAMPLE_TOKEN) return sendPage(reply, 200, samplePage('survey'));
     const outcome = await outcomeOf(request.params.token);
     // An answered link is not an error when opened again: the thank-you page, with its review links.
     if (outcome.kind === 'answered') return sendPage(reply, 200, thankYouPage(outcome.invitation, false));
@@ -117,7 +119,8 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
       });
     const id = await record(invitation, answers, consent);
     if (id === null) return sendPage(reply, 409, thankYouPage(invitation, false));
-    return sendPage(reply, 200, thankYouPage(invitation, true));
+    const keyScore = keyScoreOf(invitation.questions, answers)?.score ?? null;
+    return sendPage(reply, 200, thankYouPage({ ...invitation, keyScore }, true));
   });
 
   app.post(
@@ -170,6 +173,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
 
   // Unsubscribe links keep working after the survey link expires or is answered.
   app.get('/u/:token', { ...page, schema: { params: tokenParams } }, async (request, reply) => {
+    if (request.params.token === SAMPLE_TOKEN) return sendPage(reply, 200, samplePage('unsubscribe'));
     const invitation = await findInvitation(app.db, request.params.token);
     if (!invitation) return sendPage(reply, 404, notFoundPage());
     return sendPage(reply, 200, unsubscribePage(invitation, unsubscribeAction(request.params.token), false));

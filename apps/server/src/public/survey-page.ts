@@ -133,9 +133,14 @@ export function reviewLinksOf(invitation: Invitation): { label: string; url: str
     .map((l) => ({ label: REVIEW_SITES.find((s) => s.value === l.code)?.label ?? l.code, url: l.url }));
 }
 
-/** Shown after a response, and on an answered link: review sites are offered to every respondent. */
+/**
+ * Shown after a response, and on an answered link: review sites are offered to every respondent,
+ * or in the survey's threshold mode (review gating, flagged in the builder) only at or above its score.
+ */
 export function thankYouPage(invitation: Invitation, justAnswered: boolean): string {
-  const links = reviewLinksOf(invitation);
+  const gate = invitation.reviewThreshold;
+  const offered = gate === null || (invitation.keyScore !== null && invitation.keyScore >= gate);
+  const links = offered ? reviewLinksOf(invitation) : [];
   const where = invitation.locationName ?? invitation.clientName;
   const reviews =
     links.length > 0
@@ -162,6 +167,19 @@ export function notFoundPage(): string {
     'Survey not found',
     brandOf(undefined),
     html`<h1>We could not find this survey</h1><p>The link may be incomplete. Please open it again from the message you received, or copy the whole address.</p>`,
+  );
+}
+
+/**
+ * What a sample link opens (a survey's Preview, Survey Admin's test e-mail): it belongs to no
+ * invitation, so the page says what the link does in a real one rather than "not found".
+ */
+export function samplePage(link: 'survey' | 'unsubscribe'): string {
+  const opens = link === 'survey' ? 'the survey' : 'the page where the customer unsubscribes from survey messages';
+  return page(
+    'Sample link',
+    brandOf(undefined),
+    html`<h1>This is a sample link</h1><p>It comes from a preview or a test e-mail and belongs to no invitation. In a real invitation, this link opens ${opens}.</p>`,
   );
 }
 

@@ -8,6 +8,7 @@ import { AppFooter } from '../components/app-footer.tsx';
 import { MantineRoot } from '../components/mantine-root.tsx';
 import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session-store.ts';
+import { ClientElsewhereDialog } from './client-elsewhere-dialog.tsx';
 import { ClientSwitcher } from './client-switcher.tsx';
 import { NAV_GROUPS, routesOf } from './routes.ts';
 import '@mantine/notifications/styles.css';
@@ -49,6 +50,7 @@ export default function AppLayout() {
         >
           {/* Bottom right, three at most: toasts never cover the navigation bar or each other's page. */}
           <Notifications position="bottom-right" limit={3} />
+          <ClientElsewhereDialog />
           <AppShell.Header>
             <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
               <Group gap="sm" wrap="nowrap" miw={0}>

@@ -1,7 +1,8 @@
-import { Button, Group, Select, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SearchableSelect } from '../components/filters/searchable-select.tsx';
 import { useSession } from '../lib/session-store.ts';
 
 /** The navigation bar's client switcher: `PUT /api/users/switch-client/{id}`, then reloads. */
@@ -34,12 +35,11 @@ export function ClientSwitcher() {
   }
 
   return (
-    <Select
+    <SearchableSelect
       aria-label="Current client"
       placeholder={state === 'loading' ? 'Loading clients…' : 'Choose a client'}
       data={data}
       value={currentClient ? String(currentClient.id) : null}
-      searchable
       nothingFoundMessage="No client matches"
       allowDeselect={false}
       disabled={busy || state === 'loading'}

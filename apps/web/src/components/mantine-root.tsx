@@ -2,6 +2,7 @@ import { createTheme, Drawer, MantineProvider, Modal } from '@mantine/core';
 import type { ReactNode } from 'react';
 import '@mantine/core/styles.css';
 import '../app/styles.css';
+import { accessibleColors } from './accessible-colors.ts';
 
 // Mantine's close buttons are an icon with no text: every dialog and drawer gets a name for
 // screen readers here, once, unless it gives its own ("Close panel" in side-panel.tsx).
@@ -19,5 +20,9 @@ const theme = createTheme({
  * entry, so the login route stays small (docs/decisions/002-lean-login-route.md).
  */
 export function MantineRoot({ children }: { children: ReactNode }) {
-  return <MantineProvider theme={theme}>{children}</MantineProvider>;
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={accessibleColors}>
+      {children}
+    </MantineProvider>
+  );
 }

@@ -82,7 +82,10 @@ export function SendTestForm<Body extends Record<string, string>, Result extends
       }}
     >
       <Stack gap="sm">
-        <Text size="sm">{props.intro}</Text>
+        {/* A block, not a paragraph: an intro may hold a preview of the message. */}
+        <Text size="sm" component="div">
+          {props.intro}
+        </Text>
         <TextInput
           label={field.label}
           description={field.description}

@@ -1,9 +1,19 @@
-import { Drawer, type DrawerProps, Title } from '@mantine/core';
+import { Drawer, type DrawerProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useDiscardGuard, useGuardedClose } from './discard-guard.tsx';
 
+/** The title at the size of an h4, bold, as the screens' section headings. */
+const PANEL_TITLE = {
+  title: {
+    fontSize: 'var(--mantine-h4-font-size)',
+    fontWeight: 'var(--mantine-h4-font-weight)',
+    lineHeight: 'var(--mantine-h4-line-height)',
+  },
+};
+
 /**
- * The screens' right-hand panel for a form or a record's details, titled as an `<h2>`. Closing
+ * The screens' right-hand panel for a form or a record's details, titled as an `<h2>` (Mantine's
+ * drawer title is the heading itself: a Title inside it nested a heading in a heading). Closing
  * it (Escape, the close button, a click outside, or a form's Cancel) asks "Discard changes?"
  * while a form inside reports unsaved changes through `usePanelForm`.
  */
@@ -18,11 +28,8 @@ export function SidePanel(props: { opened: boolean; onClose(): void; title: Reac
         size={props.size}
         trapFocus={guard.trapFocus}
         closeButtonProps={{ 'aria-label': 'Close panel' }}
-        title={
-          <Title order={2} size="h4">
-            {props.title}
-          </Title>
-        }
+        title={props.title}
+        styles={PANEL_TITLE}
       >
         {guard.provide(props.children)}
       </Drawer>

@@ -1,4 +1,4 @@
-import { ApiError, queryString } from './http.ts';
+import { ApiError, clientHeaders, queryString, reportClientMismatch } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 import { authorizationHeader } from './session-storage.ts';
 
@@ -12,11 +12,12 @@ export async function downloadCsv(
   onProgress: (bytes: number) => void,
   signal?: AbortSignal,
 ): Promise<{ fileName: string; bytes: number }> {
-  const headers: Record<string, string> = { accept: 'text/csv' };
+  const headers: Record<string, string> = { accept: 'text/csv', ...clientHeaders() };
   const auth = authorizationHeader(window.sessionStorage);
   if (auth) headers.authorization = auth;
   const response = await fetch(`${runtimeConfig().apiBaseUrl}${path}${queryString(query)}`, { headers, signal });
   if (!response.ok || !response.body) {
+    reportClientMismatch(response);
     const body = await response.json().catch(() => ({ message: `Export failed (${response.status}).`, statusCode: response.status }));
     throw new ApiError(response.status, body);
   }

@@ -1,5 +1,6 @@
+import { exportMoment, wallTimeIn, zoneName } from '@admin/shared';
 import { describe, expect, it } from 'vitest';
-import { compactPhone, formatDate, formatDateTime, formatPhone } from './format.ts';
+import { compactPhone, formatDate, formatDateTime, formatPhone, viewerTime } from './format.ts';
 
 describe('formatPhone', () => {
   it('groups North American numbers', () => {
@@ -29,11 +30,47 @@ describe('compactPhone', () => {
 
 describe('formatDate and formatDateTime', () => {
   const at = new Date(2026, 10, 23, 15, 4, 5);
+  const viewerZone = new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
 
-  it('share one pattern', () => {
+  it('share one pattern, the zone named', () => {
     expect(formatDate(at)).toBe('Nov 23, 2026');
-    expect(formatDateTime(at)).toMatch(/^Nov 23, 2026, 3:04:05\sPM$/);
+    // Without a client's zone: the viewer's own, named all the same.
+    expect(formatDateTime(at)).toBe(`Nov 23, 2026, 3:04 PM ${viewerZone}`);
     expect(formatDate(at.toISOString())).toBe('Nov 23, 2026');
+  });
+
+  it("write a client's time in the client's zone, whatever the viewer's", () => {
+    // 15:05 UTC is 9:05 in Chicago (CST in November) and 10:05 in New York.
+    expect(formatDateTime('2026-11-26T15:05:03Z', 'America/Chicago')).toBe('Nov 26, 2026, 9:05 AM CST');
+    expect(formatDateTime('2026-11-26T15:05:03Z', 'America/New_York')).toBe('Nov 26, 2026, 10:05 AM EST');
+    // Summer time is named as such; a zone outside the US by its offset.
+    expect(formatDateTime('2026-07-01T15:05:03Z', 'America/Chicago')).toBe('Jul 1, 2026, 10:05 AM CDT');
+    expect(formatDateTime('2026-11-26T15:05:03Z', 'Asia/Kolkata')).toBe('Nov 26, 2026, 8:35 PM GMT+5:30');
+    // An unknown zone falls back to the viewer's rather than failing the screen.
+    expect(formatDateTime(at, 'Not/AZone')).toBe(formatDateTime(at));
+  });
+
+  it("give the viewer's own time for the tooltip of a client's time only", () => {
+    expect(viewerTime('2026-11-26T15:05:03Z', 'America/Chicago')).toBe(`Your time: ${formatDateTime('2026-11-26T15:05:03Z')}`);
+    expect(viewerTime('2026-11-26T15:05:03Z', null)).toBeNull();
+    expect(viewerTime(null, 'America/Chicago')).toBeNull();
+  });
+
+  it('write the same text in a CSV, a moment of no client in UTC', () => {
+    expect(exportMoment('2026-11-26T15:05:03Z', 'America/Chicago')).toBe(formatDateTime('2026-11-26T15:05:03Z', 'America/Chicago'));
+    expect(exportMoment('2026-11-26T15:05:03Z', null)).toBe('Nov 26, 2026, 3:05 PM UTC');
+    expect(exportMoment(null, null)).toBe('');
+  });
+
+  it("read a time typed for a client as that time in the client's zone", () => {
+    expect(wallTimeIn('2026-11-27T09:00', 'America/Chicago')).toBe('2026-11-27T15:00:00.000Z');
+    expect(wallTimeIn('2026-07-01T09:00', 'America/Chicago')).toBe('2026-07-01T14:00:00.000Z');
+    expect(wallTimeIn('2026-11-27T09:00', 'Asia/Kolkata')).toBe('2026-11-27T03:30:00.000Z');
+    expect(wallTimeIn('2026-11-27', 'America/Chicago')).toBeNull();
+    expect(wallTimeIn('2026-11-27T09:00', 'Not/AZone')).toBeNull();
+    expect(zoneName('America/Chicago', new Date('2026-11-27T15:00:00Z'))).toBe('CST');
   });
 
   it('show nothing for a missing or unreadable value', () => {

@@ -1,6 +1,8 @@
+import { formatMoment, momentOf } from '@admin/shared';
+
 /**
- * How values are shown on screen, in one place so every table reads the same. Display only:
- * CSV exports are written by the server and keep the stored values (E.164 phones, ISO times).
+ * How values are shown on screen, in one place so every table reads the same. CSV exports are
+ * written by the server: they keep stored phones (E.164) and write times with `formatMoment`.
  */
 
 /**
@@ -32,34 +34,33 @@ export function compactPhone(value: unknown): unknown {
   return typeof value === 'string' ? value.replace(/[\s().-]/g, '') : value;
 }
 
-// One locale and one pattern for every date on screen: "Nov 23, 2026", and with the time of
-// day "Nov 23, 2026, 3:04:05 PM" where the moment matters (logs, merges).
+// One locale and one pattern for every date on screen: "Nov 23, 2026", and a moment with its time
+// of day and zone, "Nov 23, 2026, 3:04 PM CST" (formatMoment, packages/shared, which the
+// server's CSV columns use too).
 const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-function toDate(value: string | Date | null | undefined): Date | null {
-  if (value === null || value === undefined || value === '') return null;
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
 
 /** A calendar date, e.g. `Nov 23, 2026`; empty for a missing or unreadable value. */
 export function formatDate(value: string | Date | null | undefined): string {
-  const date = toDate(value);
+  const date = momentOf(value);
   return date ? DATE.format(date) : '';
 }
 
-/** A moment, e.g. `Nov 23, 2026, 3:04:05 PM`, in the browser's time zone. */
-export function formatDateTime(value: string | Date | null | undefined): string {
-  const date = toDate(value);
-  return date ? DATE_TIME.format(date) : '';
+/**
+ * A moment with its zone named, e.g. `Nov 26, 2026, 9:05 AM CST`: in `zone` (the client's, for
+ * a record of one client) or else in the viewer's own zone. Every list, detail and CSV that shows
+ * a time writes it this way.
+ */
+export function formatDateTime(value: string | Date | null | undefined, zone?: string | null): string {
+  return formatMoment(value, zone);
+}
+
+/**
+ * What a client's time is for the viewer, for its tooltip: `Your time: Nov 26, 2026, 4:05 PM
+ * GMT+1`; null when there is no client zone (the time already is the viewer's).
+ */
+export function viewerTime(value: string | Date | null | undefined, zone?: string | null): string | null {
+  if (!zone || !momentOf(value)) return null;
+  return `Your time: ${formatMoment(value)}`;
 }
 
 /** The date pattern of date pickers, in dayjs tokens, matching `formatDate`. */

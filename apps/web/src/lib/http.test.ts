@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, queryString, setUnauthorizedHandler } from './http.ts';
+import { ApiError, api, queryString, setClientMismatchHandler, setUnauthorizedHandler } from './http.ts';
 
 function mockFetch(status: number, body: unknown) {
   const fn = vi.fn(async (_url: string, _init?: RequestInit) => new Response(body === undefined ? null : JSON.stringify(body), { status }));
@@ -10,6 +10,8 @@ function mockFetch(status: number, body: unknown) {
 afterEach(() => {
   vi.unstubAllGlobals();
   setUnauthorizedHandler(() => undefined);
+  setClientMismatchHandler(null);
+  sessionStorage.clear();
 });
 
 describe('the HTTP client', () => {
@@ -61,5 +63,32 @@ describe('the HTTP client', () => {
       vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
     );
     await expect(api.get('/api/x')).rejects.toMatchObject({ status: 0, message: expect.stringContaining('could not be reached') });
+  });
+
+  it('names the client this tab shows on every call, unless told to name none', async () => {
+    sessionStorage.setItem('storage-current-client', JSON.stringify({ id: 7, name: 'Lakeside' }));
+    const fetch = mockFetch(200, { data: [] });
+    await api.post('/api/product', { name: 'x' });
+    await api.get('/api/clients/9', { clientId: null });
+    const headersOf = (i: number) => (fetch.mock.calls[i]?.[1]?.headers ?? {}) as Record<string, string>;
+    expect(headersOf(0)['x-client-id']).toBe('7');
+    expect(headersOf(1)['x-client-id']).toBeUndefined();
+  });
+
+  it("reports the server's current client when it refuses the tab's (409)", async () => {
+    const onMismatch = vi.fn();
+    setClientMismatchHandler(onMismatch);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ message: 'This tab shows A, but…', statusCode: 409 }), {
+            status: 409,
+            headers: { 'x-current-client-id': '12' },
+          }),
+      ),
+    );
+    await expect(api.post('/api/product', {})).rejects.toMatchObject({ status: 409 });
+    expect(onMismatch).toHaveBeenCalledWith(12);
   });
 });

@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from '@admin/shared';
+import { CLIENT_HEADER, CURRENT_CLIENT_HEADER } from '@admin/shared/constants';
 import { runtimeConfig } from './runtime-config.ts';
-import { authorizationHeader } from './session-storage.ts';
+import { authorizationHeader, readStoredClient } from './session-storage.ts';
 
 /** A failed call, carrying the server's error envelope. */
 export class ApiError extends Error {
@@ -26,6 +27,11 @@ type RequestOptions = {
   file?: { data: Blob; contentType: string };
   /** A bearer token to use instead of the stored one (the sign-in flow). */
   token?: string;
+  /**
+   * The client the call names (`X-Client-Id`): by default the one this tab shows; `null` names none
+   * (reading a client by its id while the tab changes client).
+   */
+  clientId?: number | null;
   signal?: AbortSignal;
 };
 
@@ -33,6 +39,30 @@ let onUnauthorized: (() => void) | null = null;
 /** What to do when a signed-in call answers 401: clear the session, go to /login. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
+}
+
+let onClientMismatch: ((currentClientId: number) => void) | null = null;
+/**
+ * What to do when the server refuses a call because the user's current client is no longer the
+ * one this tab shows (409 with `X-Current-Client-Id`, apps/server/src/plugins/client-scope.ts).
+ */
+export function setClientMismatchHandler(handler: ((currentClientId: number) => void) | null): void {
+  onClientMismatch = handler;
+}
+
+/**
+ * The header naming the client a call is for: by default the one this tab shows, so the server
+ * never reads or writes another one (issue 19); `null` names none.
+ */
+export function clientHeaders(clientId?: number | null): Record<string, string> {
+  const id = clientId === undefined ? (readStoredClient(window.sessionStorage)?.id ?? null) : clientId;
+  return id === null ? {} : { [CLIENT_HEADER]: String(id) };
+}
+
+/** Tells the mismatch handler when a refusal (409) names the server's current client. */
+export function reportClientMismatch(response: Response): void {
+  const current = Number(response.headers.get(CURRENT_CLIENT_HEADER));
+  if (response.status === 409 && current > 0 && onClientMismatch) onClientMismatch(current);
 }
 
 function baseUrl(host: Host): string {
@@ -63,6 +93,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = options.token ? `Bearer ${options.token}` : authorizationHeader(window.sessionStorage);
   if (auth) headers.authorization = auth;
+  Object.assign(headers, clientHeaders(options.clientId));
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.file) headers['content-type'] = options.file.contentType;
   const url = `${baseUrl(options.host ?? 'api')}${path}${queryString(options.query)}`;
@@ -90,6 +121,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!response.ok) {
     const envelope = isEnvelope(body) ? body : { message: `Request failed (${response.status}).`, statusCode: response.status };
     if (response.status === 401 && auth && onUnauthorized) onUnauthorized();
+    reportClientMismatch(response);
     throw new ApiError(response.status, envelope);
   }
   return body as T;

@@ -12,6 +12,8 @@ export type ListParams = {
   q: string;
   perPage: number;
   cursor: string | undefined;
+  /** The number of the page the cursor opens (1 without one), for the pager's "51–100 of 588". */
+  page: number;
   /** Multi-value filters by name; `defaults` apply while the URL does not name the filter. */
   multi: Record<string, string[]>;
   /** Single-value filters (dates, entity type). */
@@ -38,12 +40,14 @@ export function readListParams(search: URLSearchParams, config: ListParamsConfig
   for (const name of config.single) single[name] = search.get(name) ?? '';
   const order = search.get('order');
   const perPage = Number(search.get('perPage'));
+  const page = Number(search.get('page'));
   return {
     sort: search.get('sort') ?? undefined,
     order: order === 'asc' || order === 'desc' ? order : undefined,
     q: search.get('q') ?? '',
     perPage: Number.isInteger(perPage) && perPage > 0 && perPage <= 200 ? perPage : (config.perPage ?? 50),
     cursor: search.get('cursor') ?? undefined,
+    page: search.get('cursor') && Number.isInteger(page) && page > 1 ? page : 1,
     multi,
     single,
   };
@@ -92,8 +96,13 @@ export function useListParams(config: ListParamsConfig) {
           }
           for (const [name, value] of Object.entries(patch.single ?? {})) put(name, value);
           // Any change but paging starts again from the first page.
-          if ('cursor' in patch) put('cursor', patch.cursor);
-          else next.delete('cursor');
+          if ('cursor' in patch) {
+            put('cursor', patch.cursor);
+            put('page', patch.cursor && patch.page && patch.page > 1 ? String(patch.page) : undefined);
+          } else {
+            next.delete('cursor');
+            next.delete('page');
+          }
           return next;
         },
         { replace: !('cursor' in patch) },

@@ -117,6 +117,27 @@ describe('switching client', () => {
   });
 });
 
+describe('a switch in another tab', () => {
+  it('is remembered while this tab shows another client, and showing it here forgets it', async () => {
+    sessionStorage.setItem('storage-auth-user-token', '"tok"');
+    fakeServer({
+      ...shellRoutes,
+      'GET /api/clients/9': () => ({ status: 200, body: { data: { id: 9, name: 'Harbor Dental' } } }),
+    });
+    await useSession.getState().showClient(7);
+    // Named by the other tab's announcement, or looked up when only a 409 named it.
+    await useSession.getState().noticeSwitch(9);
+    expect(useSession.getState().elsewhereClient).toEqual({ id: 9, name: 'Harbor Dental' });
+    await useSession.getState().noticeSwitch(7, 'Lakeside Honda');
+    expect(useSession.getState().elsewhereClient).toBeNull();
+    await useSession.getState().noticeSwitch(9, 'Harbor Dental');
+    await useSession.getState().showElsewhereClient();
+    expect(useSession.getState().currentClient).toEqual({ id: 9, name: 'Harbor Dental' });
+    expect(useSession.getState().elsewhereClient).toBeNull();
+    expect(JSON.parse(sessionStorage.getItem('storage-current-client') ?? 'null')).toEqual({ id: 9, name: 'Harbor Dental' });
+  });
+});
+
 describe('sign-out', () => {
   it('revokes on the server and clears session storage', async () => {
     sessionStorage.setItem('storage-auth-user-token', '"tok"');

@@ -1,6 +1,7 @@
 import type { Client, RootTeam, User, UserListEntry } from '@admin/shared';
 import { DEFAULT_USER_ENTRY, loginRejectionMessage, STORAGE_KEYS } from '@admin/shared/constants';
 import { create } from 'zustand';
+import { announceSwitch } from './client-sync.ts';
 import { ApiError, api } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 import {
@@ -22,6 +23,11 @@ type SessionState = {
   /** The user picked in a user list (`GET /api/get-user/{id}`). */
   activeUser: User | null;
   currentClient: Client | null;
+  /**
+   * The user's current client on the server when another tab or window switched it away from the
+   * one this tab shows; this tab's calls are then refused (409) until the user chooses.
+   */
+  elsewhereClient: { id: number; name: string } | null;
   rootTeams: RootTeam[];
   rootTeamsState: LoadState;
   /** The current client's users, with "Default for New User" (id 1000) first. */
@@ -37,6 +43,12 @@ type SessionState = {
   signIn(email: string, password: string): Promise<boolean>;
   completeSignIn(token: string, typedEmail?: string): Promise<boolean>;
   switchClient(clientId: number): Promise<void>;
+  /** Another tab switched to `clientId` (its announcement, or a 409 naming it): remember it unless this tab shows it. */
+  noticeSwitch(clientId: number, clientName?: string): Promise<void>;
+  /** Shows in this tab the client another tab switched to (the server's current one already). */
+  showElsewhereClient(): Promise<void>;
+  /** This tab shows `clientId` (already the server's current one): stored, its users loaded. */
+  showClient(clientId: number): Promise<void>;
   signOut(): Promise<void>;
   /** Forgets the session in this tab (after a 401 or a refused sign-in). */
   clearLocal(message?: string | null): void;
@@ -60,6 +72,7 @@ const signedOut = {
   user: null,
   activeUser: null,
   currentClient: null,
+  elsewhereClient: null,
   rootTeams: [],
   rootTeamsState: 'idle',
   users: [DEFAULT_USER_ENTRY],
@@ -134,7 +147,7 @@ export const useSession = create<SessionState>()((set, get) => ({
       markSignedIn(storage(), token, user);
       set({ token, user });
       if (user.current_client_id !== null) {
-        const { data: client } = await api.get<{ data: Client }>(`/api/clients/${user.current_client_id}`);
+        const { data: client } = await api.get<{ data: Client }>(`/api/clients/${user.current_client_id}`, { clientId: null });
         storeCurrentClient(storage(), client);
         set({ currentClient: client });
       }
@@ -156,10 +169,37 @@ export const useSession = create<SessionState>()((set, get) => ({
 
   async switchClient(clientId) {
     const { data: user } = await api.put<{ data: User }>(`/api/users/switch-client/${clientId}`);
-    const { data: client } = await api.get<{ data: Client }>(`/api/clients/${clientId}`);
-    storeCurrentClient(storage(), client);
-    set({ user, currentClient: client });
     storage().setItem(STORAGE_KEYS.user, JSON.stringify(user));
+    set({ user });
+    await get().showClient(clientId);
+    announceSwitch({ userId: user.id, clientId, clientName: get().currentClient?.name ?? '' });
+  },
+
+  async noticeSwitch(clientId, clientName) {
+    if (get().currentClient?.id === clientId) {
+      set({ elsewhereClient: null });
+      return;
+    }
+    let name = clientName;
+    if (name === undefined) {
+      // Read by id, naming no client: the tab is asking what the current one is.
+      name = await api.get<{ data: Client }>(`/api/clients/${clientId}`, { clientId: null }).then(
+        (r) => r.data.name,
+        () => `client ${clientId}`,
+      );
+    }
+    set({ elsewhereClient: { id: clientId, name } });
+  },
+
+  async showElsewhereClient() {
+    const elsewhere = get().elsewhereClient;
+    if (elsewhere) await get().showClient(elsewhere.id);
+  },
+
+  async showClient(clientId) {
+    const { data: client } = await api.get<{ data: Client }>(`/api/clients/${clientId}`, { clientId: null });
+    storeCurrentClient(storage(), client);
+    set({ currentClient: client, elsewhereClient: null });
     useSharedFilters.getState().forgetClientLocations();
     await get().loadUsers();
   },

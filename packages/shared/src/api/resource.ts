@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STATUS_LABELS, STATUSES, type Status } from '../constants.ts';
+import { cardOf } from './card.ts';
 import { type ColumnDef, exportColumnsSchema, isoDate, listQuerySchema, multiValue } from './list.ts';
 import { UPDATED_AT_LABEL, versionStamp } from './status.ts';
 
@@ -129,6 +130,8 @@ export type ResourceSpec<
   unique?: Extract<keyof F, string>;
   /** What a status change does, said in the dialog that confirms it. */
   statusEffects?: Partial<Record<Status, string>>;
+  /** What a row's card shows on a phone (title, two or three facts; `cardOf` when absent; docs/decisions/040). */
+  card?: { title?: Extract<keyof C, string>; facts?: readonly Extract<keyof C, string>[] };
 };
 
 const text = z.string().max(5000).nullable().optional();
@@ -260,6 +263,7 @@ export function defineResource<
     /** Values of fields a new record gets when they are left out. */
     defaults,
     columns,
+    card: cardOf(columns, spec.card),
     createSchema,
     updateSchema: z.strictObject({
       ...Object.fromEntries(Object.entries(bodyShape).filter(([name]) => !createOnly.some((n) => n === name))),
@@ -274,37 +278,6 @@ export function defineResource<
 }
 
 export type ResourceDefinition = ReturnType<typeof defineResource>;
-
-/** What a screen reads of a definition, for its row type (the browser's kit takes this). */
-export type ResourceView<Row> = {
-  name: string;
-  noun: string;
-  plural: string;
-  path: string;
-  /** The record's id property when it is not `id`. */
-  id?: string;
-  recordPath?: string;
-  screen: string;
-  scope: Scope;
-  fields: Readonly<Record<string, FieldSpec>>;
-  fieldNames: readonly string[];
-  // A method, so a view of a resource's rows is also a view of any rows a kit component takes.
-  columns: readonly (ColumnDef & { format?(row: Row): string | number | null })[];
-  filters: Readonly<Record<string, FilterSpec>>;
-  defaultSort: { sort: string; order: 'asc' | 'desc' };
-  search: string;
-  importColumns?: readonly string[];
-  importExtraColumns?: readonly string[];
-  rules: FieldRules;
-  labels: Record<string, string>;
-  defaults: Record<string, string | boolean | null | readonly string[]>;
-  statusEffects?: Partial<Record<Status, string>>;
-};
-
-/** The value a column shows (and exports) for a row. */
-export function cellValue<Row extends object>(column: { key: string; format?: (row: Row) => string | number | null }, row: Row): unknown {
-  return column.format ? column.format(row) : Object.entries(row).find(([key]) => key === column.key)?.[1];
-}
 
 function nonEmpty<T extends string>(values: T[]): readonly [T, ...T[]] {
   const [first, ...rest] = values;

@@ -101,7 +101,7 @@ export const apiEndpointResource = defineResource({
       format: (r) =>
         r.configured ? `${r.token_name ?? 'Any token with feeds:write'}${r.has_webhook_secret ? ' or its webhook secret' : ''}` : null,
     },
-    allowed_ips: { label: 'Allowed IPs', format: (r) => r.allowed_ips.join(', ') },
+    allowed_ips: { label: 'Allowed IPs', format: (r) => r.allowed_ips.join(', '), defaultVisible: false },
     calls_24h: { label: 'Calls 24h' },
     errors_24h: { label: 'Errors 24h' },
     last_call_at: { label: 'Last call' },

@@ -30,6 +30,9 @@ export const NEVER = 'never';
 /** Longest grace period of a regenerate, in hours (domain: `integer|between:0,72`). */
 export const API_TOKEN_MAX_GRACE_HOURS = 72;
 
+/** How the Client column names the clients a super-admin's token feeds. */
+export const TOKEN_ALL_CLIENTS = 'All clients';
+
 /** `suspended`: neither revoked nor expired, but refused because its user may no longer hold a token (see TOKEN_HOLDER_RULE). */
 export const API_TOKEN_STATES = ['none', 'active', 'expired', 'revoked', 'suspended'] as const;
 export type ApiTokenState = (typeof API_TOKEN_STATES)[number];
@@ -94,8 +97,11 @@ export const apiTokenUserSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
+  /** The client the row's token is bound to (it feeds only that one); without a token, the one a token would be. */
   client_id: z.number().int().nullable(),
   client_name: z.string().nullable(),
+  /** The token (or, without one, a token the user would be given) feeds any client: a super-admin's. */
+  all_clients: z.boolean(),
   is_superadmin: z.number().int(),
   /** Whether the user may hold a token now (TOKEN_HOLDER_RULE): Generate is offered only then. */
   may_hold_token: z.boolean(),
@@ -146,7 +152,8 @@ export const apiTokenResource = defineResource({
   columns: {
     name: { label: 'Name', sortable: true },
     email: { label: 'Email', sortable: true },
-    client_name: { label: 'Client', format: (r) => r.client_name },
+    // The client a token feeds (TOKEN_HOLDER_RULE): a client user's token only its own; a super-admin's any.
+    client_name: { label: 'Client', format: (r) => (r.all_clients ? TOKEN_ALL_CLIENTS : r.client_name) },
     is_superadmin: { label: 'Superadmin', format: (r) => (r.is_superadmin === 1 ? 'Yes' : 'No') },
     api_token: { label: 'Token', format: (r) => r.api_token ?? '—' },
     token_name: { label: 'Token name' },
@@ -155,7 +162,7 @@ export const apiTokenResource = defineResource({
     created_at: { label: 'Created', format: (r) => date(r.created_at) },
     expires_at: { label: 'Expires', format: (r) => (r.token_id === null ? null : (date(r.expires_at) ?? 'Never')) },
     last_used_at: { label: 'Last used', format: (r) => (r.token_id === null ? null : (r.last_used_at ?? 'Never')) },
-    last_used_ip: { label: 'Last IP' },
+    last_used_ip: { label: 'Last IP', defaultVisible: false },
     state: { label: 'Status', format: (r) => STATE_LABELS[r.state] },
   },
   filters: {
@@ -201,12 +208,13 @@ const grace = API_TOKEN_REGENERATE_LABELS.grace_hours;
 
 /**
  * `POST /api/api-token/:id/regenerate`: how long the old token keeps working (0 = revoked at once),
- * and the new one's expiry (as Generate's: 90 days from today when left out).
+ * and the new one's expiry (`yyyy-MM-dd` or `never`). Left out or blank, the old token's expiry is
+ * kept; when that has passed, the expiry must be given (422 naming Expires).
  */
 export const apiTokenRegenerateSchema = z.strictObject({
   expires_at: apiTokenResource.fields.expires_at.schema,
   grace_hours: z
-    .number()
+    .number({ error: (issue) => (issue.input == null ? `The ${grace} field is required` : `The ${grace} field must be a whole number`) })
     .int(`The ${grace} field must be a whole number`)
     .min(0, `The ${grace} field must be between 0 and ${API_TOKEN_MAX_GRACE_HOURS}`)
     .max(API_TOKEN_MAX_GRACE_HOURS, `The ${grace} field must be between 0 and ${API_TOKEN_MAX_GRACE_HOURS}`),

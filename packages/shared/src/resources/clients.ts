@@ -140,7 +140,7 @@ export const clientResource = defineResource({
     id: { label: 'ID', sortable: true },
     name: { label: 'Name', sortable: true },
     industry: { label: 'Industry', sortable: true, format: (c) => INDUSTRY_LABELS[c.industry] },
-    root_team_name: { label: 'Root team' },
+    root_team_name: { label: 'Root team', defaultVisible: false },
     account_coordinator_name: { label: 'Account Coordinator' },
     locations_count: { label: '# Locations' },
     users_count: { label: '# Users' },
@@ -162,6 +162,7 @@ export const clientResource = defineResource({
   },
   defaultSort: { sort: 'name', order: 'asc' },
   search: 'Name or ID',
+  card: { facts: ['industry', 'account_coordinator_name', 'locations_count'] },
   unique: 'name',
   statusEffects: {
     paused: 'All sending stops for this client until it is resumed. Nothing is deleted.',

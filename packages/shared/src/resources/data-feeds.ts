@@ -189,13 +189,14 @@ export const dataFeedResource = defineResource({
       sortable: true,
       format: (f) => `${FEED_SOURCE_TYPE_LABELS[f.source_type]}${f.vendor ? ` · ${f.vendor}` : ''}`,
     },
-    trigger_event: { label: 'Trigger event', format: (f) => FEED_TRIGGER_EVENT_LABELS[f.trigger_event] },
+    trigger_event: { label: 'Trigger event', format: (f) => FEED_TRIGGER_EVENT_LABELS[f.trigger_event], defaultVisible: false },
     survey_name: { label: 'Survey' },
     locations: {
       label: 'Locations',
       format: (f) => (f.location_mode === 'column' ? 'By location code' : (f.location_name ?? '')),
+      defaultVisible: false,
     },
-    schedule_cron: { label: 'Schedule', format: (f) => f.schedule_cron ?? '' },
+    schedule_cron: { label: 'Schedule', format: (f) => f.schedule_cron ?? '', defaultVisible: false },
     last_received: {
       label: 'Last file or call received',
       sortable: true,
@@ -204,8 +205,9 @@ export const dataFeedResource = defineResource({
     rows_last_run: {
       label: 'Rows last run (accepted/skipped/errors)',
       format: (f) => (f.last_run ? `${f.last_run.rows_accepted}/${f.last_run.rows_skipped}/${f.last_run.rows_invalid}` : ''),
+      defaultVisible: false,
     },
-    last_error: { label: 'Last error', format: (f) => f.last_error ?? '' },
+    last_error: { label: 'Last error', format: (f) => f.last_error ?? '', defaultVisible: false },
     status: { label: 'Status', sortable: true, format: (f) => statusLabel(f.status) },
     updated_at: { label: 'Updated', sortable: true, defaultVisible: false },
   },
@@ -223,6 +225,7 @@ export const dataFeedResource = defineResource({
   },
   defaultSort: { sort: 'name', order: 'asc' },
   search: 'Feed name or vendor',
+  card: { facts: ['client_name', 'survey_name', 'last_received'] },
   statusEffects: {
     paused: 'The feed ingests nothing (uploads, SFTP pulls and API calls are refused) until it is resumed.',
     inactive: 'The feed is archived: it ingests nothing and is hidden by default. You can restore it later.',

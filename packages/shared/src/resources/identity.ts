@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { idText } from '../api/ids.ts';
-import { RESERVED_USER_ID } from '../constants.ts';
+import { LOGIN_LABELS, RESERVED_USER_ID } from '../constants.ts';
 
 export const loginBodySchema = z.strictObject({
-  email: z.string().trim().min(1, 'The email field is required').max(254).email('The email field must be a valid email'),
-  password: z.string().min(1, 'The password field is required').max(1024),
+  email: z
+    .string()
+    .trim()
+    .min(1, `The ${LOGIN_LABELS.email} field is required`)
+    .max(254)
+    .email(`The ${LOGIN_LABELS.email} field must be a valid email`),
+  password: z.string().min(1, `The ${LOGIN_LABELS.password} field is required`).max(1024),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 

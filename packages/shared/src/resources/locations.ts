@@ -151,6 +151,7 @@ export const locationResource = defineResource({
   },
   defaultSort: { sort: 'locationname', order: 'asc' },
   search: 'Name, store code, city or id',
+  card: { facts: ['client_name', 'city_state', 'phone'] },
   importColumns: LOCATION_IMPORT_COLUMNS,
   unique: 'external_code',
   statusEffects: {

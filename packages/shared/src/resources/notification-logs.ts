@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 
 /**
  * Tracking Logs (docs/screens.md, Tracking Logs): every outbound message, whatever the channel, one
@@ -43,6 +44,25 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   report: 'Report',
   system: 'System',
 };
+export const NOTIFICATION_STATUS_LABELS: Record<NotificationStatus, string> = {
+  queued: 'Queued',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  opened: 'Opened',
+  clicked: 'Clicked',
+  bounced: 'Bounced',
+  complained: 'Complained',
+  failed: 'Failed',
+  undelivered: 'Undelivered',
+  suppressed: 'Suppressed',
+};
+/** What a message can be about (`related_type`), as people read it; the writers are the sender's callers. */
+export const RELATED_LABELS: Record<string, string> = {
+  survey_processing_item: 'Invitation',
+  survey_response: 'Survey response',
+  sms_template: 'SMS template',
+  survey_settings: 'Survey Admin settings of client',
+};
 export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'E-mail', sms: 'SMS' };
 
 /**
@@ -66,6 +86,8 @@ export const notificationLogSchema = z.object({
   updated_at: z.string(),
   client_id: z.number().int().nullable(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): its times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   location_id: z.string().nullable(),
   location_name: z.string().nullable(),
   channel: z.enum(NOTIFICATION_CHANNELS),
@@ -101,9 +123,14 @@ export const notificationLogDetailSchema = notificationLogSchema.extend({
 });
 export type NotificationLogDetail = z.infer<typeof notificationLogDetailSchema>;
 
-/** `survey_response#12`: what the message is about, as the table and CSV show it. */
+const labelIn = (labels: Record<string, string>, key: string) => (Object.hasOwn(labels, key) ? labels[key] : undefined) ?? key;
+/** `Survey invite · Sent`: a message's type and status in words, from their stored keys. */
+export const messageKindText = (type: string, status: string): string =>
+  `${labelIn(NOTIFICATION_TYPE_LABELS, type)} · ${labelIn(NOTIFICATION_STATUS_LABELS, status)}`;
+
+/** `Invitation 571`: what the message is about, as the table, the detail and the CSV show it. */
 export const relatedOf = (r: Pick<NotificationLog, 'related_type' | 'related_id'>): string | null =>
-  r.related_type ? `${r.related_type}#${r.related_id ?? ''}` : null;
+  r.related_type ? `${RELATED_LABELS[r.related_type] ?? r.related_type.replace(/_/g, ' ')}${r.related_id ? ` ${r.related_id}` : ''}` : null;
 
 export const notificationLogResource = defineResource({
   name: 'notification_log',
@@ -117,15 +144,15 @@ export const notificationLogResource = defineResource({
   record: notificationLogSchema,
   fields: {},
   columns: {
-    created_at: { label: 'Time', sortable: true },
+    created_at: { label: 'Time', sortable: true, format: (r) => exportMoment(r.created_at, r.client_timezone) },
     client_name: { label: 'Client' },
-    location_name: { label: 'Location' },
+    location_name: { label: 'Location', defaultVisible: false },
     channel: { label: 'Channel', format: (r) => NOTIFICATION_CHANNEL_LABELS[r.channel] },
     type: { label: 'Type', format: (r) => NOTIFICATION_TYPE_LABELS[r.type] },
     recipient: { label: 'Recipient' },
     subject_or_template: { label: 'Subject/template' },
     provider_message_id: { label: 'Provider message id', defaultVisible: false },
-    status: { label: 'Status', sortable: true, format: (r) => r.delivery_status },
+    status: { label: 'Status', sortable: true, format: (r) => NOTIFICATION_STATUS_LABELS[r.delivery_status] },
     related: { label: 'Related', format: relatedOf, defaultVisible: false },
     error: { label: 'Error' },
   },
@@ -137,12 +164,17 @@ export const notificationLogResource = defineResource({
       options: NOTIFICATION_CHANNELS.map((c) => ({ value: c, label: NOTIFICATION_CHANNEL_LABELS[c] })),
     },
     type: { kind: 'multi', label: 'Type', options: NOTIFICATION_TYPES.map((t) => ({ value: t, label: NOTIFICATION_TYPE_LABELS[t] })) },
-    status: { kind: 'multi', label: 'Status', options: NOTIFICATION_STATUSES.map((s) => ({ value: s, label: s })) },
+    status: {
+      kind: 'multi',
+      label: 'Status',
+      options: NOTIFICATION_STATUSES.map((s) => ({ value: s, label: NOTIFICATION_STATUS_LABELS[s] })),
+    },
     recipient: { kind: 'text', label: 'Recipient', placeholder: 'e.g. jane@example.com', max: 200 },
     date: { kind: 'dateRange', label: 'Date range' },
   },
   defaultSort: { sort: 'created_at', order: 'desc' },
   search: 'Subject, template or provider message id',
+  card: { title: 'recipient', facts: ['created_at', 'type', 'subject_or_template'] },
 });
 
 export type NotificationLogListQuery = z.infer<typeof notificationLogResource.listQuerySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import {
   FEED_RUN_SOURCES,
   FEED_RUN_STATUSES,
@@ -8,7 +9,9 @@ import {
   SURVEY_CHANGE_ACTIONS,
   type SurveyChangeAction,
 } from '../pipeline/enums.ts';
+import { type DiffRow, describedDiff, diffRowsText } from './readable-diff.ts';
 import { PROCESSING_STATUS_LABELS } from './survey-processing.ts';
+import { surveyResource } from './surveys.ts';
 
 /**
  * Survey Manager Logs (docs/screens.md, Survey Manager Logs), two read-only lists: the feeds' runs
@@ -42,6 +45,8 @@ export const feedRunSchema = z.object({
   duration_s: z.number().int().nullable(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): its times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   data_feed_id: z.number().int(),
   feed_name: z.string().nullable(),
   survey_id: z.number().int().nullable(),
@@ -92,6 +97,40 @@ export const feedRowErrorSchema = z.object({
 });
 export type FeedRowError = z.infer<typeof feedRowErrorSchema>;
 
+/** Where rows came from (a run's, an invitation's source), as people read it. */
+export const SOURCE_LABELS: Record<string, string> = {
+  csv_upload: 'CSV upload',
+  sftp: 'SFTP',
+  api: 'API',
+  rerun: 'Re-run of failed rows',
+  manual_test: 'Test send',
+  demo: 'Demo data',
+};
+export const sourceLabel = (source: string): string => SOURCE_LABELS[source] ?? source;
+
+/**
+ * Rows are named by their line in the file, the header being line 1, in every feed and import
+ * message and CSV (docs/decisions/041-line-numbers-and-zoned-times.md). An API call has no file:
+ * its rows are counted from 1.
+ */
+export const rowPlace = (source: string, n: number): string => (source === 'api' ? `row ${n}` : `line ${n}`);
+
+/** `CSV upload · run 40, line 5`: where an invitation came from (Survey Processing's detail). */
+export const sourceText = (source: string, runId: number | null, rowNumber: number | null): string =>
+  `${sourceLabel(source)}${runId === null ? '' : ` · run ${runId}${rowNumber === null ? '' : `, ${rowPlace(source, rowNumber)}`}`}`;
+
+/** A refused row once, with all its errors: what the run's detail lists (the stored errors are one per field). */
+export type RefusedRow = { row_number: number; errors: { column: string | null; message: string }[]; raw: Record<string, string> };
+export function refusedRows(errors: readonly FeedRowError[]): RefusedRow[] {
+  const rows = new Map<number, RefusedRow>();
+  for (const e of errors) {
+    const row = rows.get(e.row_number) ?? { row_number: e.row_number, errors: [], raw: e.raw };
+    row.errors.push({ column: e.column, message: e.message });
+    rows.set(e.row_number, row);
+  }
+  return [...rows.values()];
+}
+
 /** The run's detail: its per-row errors (the first 500; the rejected-rows CSV has them all). */
 export const feedRunDetailSchema = feedRunSchema.extend({ row_errors: z.array(feedRowErrorSchema) });
 export type FeedRunDetail = z.infer<typeof feedRunDetailSchema>;
@@ -107,19 +146,19 @@ export const feedRunResource = defineResource({
   fields: {},
   columns: {
     id: { label: 'Run id' },
-    started_at: { label: 'Started', sortable: true },
-    finished_at: { label: 'Finished', defaultVisible: false },
-    duration_s: { label: 'Duration (s)' },
+    started_at: { label: 'Started', sortable: true, format: (r) => exportMoment(r.started_at, r.client_timezone) },
+    finished_at: { label: 'Finished', defaultVisible: false, format: (r) => exportMoment(r.finished_at, r.client_timezone) },
+    duration_s: { label: 'Duration (s)', defaultVisible: false },
     client_name: { label: 'Client' },
     feed_name: { label: 'Feed' },
     source_name: { label: 'Source file or API' },
-    rows_read: { label: 'Rows read' },
+    rows_read: { label: 'Rows read', defaultVisible: false },
     rows_accepted: { label: 'Accepted' },
     rows_skipped: { label: 'Skipped', format: (r) => skippedText(r.rows_skipped) },
     rows_invalid: { label: 'Invalid' },
-    scheduled: { label: 'Surveys scheduled' },
-    sent: { label: 'Sent' },
-    errors: { label: 'Errors' },
+    scheduled: { label: 'Surveys scheduled', defaultVisible: false },
+    sent: { label: 'Sent', defaultVisible: false },
+    errors: { label: 'Errors', defaultVisible: false },
     status: { label: 'Status', format: runStatusText },
   },
   filters: {
@@ -132,6 +171,7 @@ export const feedRunResource = defineResource({
   },
   defaultSort: { sort: 'started_at', order: 'desc' },
   search: 'Source file name',
+  card: { title: 'feed_name', facts: ['started_at', 'client_name', 'rows_accepted'] },
 });
 export type FeedRunListQuery = z.infer<typeof feedRunResource.listQuerySchema>;
 
@@ -142,6 +182,8 @@ export const surveyChangeSchema = z.object({
   user_name: z.string().nullable(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): its times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   survey_id: z.number().int(),
   survey_name: z.string().nullable(),
   action: z.enum(SURVEY_CHANGE_ACTIONS),
@@ -150,12 +192,10 @@ export const surveyChangeSchema = z.object({
 });
 export type SurveyChange = z.infer<typeof surveyChangeSchema>;
 
-const valueText = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
-/** `name: Old → New; send_delay_hours: 24 → 48`, as the table and CSV show a diff. */
-export const diffText = (diff: SurveyChange['diff']): string =>
-  Object.entries(diff)
-    .map(([field, { before, after }]) => `${field}: ${valueText(before)} → ${valueText(after)}`)
-    .join('; ');
+/** A survey change's fields by the survey form's labels, values in words, a question on one line. */
+export const surveyDiffRows = (diff: SurveyChange['diff'], zone?: string | null): DiffRow[] => describedDiff(surveyResource, diff, zone);
+/** `Name: Old → New; Send delay (hours): 24 → 48`, as the table and CSV show a diff. */
+export const diffText = (diff: SurveyChange['diff'], zone?: string | null): string => diffRowsText(surveyDiffRows(diff, zone));
 
 export const surveyChangeResource = defineResource({
   name: 'survey_change_log',
@@ -167,12 +207,12 @@ export const surveyChangeResource = defineResource({
   record: surveyChangeSchema,
   fields: {},
   columns: {
-    at: { label: 'Time', sortable: true },
+    at: { label: 'Time', sortable: true, format: (r) => exportMoment(r.at, r.client_timezone) },
     user_name: { label: 'User' },
     client_name: { label: 'Client' },
     survey_name: { label: 'Survey' },
     action: { label: 'Action', format: (r) => SURVEY_CHANGE_ACTION_LABELS[r.action] },
-    diff: { label: 'Diff', format: (r) => diffText(r.diff) },
+    diff: { label: 'Diff', format: (r) => diffText(r.diff, r.client_timezone ?? 'UTC') },
   },
   filters: {
     client: { kind: 'multi', label: 'Clients', item: idFilterItem },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, type Option } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import { LOCATION_ID } from './locations.ts';
 import { maskRecipient } from './notification-logs.ts';
 import {
@@ -54,6 +55,8 @@ export const processingItemSchema = z.object({
   created_at: z.string(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): the invitation's times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   location_id: z.string().nullable(),
   location_name: z.string().nullable(),
   /** First and last name as the row gave them. */
@@ -131,6 +134,7 @@ export const PROCESSING_ACTION_LABELS = {
   note: 'Note',
   ids: 'Invitations',
   filter: 'Filter',
+  confirmed: 'Confirmed count',
 } as const satisfies Record<string, string>;
 const L = PROCESSING_ACTION_LABELS;
 
@@ -174,19 +178,20 @@ export const processingItemResource = defineResource({
   record: processingItemSchema,
   fields: {},
   columns: {
-    created_at: { label: 'Received at', sortable: true },
+    created_at: { label: 'Received at', sortable: true, format: (r) => exportMoment(r.created_at, r.client_timezone) },
     client_name: { label: 'Client' },
     location_name: { label: 'Location' },
-    customer: { label: 'Customer', format: customerOf },
+    // A Send test's invitation says so in the CSV too (the screen shows a badge).
+    customer: { label: 'Customer', format: (r) => (r.source === 'manual_test' ? `Test send · ${customerOf(r)}` : customerOf(r)) },
     transaction_id: { label: 'Transaction id' },
     transaction_date: { label: 'Transaction date', defaultVisible: false },
-    personnel_name: { label: 'Personnel' },
+    personnel_name: { label: 'Personnel', defaultVisible: false },
     product_name: { label: 'Product', defaultVisible: false },
     referral_source_name: { label: 'Referral source', defaultVisible: false },
-    survey_name: { label: 'Survey' },
-    channel: { label: 'Channel', format: (r) => PROCESSING_CHANNEL_LABELS[r.channel] },
-    scheduled_at: { label: 'Scheduled for' },
-    sent_at: { label: 'Sent at' },
+    survey_name: { label: 'Survey', defaultVisible: false },
+    channel: { label: 'Channel', format: (r) => PROCESSING_CHANNEL_LABELS[r.channel], defaultVisible: false },
+    scheduled_at: { label: 'Scheduled for', defaultVisible: false, format: (r) => exportMoment(r.scheduled_at, r.client_timezone) },
+    sent_at: { label: 'Sent at', defaultVisible: false, format: (r) => exportMoment(r.sent_at, r.client_timezone) },
     attempts: { label: 'Attempts', defaultVisible: false },
     status: { label: 'Status', format: (r) => PROCESSING_STATUS_LABELS[r.item_status] },
     reason: { label: 'Skip/error reason' },
@@ -211,17 +216,34 @@ export const processingItemResource = defineResource({
     date: { kind: 'dateRange', label: 'Date range' },
   },
   defaultSort: { sort: 'created_at', order: 'desc' },
-  search: 'Name, email, phone or transaction id',
+  // A prefix search (modules/survey-processing/repository.ts, searchWhere): the start of any of these.
+  search: 'Start of name, e-mail, phone or transaction id',
+  card: { title: 'customer', facts: ['created_at', 'survey_name', 'location_name'] },
 });
 
 export type ProcessingItemListQuery = z.infer<typeof processingItemResource.listQuerySchema>;
 /** The filters of a list query, without paging or sort (bulk Retry failed over a filter). */
 export type ProcessingItemFilters = Omit<ProcessingItemListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
-/** Retry failed in bulk: the chosen invitations, or every failed one the list's filter finds. */
-export const bulkRetrySchema = z.strictObject({
+/** Which invitations a bulk action is over: the chosen ones, or every one the list's filter finds. */
+export const bulkTargetSchema = z.strictObject({
   ids: z.array(bodyId).min(1).max(1000).optional(),
   filter: z.record(z.string(), z.unknown()).optional(),
 });
+/**
+ * Retry failed in bulk. `confirmed` is the count the user confirmed (`POST …/retry/preview`): when
+ * the filter finds another number by then, nothing changes and the answer is 409.
+ */
+export const bulkRetrySchema = bulkTargetSchema.extend({ confirmed: z.number().int().min(0).optional() });
 /** How many invitations a bulk action changed. */
 export const bulkResultSchema = z.object({ changed: z.number().int() });
+/**
+ * What a bulk Retry failed would change, for its confirmation: how many, the clients it reaches
+ * ("all clients", "Lakeside Dental") and the other filters in words ("Surveys: Post-visit NPS").
+ */
+export const bulkPreviewSchema = z.object({ count: z.number().int(), scope: z.string(), filters: z.array(z.string()) });
+export type BulkPreview = z.infer<typeof bulkPreviewSchema>;
+
+/** "3 failed invitations in all clients": a bulk Retry failed as its confirmation and its audit row say it. */
+export const failedInScope = (count: number, scope: string): string =>
+  `${count.toLocaleString('en-US')} failed invitation${count === 1 ? '' : 's'} in ${scope}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import { type AnswerValue, answerValueSchema, NPS_CLASSES, type NpsClass, QUESTION_TYPES } from '../surveys/questions.ts';
 import { LOCATION_ID } from './locations.ts';
 
@@ -19,6 +20,8 @@ export const surveyResponseSchema = z.object({
   survey_name: z.string().nullable(),
   client_id: z.number().int(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): the response's times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   location_id: z.string().nullable(),
   location_name: z.string().nullable(),
   personnel_id: z.number().int().nullable(),
@@ -32,6 +35,8 @@ export const surveyResponseSchema = z.object({
   testimonial_consent: z.boolean(),
   excluded: z.boolean(),
   excluded_reason: z.string().nullable(),
+  /** An answer to a Send test invitation: listed and marked, never counted in a figure. */
+  test: z.boolean(),
   submitted_at: z.string(),
 });
 export type SurveyResponse = z.infer<typeof surveyResponseSchema>;
@@ -57,10 +62,17 @@ export function answerText(value: AnswerValue | null): string {
   return String(value);
 }
 
+/** Exclude / Include's one input as the response's detail labels it; its messages name it so. */
+export const RESPONSE_EXCLUSION_LABELS = { reason: 'Reason' } as const satisfies Record<string, string>;
+
 /** Exclude from (or include again in) reporting; the reason is kept and audited either way. */
 export const responseExclusionSchema = z.strictObject({
   excluded: z.boolean(),
-  reason: z.string().trim().min(1, 'The reason field is required').max(500, 'The reason field may not be greater than 500 characters'),
+  reason: z
+    .string()
+    .trim()
+    .min(1, `The ${RESPONSE_EXCLUSION_LABELS.reason} field is required`)
+    .max(500, `The ${RESPONSE_EXCLUSION_LABELS.reason} field may not be greater than 500 characters`),
 });
 export type ResponseExclusion = z.infer<typeof responseExclusionSchema>;
 
@@ -108,17 +120,18 @@ export const surveyResponseResource = defineResource({
   record: surveyResponseSchema,
   fields: {},
   columns: {
-    submitted_at: { label: 'Submitted at', sortable: true },
+    submitted_at: { label: 'Submitted at', sortable: true, format: (r) => exportMoment(r.submitted_at, r.client_timezone) },
     client_name: { label: 'Client' },
-    location_name: { label: 'Location' },
+    location_name: { label: 'Location', defaultVisible: false },
     survey_name: { label: 'Survey' },
-    customer: { label: 'Customer' },
+    // A Send test's answer says so in the CSV (the screen shows a badge beside the name).
+    customer: { label: 'Customer', format: (r) => (r.test ? `Test response · ${r.customer}` : r.customer) },
     personnel_name: { label: 'Personnel' },
     key_score: { label: 'Key score', sortable: true },
     nps_class: { label: 'Class', format: (r) => (r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : null) },
     comment: { label: 'Comment' },
-    testimonial_consent: { label: 'Testimonial consent', format: (r) => (r.testimonial_consent ? 'Yes' : 'No') },
-    excluded: { label: 'Excluded from reports', format: (r) => (r.excluded ? 'Yes' : 'No') },
+    testimonial_consent: { label: 'Testimonial consent', format: (r) => (r.testimonial_consent ? 'Yes' : 'No'), defaultVisible: false },
+    excluded: { label: 'Excluded from reports', format: (r) => (r.excluded ? 'Yes' : 'No'), defaultVisible: false },
     excluded_reason: { label: 'Exclusion reason', defaultVisible: false },
   },
   filters: {
@@ -139,10 +152,19 @@ export const surveyResponseResource = defineResource({
         { value: 'yes', label: 'Excluded' },
       ],
     },
+    test: {
+      kind: 'choice',
+      label: 'Test responses',
+      options: [
+        { value: 'no', label: 'Real responses only' },
+        { value: 'yes', label: 'Test responses only' },
+      ],
+    },
     date: { kind: 'dateRange', label: 'Submitted' },
   },
   defaultSort: { sort: 'submitted_at', order: 'desc' },
   search: 'Customer or comment',
+  card: { title: 'customer', facts: ['personnel_name', 'nps_class', 'comment'] },
 });
 
 export type SurveyResponseListQuery = z.infer<typeof surveyResponseResource.listQuerySchema>;

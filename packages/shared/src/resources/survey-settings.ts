@@ -127,10 +127,10 @@ export const surveySettingsResource = defineResource({
     domain_verified: { label: 'SES verified', sortable: true, format: (r) => yesNo(r.domain_verified) },
     quiet_hours: { label: 'Quiet hours', format: (r) => `${r.quiet_hours_start}–${r.quiet_hours_end}` },
     send_days: { label: 'Send days', defaultVisible: false, format: (r) => r.send_days.join(', ') },
-    daily_cap_per_location: { label: 'Daily cap per location', sortable: true },
+    daily_cap_per_location: { label: 'Daily cap per location', sortable: true, defaultVisible: false },
     over_survey_days: { label: 'Over-survey days', sortable: true },
     default_survey_id: { label: 'Default survey', format: (r) => r.default_survey_name ?? '' },
-    branding: { label: 'Branding set', format: (r) => yesNo(r.logo_url !== null || r.brand_color !== null) },
+    branding: { label: 'Branding set', format: (r) => yesNo(r.logo_url !== null || r.brand_color !== null), defaultVisible: false },
     sms_sender: { label: 'SMS number', format: (r) => (r.sms_sender === null ? '' : `${r.sms_sender}${r.sms_enabled ? '' : ' (off)'}`) },
     status: { label: 'Status', sortable: true, format: (r) => statusLabel(r.status) },
     customized: { label: 'Own settings', defaultVisible: false, format: (r) => yesNo(r.customized) },
@@ -154,6 +154,7 @@ export const surveySettingsResource = defineResource({
   },
   defaultSort: { sort: 'client_name', order: 'asc' },
   search: 'Client, from name or email',
+  card: { facts: ['from_email', 'domain_verified', 'default_survey_id'] },
 });
 
 export type SurveySettingsBody = z.infer<typeof surveySettingsResource.createSchema>;
@@ -204,7 +205,24 @@ export type DomainCheck = z.infer<typeof domainCheckSchema>;
 /** `GET /api/surveys-admin/:id/survey-options`: the client's surveys that are not archived, for the Default survey select. */
 export const SURVEY_SETTINGS_SURVEY_OPTIONS_PATH = (clientId: number) => `/api/surveys-admin/${clientId}/survey-options`;
 
+/** Send test email's one field as its dialog labels it; its messages name it so. */
+export const SURVEY_TEST_EMAIL_LABELS = { to: 'To' } as const satisfies Record<string, string>;
 /** `POST /api/surveys-admin/:id/test-email`. */
-export const surveyTestEmailSchema = z.strictObject({ to: z.email('The To field must be a valid email').max(254) });
+export const surveyTestEmailSchema = z.strictObject({
+  to: z.email(`The ${SURVEY_TEST_EMAIL_LABELS.to} field must be a valid email`).max(254),
+});
 /** `POST /api/surveys-admin/:id/reset`: the version stamp as loaded ('' = never saved). */
 export const surveySettingsResetSchema = z.strictObject({ updated_at: versionStamp });
+
+/**
+ * `GET /api/surveys-admin/:id/test-email`: the test e-mail as it will go out — the From its
+ * transport is given (`Name <address>`: the platform's address unless the client's own domain is
+ * verified), reply-to, subject and HTML — so Send test email shows what it sends.
+ */
+export const surveyTestEmailPreviewSchema = z.object({
+  from: z.string(),
+  reply_to: z.string().nullable(),
+  subject: z.string(),
+  html: z.string(),
+});
+export type SurveyTestEmailPreview = z.infer<typeof surveyTestEmailPreviewSchema>;

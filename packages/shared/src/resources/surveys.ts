@@ -218,14 +218,15 @@ export const surveyResource = defineResource({
     client_name: { label: 'Client' },
     type: { label: 'Type', sortable: true, format: (r) => SURVEY_TYPE_LABELS[r.type] },
     channel: { label: 'Channel', sortable: true, format: (r) => SURVEY_CHANNEL_LABELS[r.channel] },
-    question_count: { label: '# Questions', sortable: true },
-    location_count: { label: '# Locations' },
+    question_count: { label: '# Questions', sortable: true, defaultVisible: false },
+    location_count: { label: '# Locations', defaultVisible: false },
     sent_30d: { label: 'Sent 30d' },
     response_rate_30d: { label: 'Response rate 30d', format: (r) => percent(r.responded_30d, r.sent_30d) },
     score_30d: { label: 'NPS or avg 30d', format: (r) => (r.score_30d === null ? '' : r.score_30d) },
     review_invite_threshold: {
       label: 'Review-invite threshold',
       format: (r) => (r.review_invite_mode === 'threshold' ? (r.review_invite_threshold ?? '') : 'All'),
+      defaultVisible: false,
     },
     status: { label: 'Status', sortable: true, format: (r) => statusLabel(r.status) },
     updated_at: { label: 'Updated', sortable: true },
@@ -239,6 +240,7 @@ export const surveyResource = defineResource({
   },
   defaultSort: { sort: 'name', order: 'asc' },
   search: 'Survey name',
+  card: { facts: ['client_name', 'channel', 'response_rate_30d'] },
   statusEffects: {
     paused: 'The survey sends no invitations until it is resumed.',
     inactive: 'The survey is archived: it sends nothing and is hidden by default. You can restore it later.',
@@ -323,11 +325,11 @@ export const surveyTestSchema = z.strictObject({
   to: z
     .string()
     .trim()
-    .min(1, 'The To field is required')
+    .min(1, `The ${SURVEY_TEST_LABELS.to} field is required`)
     .max(254)
     .refine(
       (v) => E164.test(v) || z.email().safeParse(v).success,
-      'The To field must be an email or a phone in international format, e.g. +13035550142',
+      `The ${SURVEY_TEST_LABELS.to} field must be an email or a phone in international format, e.g. +13035550142`,
     ),
 });
 /** What a test send made: the invitation (its link opens the public survey page) and the message's row in Tracking Logs. */

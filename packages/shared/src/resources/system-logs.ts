@@ -23,6 +23,8 @@ export const systemLogSchema = z.object({
   actor_name: z.string().nullable(),
   client_id: z.number().int().nullable(),
   client_name: z.string().nullable(),
+  /** The client's time zone (IANA): its times are shown in it (formatMoment). */
+  client_timezone: z.string().nullable(),
   entity: z.string().nullable(),
   entity_type: z.string().nullable(),
   entity_id: z.string().nullable(),
@@ -69,6 +71,7 @@ export const systemLogResource = defineResource({
   },
   defaultSort: { sort: 'at', order: 'desc' },
   search: 'Message, event or request id',
+  card: { title: 'message', facts: ['at', 'level', 'service'] },
 });
 
 export type SystemLogListQuery = z.infer<typeof systemLogResource.listQuerySchema>;

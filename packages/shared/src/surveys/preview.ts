@@ -12,14 +12,17 @@ export { countSms, SMS_ENCODING_LABELS } from '../sms/segments.ts';
  */
 export const surveyPreviewSchema = z.object({
   sample: z.object({ first_name: z.string(), location_name: z.string(), link: z.string() }),
-  /** With the sender and reply-to it goes out with (`effectiveSurveySettings`); a null address is the platform's. */
+  /**
+   * With the From and reply-to it goes out with (`effectiveSurveySettings`): the client's own
+   * address, or the platform's (the server's EMAIL_FROM) when its sending domain is not verified.
+   */
   email: z
     .object({
       subject: z.string(),
       text: z.string(),
       html: z.string(),
       from_name: z.string(),
-      from_address: z.string().nullable(),
+      from_address: z.string(),
       reply_to: z.string().nullable(),
     })
     .nullable(),

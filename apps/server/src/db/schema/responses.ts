@@ -35,6 +35,12 @@ export const surveyResponses = pgTable(
     testimonialConsent: boolean('testimonial_consent').notNull().default(false),
     excluded: boolean('excluded').notNull().default(false),
     excludedReason: text('excluded_reason'),
+    /**
+     * The answer to a Send test invitation (its item's source is `manual_test`): listed and marked
+     * as a test, never counted in a figure (docs/decisions/037-test-responses.md). Kept on the
+     * response so figures need not join the invitations to leave tests out.
+     */
+    test: boolean('test').notNull().default(false),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -42,7 +48,9 @@ export const surveyResponses = pgTable(
     uniqueIndex('survey_responses_item_uq').on(t.processingItemId),
     index('survey_responses_submitted_idx').on(t.submittedAt, t.id),
     index('survey_responses_client_submitted_idx').on(t.clientId, t.submittedAt, t.id),
-    index('survey_responses_survey_idx').on(t.surveyId),
+    // A survey's responses newest first (Survey Manager's Surveys filter), and a survey's last 30 days
+    // (Surveys' "NPS or avg 30d", one correlated aggregate per listed survey).
+    index('survey_responses_survey_submitted_idx').on(t.surveyId, t.submittedAt, t.id),
     index('survey_responses_location_idx').on(t.locationId),
     index('survey_responses_score_idx').on(t.keyScore, t.submittedAt, t.id).where(sql`${t.keyScore} is not null`),
   ],

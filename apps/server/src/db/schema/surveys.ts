@@ -127,6 +127,14 @@ export const surveyProcessingItems = pgTable(
     index('survey_processing_items_email_idx').on(t.clientId, t.email),
     index('survey_processing_items_phone_idx').on(t.clientId, t.phone),
     index('survey_processing_items_run_idx').on(t.runId),
+    // Survey Processing's search: a prefix ("POS-900" finds "POS-9001") of the transaction id, the
+    // e-mail (lower-cased when received), the phone (E.164) or the name, over every client, each an
+    // index range scan (text_pattern_ops: LIKE 'x%' whatever the database's collation), never a
+    // scan of millions of rows (modules/survey-processing/repository.ts, searchWhere).
+    index('survey_processing_items_transaction_prefix_idx').on(sql`lower(${t.transactionId}) text_pattern_ops`),
+    index('survey_processing_items_email_prefix_idx').on(sql`${t.email} text_pattern_ops`),
+    index('survey_processing_items_phone_prefix_idx').on(sql`${t.phone} text_pattern_ops`),
+    index('survey_processing_items_name_prefix_idx').on(sql`lower(${t.firstName} || ' ' || coalesce(${t.lastName}, '')) text_pattern_ops`),
     // A feed run's "Sent" (survey-manager-logs repository), read every second while a run is followed:
     // through run_idx it visited every invitation of the run, 150 ms for a 250,000-row run on PGlite
     // (bench/stall); this one holds only those sent.

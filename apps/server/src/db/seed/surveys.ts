@@ -344,8 +344,9 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
         email_subject: kind === 'nps' ? 'How was your visit to {location_name}?' : 'A quick question about {location_name}',
         email_body: EMAIL_BODY,
         sender_name: client.name.slice(0, 60),
-        review_invite_mode: kind === 'nps' ? 'threshold' : 'all_respondents',
-        ...(kind === 'nps' ? { review_invite_threshold: 9 } : {}),
+        // Review sites go to every respondent: asking only high scorers is review gating, which
+        // Google's policy forbids (docs/decisions/037-test-responses-and-review-gating.md).
+        review_invite_mode: 'all_respondents',
         review_sites: ['google'],
         testimonial_consent_text: 'You may quote my comment on your website.',
       });
@@ -432,7 +433,8 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
         related: { type: 'survey_processing_item', id: item.id },
       };
       let result: SendResult;
-      if (p.channel === 'email') result = await messenger.send({ ...common, channel: 'email', ...invitationEmail(survey, values) });
+      // Demo clients keep the platform defaults in Survey Admin (no settings saved).
+      if (p.channel === 'email') result = await messenger.send({ ...common, channel: 'email', ...invitationEmail(survey, values, null) });
       else if (template)
         result = await messenger.send({ ...common, channel: 'sms', template: template.name, text: invitationSms(template.body, values) });
       else throw new Error('an SMS invitation of a client without an SMS template');

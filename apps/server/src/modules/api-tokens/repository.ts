@@ -104,6 +104,8 @@ function toUserRow({ user, token, clientName, soleClient }: Row, now: Date, reti
     email: user.email,
     client_id: token?.clientId ?? soleClient ?? user.currentClientId,
     client_name: clientName,
+    // A token issued with no client is a super-admin's: it feeds every client, whatever client its user is in.
+    all_clients: token ? token.clientId === null : holder.allowed && holder.clientId === null,
     is_superadmin: user.isSuperadmin,
     may_hold_token: holder.allowed,
     api_token: token ? tokenDisplay(token.prefix, token.last4) : null,

@@ -35,9 +35,37 @@ function expiryOf(value: string | null | undefined, now: Date): Date | null {
   return parsed.at;
 }
 
-/** The name rule (`required|max:60`) of the form, on the server too. */
-const checkName = (body: { name?: string | null | undefined }, partial: boolean) =>
-  validateFields(body, { name: apiTokenResource.rules.name ?? 'required' }, { partial, names: apiTokenResource.labels });
+/**
+ * A regenerated token's expiry when none is asked for: the old token's, so a rotation changes no
+ * date without a word (a token made to never expire stays so). One already passed (often why a
+ * token is regenerated) is not silently replaced by a default: the caller is asked for one (422).
+ */
+function keptExpiry(old: Date | null, now: Date): Date | null {
+  if (old === null || old > now) return old;
+  const label = API_TOKEN_REGENERATE_LABELS.expires_at;
+  throw fieldsRefused(
+    { expires_at: [`The ${label} field is required: the current token expired on ${today(old)}; choose the new token's`] },
+    API_TOKEN_REGENERATE_LABELS,
+  );
+}
+
+/**
+ * The form's field rules and its expiry together (`partial`: only the fields sent, an edit's), so
+ * one 422 names every refused field; answers the expiry to store (undefined: none sent in an edit).
+ */
+async function checkFields(body: Record<string, unknown> & { expires_at?: string | null }, now: Date, partial: boolean) {
+  const errors: Record<string, string[]> = {};
+  const rules = partial ? { name: apiTokenResource.rules.name ?? 'required' } : apiTokenResource.rules;
+  await validateFields(body, rules, { partial, names: apiTokenResource.labels }).catch((e: unknown) => {
+    if (!(e instanceof HttpError && e.errors)) throw e;
+    Object.assign(errors, e.errors);
+  });
+  const sent = !partial || body.expires_at !== undefined;
+  const parsed = sent ? parseExpiry(body.expires_at, today(now)) : undefined;
+  if (parsed && !parsed.ok) errors.expires_at = [parsed.message];
+  if (Object.keys(errors).length > 0) throw fieldsRefused(errors, apiTokenResource.labels);
+  return parsed?.ok ? parsed.at : undefined;
+}
 
 /**
  * API Token Generation (collection `/api/api-token`, the spec's call): the users with their newest
@@ -68,9 +96,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(path, { config, schema: { body: apiTokenResource.createSchema, response: { 201: created } } }, async (request, reply) => {
     const body = { ...apiTokenResource.defaults, ...validated<ApiTokenCreate>(request.body) };
-    await validateFields(body, apiTokenResource.rules, { names: apiTokenResource.labels });
     const at = now();
-    const expiresAt = expiryOf(body.expires_at, at);
+    const expiresAt = (await checkFields(body, at, false)) ?? null;
     const { user, clientId } = await generateFor(app.db, body.user_id ?? 0, app.apiTokens.retiredMasterEmail, apiTokenResource.labels);
     const result = await app.db.transaction(async (tx) => {
       const live = await liveTokenOf(tx, user.id, at);
@@ -107,8 +134,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       const changes = validated<ApiTokenUpdate>(request.body);
       // The version edited comes first: without it nothing else is worth checking (kit/status.ts).
       if (changes.updated_at === undefined) throw versionRequired();
-      await checkName(changes, true);
       const at = now();
+      const expiresAt = await checkFields(changes, at, true);
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
       const updated = await app.db.transaction(async (tx) => {
         const before = await lockToken(tx, id);
@@ -119,7 +146,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
             ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
             ...(changes.scopes !== undefined ? { scopes: changes.scopes } : {}),
             ...(changes.allowed_ips !== undefined ? { allowedIps: changes.allowed_ips } : {}),
-            ...(changes.expires_at !== undefined ? { expiresAt: expiryOf(changes.expires_at, at) } : {}),
+            ...(expiresAt !== undefined ? { expiresAt } : {}),
             updatedAt: at,
           })
           .where(eq(apiTokens.id, id))
@@ -142,7 +169,8 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = validated<z.infer<typeof idParamSchema>>(request.params).id;
       const at = now();
       const grace = body.grace_hours;
-      const asked = body.expires_at === undefined ? undefined : expiryOf(body.expires_at, at);
+      // A blank expiry is none asked for (the dialog's box left empty), as left out.
+      const asked = (body.expires_at ?? '').trim() === '' ? undefined : expiryOf(body.expires_at, at);
       const result = await app.db.transaction(async (tx) => {
         const old = await lockToken(tx, id);
         if (old.revokedAt) throw new HttpError(409, `API token ${old.name} is revoked; generate a new one.`);
@@ -152,10 +180,7 @@ export const apiTokenRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!holder || !right) {
           throw new HttpError(409, `The user of API token ${old.name} may no longer hold it. ${TOKEN_HOLDER_RULE}; revoke it.`);
         }
-        // The new token's own lifetime (the old one's expiry may have passed: that is often why it is
-        // regenerated): the one asked for, else Generate's default from today. A token made to never
-        // expire stays so unless asked, so a rotation does not end its integration 90 days later.
-        const expiresAt = asked !== undefined ? asked : old.expiresAt === null ? null : expiryOf(undefined, at);
+        const expiresAt = asked !== undefined ? asked : keptExpiry(old.expiresAt, at);
         const until = new Date(at.getTime() + grace * 3_600_000);
         await tx.update(apiTokens).set({ revokedAt: until, updatedAt: at }).where(eq(apiTokens.id, old.id));
         const fresh = await issue(

@@ -105,7 +105,7 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
 
   app.get(
     '/api/user',
-    { config: { access: 'superadmin' }, schema: { response: { 200: dataEnvelope(z.object({ user: userSchema })) } } },
+    { config: { access: 'superadmin', anyClient: true }, schema: { response: { 200: dataEnvelope(z.object({ user: userSchema })) } } },
     async (request) => {
       const auth = request.auth;
       if (!auth) throw new HttpError(401, 'Sign-in required.');

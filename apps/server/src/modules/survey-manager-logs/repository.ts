@@ -1,3 +1,4 @@
+import type { FeedMapping } from '@admin/shared';
 import type {
   FeedRun,
   FeedRunDetail,
@@ -5,8 +6,8 @@ import type {
   SurveyChange,
   SurveyChangeListQuery,
 } from '@admin/shared/resources/survey-manager-logs';
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
 import {
   clients,
   dataFeedRowErrors,
@@ -29,6 +30,7 @@ import {
   type SortSpec,
 } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
+import { rejectedColumns } from './rejected-rows.ts';
 
 type Paging = { order?: 'asc' | 'desc' | undefined; cursor?: string | undefined };
 type RunFilters = Omit<FeedRunListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
@@ -91,6 +93,7 @@ const sentCount = sql<number>`(select count(*)::int from ${surveyProcessingItems
 const runFields = {
   run: dataFeedRuns,
   clientName: clients.name,
+  clientTimezone: clients.timezone,
   feedName: dataFeeds.name,
   surveyId: dataFeeds.surveyId,
   startedByName: users.name,
@@ -110,6 +113,7 @@ function selectRuns<T extends Record<string, SQL>>(db: Db, extra: T) {
 type RunRow = {
   run: typeof dataFeedRuns.$inferSelect;
   clientName: string | null;
+  clientTimezone: string | null;
   feedName: string | null;
   surveyId: number | null;
   startedByName: string | null;
@@ -125,6 +129,7 @@ function toRun({ run, ...r }: RunRow): FeedRun {
     duration_s: run.finishedAt ? Math.round((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000) : null,
     client_id: run.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     data_feed_id: run.dataFeedId,
     feed_name: r.feedName,
     survey_id: r.surveyId,
@@ -177,12 +182,21 @@ export async function findRerun(db: Db, id: number): Promise<{ id: number } | un
 }
 
 export async function findRun(db: Db, id: number): Promise<FeedRunDetail | undefined> {
-  const [row] = await selectRuns(db, {}).where(eq(dataFeedRuns.id, id)).limit(1);
+  const [row] = await selectRuns(db, {
+    mapping: sql<FeedMapping | null>`${dataFeeds.fieldMapping}`,
+    hasHeader: sql<boolean | null>`${dataFeeds.hasHeader}`,
+  })
+    .where(eq(dataFeedRuns.id, id))
+    .limit(1);
   if (!row) return undefined;
   const errors = await rowErrors(db, id, DETAIL_ERRORS);
+  // The row as received in the rejected-rows CSV's column order (a stored row keeps none).
+  const order = rejectedColumns(row.mapping ?? {}, row.hasHeader ?? true, [...new Set(errors.flatMap((e) => Object.keys(e.raw)))]);
+  const inOrder = (raw: Record<string, string>) =>
+    Object.fromEntries(order.filter((c) => Object.hasOwn(raw, c)).map((c) => [c, raw[c] ?? '']));
   return {
     ...toRun(row),
-    row_errors: errors.map((e) => ({ row_number: e.rowNumber, column: e.column, message: e.message, raw: e.raw })),
+    row_errors: errors.map((e) => ({ row_number: e.rowNumber, column: e.column, message: e.message, raw: inOrder(e.raw) })),
   };
 }
 
@@ -199,43 +213,6 @@ export function rowErrors(db: Db, runId: number, limit: number) {
     .where(eq(dataFeedRowErrors.runId, runId))
     .orderBy(asc(dataFeedRowErrors.rowNumber), asc(dataFeedRowErrors.id))
     .limit(limit);
-}
-
-/**
- * A page of a run's refused rows in row order after `after` (`<row number>:<id>`, the last row of
- * the page before), for the rejected-rows CSV (kit/csv-export.ts), with the cursor of the next.
- */
-export async function rowErrorsPage(db: Db, runId: number, after: string | undefined, limit: number) {
-  const [afterRow, afterId] = (after ?? '').split(':').map(Number);
-  const rows = await db
-    .select({
-      id: dataFeedRowErrors.id,
-      rowNumber: dataFeedRowErrors.rowNumber,
-      column: dataFeedRowErrors.column,
-      message: dataFeedRowErrors.message,
-      raw: dataFeedRowErrors.raw,
-    })
-    .from(dataFeedRowErrors)
-    .where(
-      and(
-        eq(dataFeedRowErrors.runId, runId),
-        after
-          ? sql`(${dataFeedRowErrors.rowNumber}, ${dataFeedRowErrors.id}) > (${afterRow ?? 0}::int, ${afterId ?? 0}::bigint)`
-          : undefined,
-      ),
-    )
-    .orderBy(asc(dataFeedRowErrors.rowNumber), asc(dataFeedRowErrors.id))
-    .limit(limit);
-  const last = rows.at(-1);
-  return { rows, nextCursor: rows.length === limit && last ? `${last.rowNumber}:${last.id}` : null };
-}
-
-/** The columns a run's refused rows were received with: every key of their stored rows. */
-export async function rowErrorColumns(db: Db, runId: number): Promise<string[]> {
-  const result = await db.execute(
-    sql`select distinct jsonb_object_keys(${dataFeedRowErrors.raw}) as key from ${dataFeedRowErrors} where ${dataFeedRowErrors.runId} = ${runId}`,
-  );
-  return rowsOf(result).map((r) => String(r.key));
 }
 
 // Changes -------------------------------------------------------------------------------------
@@ -262,6 +239,7 @@ export const listChanges = (db: Db, q: ChangeFilters & Paging, limit: number) =>
           change: surveyChangeLogs,
           surveyName: surveys.name,
           clientName: clients.name,
+          clientTimezone: clients.timezone,
           userName: users.name,
           ...cursorFields(keys),
         })
@@ -282,6 +260,7 @@ export const listChanges = (db: Db, q: ChangeFilters & Paging, limit: number) =>
       user_name: r.userName,
       client_id: change.clientId,
       client_name: r.clientName,
+      client_timezone: r.clientTimezone,
       survey_id: change.surveyId,
       survey_name: r.surveyName,
       action: change.action,

@@ -1,4 +1,4 @@
-import { dataEnvelope, FEED_FIELDS, idParamSchema } from '@admin/shared';
+import { dataEnvelope, idParamSchema } from '@admin/shared';
 import { feedRunDetailSchema, feedRunResource, surveyChangeResource } from '@admin/shared/resources/survey-manager-logs';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -10,17 +10,8 @@ import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, notFound } from '../../lib/http-error.ts';
 import { startRun } from '../../pipeline/ingest/run.ts';
 import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
-import {
-  countChanges,
-  countRuns,
-  findRerun,
-  findRun,
-  listChanges,
-  listRuns,
-  rowErrorColumns,
-  rowErrors,
-  rowErrorsPage,
-} from './repository.ts';
+import { rejectedColumns, rejectedRowsPage, rowErrorColumns } from './rejected-rows.ts';
+import { countChanges, countRuns, findRerun, findRun, listChanges, listRuns, rowErrors } from './repository.ts';
 
 /** The rejected-rows CSV holds every refused row of a run, up to this many. */
 const MAX_REJECTED = 100_000;
@@ -50,42 +41,35 @@ export const surveyManagerLogRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  // The run's refused rows as received after where and why. A row is stored as JSON, which keeps no
-  // column order, so the feed's mapped columns come first in the sample template's field order
-  // (first name, last name, e-mail, …), then the row's other columns by name.
+  // The run's refused rows, one line each as received (the file can be fixed and uploaded again),
+  // with the line each came from and all its errors in one column (rejected-rows.ts).
   app.get(`${feedRunResource.path}/:id/rejected`, { schema: { params: idParamSchema } }, async (request, reply) => {
     const run = await findRun(app.db, request.params.id);
     if (!run) throw notFound('Run');
-    const [feed] = await app.db.select({ mapping: dataFeeds.fieldMapping }).from(dataFeeds).where(eq(dataFeeds.id, run.data_feed_id));
-    const seen = new Set(await rowErrorColumns(app.db, run.id));
-    const mapped = FEED_FIELDS.flatMap((f) => feed?.mapping[f] ?? []).filter((c) => seen.has(c));
-    const received = [...new Set([...mapped, ...[...seen].sort()])];
-    const columns = [
-      { key: 'row', label: 'Row' },
-      { key: 'column', label: 'Column' },
-      { key: 'error', label: 'Error' },
-      ...received.map((label, i) => ({ key: `raw${i}`, label })),
-    ];
+    const [feed] = await app.db
+      .select({ mapping: dataFeeds.fieldMapping, hasHeader: dataFeeds.hasHeader })
+      .from(dataFeeds)
+      .where(eq(dataFeeds.id, run.data_feed_id));
+    const names = rejectedColumns(feed?.mapping ?? {}, feed?.hasHeader ?? true, await rowErrorColumns(app.db, run.id));
+    const own = names.slice(0, -2);
+    const columns = names.map((label, i) => ({ key: `c${i}`, label }));
     // Streamed in paced pages like every export (kit/csv-export.ts), up to MAX_REJECTED rows.
     let written = 0;
     return sendCsv(reply, {
       fileName: csvFileName(`run-${run.id}-rejected`),
       columns,
       async read(cursor, limit) {
-        const page = await rowErrorsPage(app.db, run.id, cursor, Math.min(limit, MAX_REJECTED - written));
+        const page = await rejectedRowsPage(app.db, run.id, cursor, Math.min(limit, MAX_REJECTED - written));
         written += page.rows.length;
-        const rows = page.rows.map((e) => ({
-          row: e.rowNumber,
-          column: e.column,
-          error: e.message,
-          ...Object.fromEntries(received.map((c, i) => [`raw${i}`, e.raw[c] ?? ''])),
-        }));
+        const rows = page.rows.map((r) =>
+          Object.fromEntries([...own.map((c) => r.raw[c] ?? ''), r.line, r.errors].map((v, i) => [`c${i}`, v])),
+        );
         return { rows, nextCursor: written < MAX_REJECTED ? page.nextCursor : null };
       },
       onStart: () =>
         request.audit({
           action: 'survey_manager_logs.export_rejected',
-          message: `Downloaded the ${Math.min(run.errors, MAX_REJECTED)} rejected rows of run ${run.id} (${run.source_name})`,
+          message: `Downloaded the ${Math.min(run.rows_invalid, MAX_REJECTED)} rejected rows of run ${run.id} (${run.source_name})`,
           entityType: 'data_feed_run',
           entityId: run.id,
           clientId: run.client_id,

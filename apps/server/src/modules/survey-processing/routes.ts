@@ -1,27 +1,24 @@
 import { dataEnvelope, idParamSchema, type ProcessingItemStatus } from '@admin/shared';
 import {
-  bulkResultSchema,
-  bulkRetrySchema,
   cancelSchema,
   fixContactSchema,
   PROCESSING_ACTION_LABELS,
   PROCESSING_STATUS_LABELS,
   type ProcessingItemDetail,
-  type ProcessingItemFilters,
   processingItemDetailSchema,
   processingItemResource,
   rescheduleSchema,
   UNSENT_STATUSES,
 } from '@admin/shared/resources/survey-processing';
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { surveyProcessingItems as items } from '../../db/schema/index.ts';
-import { allOf } from '../../kit/keyset.ts';
 import { everyClient, everyLocation, everyPerson, everySurvey } from '../../kit/options.ts';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
-import { countItems, filtersWhere, findItem, listPage } from './repository.ts';
+import { bulkRoutes } from './bulk.ts';
+import { countItems, findItem, listPage } from './repository.ts';
 
 const def = processingItemResource;
 /** The actions' fields as the detail labels them; routes with a body carry them for the input guard (plugins/input-guard.ts). */
@@ -30,8 +27,6 @@ const config = { labels };
 const detailAnswer = { 200: dataEnvelope(processingItemDetailSchema) };
 /** Statuses a send can be (re)scheduled from: not gone out yet, and with a contact to send to. */
 const SCHEDULABLE: ProcessingItemStatus[] = ['queued', 'scheduled', 'failed'];
-/** The filters a bulk Retry failed takes: the list's, without paging. */
-const filterSchema = def.listQuerySchema;
 
 /**
  * Survey Processing: read-mostly over the invitations (survey_processing_items). The list, export,
@@ -50,6 +45,7 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       detail: { schema: processingItemDetailSchema, find: findItem, what: 'Invitation' },
     }),
   );
+  await app.register(bulkRoutes);
 
   const now = () => app.clock.now();
 
@@ -169,41 +165,6 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
     requireStatus(item, ['failed'], 'Retry');
     return sendNow(request, item, 'survey_processing.retry', 'Retried');
   });
-
-  // Retry failed in bulk: the chosen invitations or every one the list's filter finds; only failed
-  // ones change, scheduled for now, and the send engine sends them on its next pass.
-  app.post(
-    `${def.path}/retry`,
-    { config, schema: { body: bulkRetrySchema, response: { 200: dataEnvelope(bulkResultSchema) } } },
-    async (request) => {
-      const { ids, filter } = request.body;
-      if ((ids === undefined) === (filter === undefined))
-        throw fieldsRefused({ ids: ['Choose invitations, or retry every failed one of the filter'] }, labels);
-      let which: SQL | undefined;
-      if (ids) which = inArray(items.id, ids);
-      else {
-        const parsed = filterSchema.safeParse(filter);
-        if (!parsed.success) throw fieldsRefused({ filter: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, labels);
-        const { sort: _s, order: _o, perPage: _p, cursor: _c, ...filters } = parsed.data;
-        which = filtersWhere(filters satisfies ProcessingItemFilters);
-      }
-      const at = now();
-      const changed = await app.db
-        .update(items)
-        // Attempts start over (as Send now's do, pipeline/send.ts sendItemsNow): a failed one has used
-        // them all, so the send engine would fail it again after one try, without back-off.
-        .set({ status: 'scheduled', scheduledAt: at, attempts: 0, updatedAt: at })
-        .where(allOf([sql`${items.status} = 'failed'`, which]))
-        .returning({ id: items.id });
-      await request.audit({
-        action: 'survey_processing.retry_bulk',
-        message: `Retried ${changed.length} failed invitation${changed.length === 1 ? '' : 's'}`,
-        entityType: 'survey_processing_item',
-        after: { ids: changed.map((c) => c.id).slice(0, 1000), ...(filter ? { filter } : {}) },
-      });
-      return { data: { changed: changed.length } };
-    },
-  );
 
   // Fix contact & resend: the corrected e-mail and/or phone, then sent again now.
   app.post(

@@ -47,6 +47,7 @@ function filtersWhere(q: Filters): SQL | undefined {
     q.score_max !== undefined ? sql`${surveyResponses.keyScore} <= ${Number(q.score_max)}` : undefined,
     q.has_comment === 'yes' ? sql`${surveyResponses.comment} is not null` : undefined,
     q.excluded === undefined ? undefined : sql`${surveyResponses.excluded} = ${q.excluded === 'yes'}`,
+    q.test === undefined ? undefined : sql`${surveyResponses.test} = ${q.test === 'yes'}`,
     q.startDate ? sql`${surveyResponses.submittedAt} >= ${q.startDate}::date` : undefined,
     q.endDate ? sql`${surveyResponses.submittedAt} < (${q.endDate}::date + 1)` : undefined,
     like
@@ -62,6 +63,7 @@ const fields = {
   surveyName: surveys.name,
   clientId: surveyResponses.clientId,
   clientName: clients.name,
+  clientTimezone: clients.timezone,
   locationId: surveyResponses.locationId,
   locationName: locations.locationname,
   personnelId: surveyResponses.personnelId,
@@ -75,6 +77,7 @@ const fields = {
   testimonialConsent: surveyResponses.testimonialConsent,
   excluded: surveyResponses.excluded,
   excludedReason: surveyResponses.excludedReason,
+  test: surveyResponses.test,
   submittedAt: surveyResponses.submittedAt,
 };
 
@@ -85,6 +88,7 @@ type Row = {
   surveyName: string | null;
   clientId: number;
   clientName: string | null;
+  clientTimezone: string | null;
   locationId: string | null;
   locationName: string | null;
   personnelId: number | null;
@@ -98,6 +102,7 @@ type Row = {
   testimonialConsent: boolean;
   excluded: boolean;
   excludedReason: string | null;
+  test: boolean;
   submittedAt: Date;
 };
 
@@ -109,6 +114,7 @@ function toRecord(r: Row): SurveyResponse {
     survey_name: r.surveyName,
     client_id: r.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     location_id: r.locationId,
     location_name: r.locationName,
     personnel_id: r.personnelId,
@@ -120,6 +126,7 @@ function toRecord(r: Row): SurveyResponse {
     testimonial_consent: r.testimonialConsent,
     excluded: r.excluded,
     excluded_reason: r.excludedReason,
+    test: r.test,
     submitted_at: r.submittedAt.toISOString(),
   };
 }
@@ -258,6 +265,7 @@ export async function findItemForResend(db: Db, id: number) {
       item: surveyProcessingItems,
       surveyName: surveys.name,
       senderName: surveys.senderName,
+      replyTo: surveys.replyTo,
       emailSubject: surveys.emailSubject,
       emailBody: surveys.emailBody,
       smsTemplateId: surveys.smsTemplateId,

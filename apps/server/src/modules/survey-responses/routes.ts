@@ -204,7 +204,8 @@ export const surveyResponseRoutes: FastifyPluginAsyncZod = async (app) => {
         result = await app.messenger.send({
           ...common,
           channel: 'email',
-          ...invitationEmail(found, values),
+          // Built again from the survey and its client's Survey Admin settings as they are now.
+          ...invitationEmail(found, values, (await app.surveySettings.of(item.clientId)) ?? null),
         });
       }
       await recordResend(app.db, item.id, result.status === 'sent' ? null : result.error, new Date());

@@ -10,9 +10,9 @@ import {
   type SurveySettingsBody,
   surveySettingsResetSchema,
   surveySettingsResource,
+  surveyTestEmailPreviewSchema,
   surveyTestEmailSchema,
 } from '@admin/shared';
-import { ownSenderAddress } from '@admin/shared/surveys/effective-settings';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,6 +22,8 @@ import { listRoutes } from '../../kit/resource-routes.ts';
 import { assertFresh, versionRequired } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
+import { settingsTestEmail } from '../../messaging/invitation.ts';
+import { SAMPLE_TOKEN } from '../../public/sample-link.ts';
 import { checkDomain, type DnsResolver, recordsFor, systemResolver } from './domain-check.ts';
 import { countPage, findOne, isActiveSurveyOf, listPage, recordOf, surveyOptions, toRecord, valuesOf } from './repository.ts';
 
@@ -212,8 +214,35 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     },
   );
 
+  /** The client's test e-mail as it is sent now: its sender, look and footer (messaging/invitation.ts). */
+  async function testEmailOf(clientId: number) {
+    const found = await load(app.db, clientId);
+    return { found, email: settingsTestEmail(recordOf(found), app.messenger.link(`/u/${SAMPLE_TOKEN}`)) };
+  }
+
   /**
-   * A test e-mail with the client's sender identity and footer, through the one sender
+   * Send test email's dialog shows this before sending: the From the transport will be given (the
+   * platform's address unless the client's own domain is verified), reply-to, subject and HTML.
+   */
+  app.get(
+    `${def.path}/:id/test-email`,
+    { schema: { params: idParamSchema, response: { 200: dataEnvelope(surveyTestEmailPreviewSchema) } } },
+    async (request) => {
+      const { email } = await testEmailOf(request.params.id);
+      const from = app.messenger.fromOf(email.sender);
+      return {
+        data: {
+          from: from.name ? `${from.name} <${from.address}>` : from.address,
+          reply_to: email.replyTo,
+          subject: email.subject,
+          html: email.html,
+        },
+      };
+    },
+  );
+
+  /**
+   * A test e-mail with the client's sender identity, look and footer, through the one sender
    * (apps/server/src/messaging): it lands where every message lands (outbox, SMTP) as a
    * NotificationLog row of the client.
    */
@@ -221,27 +250,14 @@ export const surveySettingsRoutes: FastifyPluginAsyncZod<SurveySettingsRouteOpti
     `${def.path}/:id/test-email`,
     { schema: { params: idParamSchema, body: surveyTestEmailSchema, response: { 201: dataEnvelope(testEmailAnswer) } } },
     async (request, reply) => {
-      const found = await load(app.db, request.params.id);
-      const settings = recordOf(found);
-      const ownAddress = ownSenderAddress(settings);
-      const from = `${settings.from_name} <${ownAddress ?? 'the platform address'}>`;
-      const lines = [
-        `This is a test e-mail of ${found.client.name}'s survey settings.`,
-        `From: ${from}`,
-        ...(settings.reply_to ? [`Reply-to: ${settings.reply_to}`] : []),
-        '',
-        settings.unsubscribe_footer.replaceAll('{business_name}', found.client.name),
-      ];
+      const { found, email } = await testEmailOf(request.params.id);
       const result = await app.messenger.send({
         channel: 'email',
         type: 'system',
         to: request.body.to,
         clientId: found.client.id,
         related: { type: 'survey_settings', id: found.client.id },
-        subject: `Test e-mail from ${settings.from_name}`,
-        text: lines.join('\n'),
-        sender: { name: settings.from_name, address: ownAddress },
-        replyTo: settings.reply_to,
+        ...email,
       });
       await request.audit({
         action: 'survey_settings.test_email',

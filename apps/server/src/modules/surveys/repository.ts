@@ -2,6 +2,7 @@ import { checkSurvey, type Survey, type SurveyBody, type SurveyListQuery, survey
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
+import { score30d } from '../../kit/counted-responses.ts';
 import { clientScopeOf, inClientScope } from '../../kit/current-client.ts';
 import {
   afterCursor,
@@ -26,8 +27,8 @@ export type SurveyRow = typeof surveys.$inferSelect;
  * survey's client, which the current client's option list does not name) and its last 30 days of
  * real invitations.
  */
-type Extras = { locationIds: string[]; smsTemplateName: string | null; sent30d: number; responded30d: number };
-const NO_EXTRAS: Extras = { locationIds: [], smsTemplateName: null, sent30d: 0, responded30d: 0 };
+type Extras = { locationIds: string[]; smsTemplateName: string | null; sent30d: number; responded30d: number; score30d: number | null };
+const NO_EXTRAS: Extras = { locationIds: [], smsTemplateName: null, sent30d: 0, responded30d: 0, score30d: null };
 
 export function toSurvey(row: SurveyRow, clientName: string | null = null, extras: Extras = NO_EXTRAS): Survey {
   return {
@@ -59,15 +60,17 @@ export function toSurvey(row: SurveyRow, clientName: string | null = null, extra
     location_count: extras.locationIds.length,
     sent_30d: extras.sent30d,
     responded_30d: extras.responded30d,
-    // Responses are not stored yet (the public page writes them): no score until they are.
-    score_30d: null,
+    score_30d: extras.score30d,
     status: row.status as Survey['status'],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
-/** Locations and 30-day counts of some surveys, by survey id; test sends (`manual_test`) are not counted. */
+/**
+ * Locations, 30-day counts and score of some surveys, by survey id; test sends (`manual_test`) and
+ * their responses are not counted, nor responses excluded from reports.
+ */
 async function extrasOf(db: Db, ids: number[]): Promise<Map<number, Extras>> {
   const found = new Map<number, Extras>(ids.map((id) => [id, { ...NO_EXTRAS, locationIds: [] }]));
   if (ids.length === 0) return found;
@@ -104,6 +107,14 @@ async function extrasOf(db: Db, ids: number[]): Promise<Map<number, Extras>> {
   for (const c of counts) {
     const extras = found.get(c.surveyId);
     if (extras) Object.assign(extras, { sent30d: c.sent, responded30d: c.responded });
+  }
+  const scores = await db
+    .select({ surveyId: surveys.id, score: score30d(sql`${surveys.id}`, sql`${surveys.type}`) })
+    .from(surveys)
+    .where(inArray(surveys.id, ids));
+  for (const s of scores) {
+    const extras = found.get(s.surveyId);
+    if (extras) extras.score30d = s.score === null ? null : Number(s.score);
   }
   return found;
 }

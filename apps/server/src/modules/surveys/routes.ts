@@ -13,7 +13,6 @@ import {
   surveyTestResultSchema,
   surveyTestSchema,
 } from '@admin/shared';
-import { type EffectiveSurveySettings, effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
 import { countSms, type SurveyPreview, surveyPreviewSchema } from '@admin/shared/surveys/preview';
 import { SURVEY_TYPES, type SurveyType } from '@admin/shared/surveys/questions';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
@@ -26,25 +25,18 @@ import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import { itemStatusOf } from '../../pipeline/item-status.ts';
+import { SAMPLE_TOKEN } from '../../public/sample-link.ts';
 import { surveyPage } from '../../public/survey-page.ts';
 import { logSurveyChanges } from './change-log.ts';
-import { loadSurvey, type SurveyRow, setLocations, surveyStore, toSurvey } from './repository.ts';
+import { loadSurvey, type SurveyRow, setLocations, surveyStore } from './repository.ts';
 
 /** The sample personnel name of a test invitation. */
 const SAMPLE_PERSONNEL = 'Jordan';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The token of a preview's sample link: no invitation has it, so the link opens the not-found page. */
-const PREVIEW_TOKEN = 'preview-sample-link';
 const surveyTypeOf = (value: string): SurveyType => SURVEY_TYPES.find((t) => t === value) ?? 'custom';
 
 /** A link token: 256 random bits, URL-safe (docs/decisions/023-survey-questions-as-jsonb.md). */
 export const newSurveyToken = () => randomBytes(32).toString('base64url');
-
-/** The messenger's sender and reply-to of an invitation e-mail. */
-const senderOf = (sending: EffectiveSurveySettings) => ({
-  sender: { name: sending.senderName, address: sending.senderAddress },
-  replyTo: sending.replyTo,
-});
 
 /**
  * Surveys (collection `/api/surveys`): the kit's routes for the definition, the spec's
@@ -62,14 +54,13 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   /**
-   * What the survey is sent with: its own values, else its client's Survey Admin settings (the
-   * platform defaults, sent under the client's name, when the client saved none).
+   * The client's Survey Admin settings an invitation e-mail is built from (sender, footer, logo,
+   * colour; the platform defaults under the client's name when it saved none).
    */
-  /** The survey's effective sending settings: its own, else its client's Survey Admin ones. */
-  async function sendingOf(survey: SurveyRow) {
+  async function settingsOf(survey: SurveyRow) {
     const settings = await app.surveySettings.of(survey.clientId);
     if (!settings) throw notFound('Client');
-    return effectiveSurveySettings(toSurvey(survey), settings);
+    return settings;
   }
 
   app.get('/api/admin/surveys', { schema: { response: { 200: surveyOptionsAnswerSchema } } }, async (request) => {
@@ -231,8 +222,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         : await app.messenger.send({
             ...common,
             channel: 'email',
-            ...invitationEmail(survey, values),
-            ...senderOf(await sendingOf(survey)),
+            ...invitationEmail(survey, values, await settingsOf(survey)),
           });
 
       const status = itemStatusOf(result);
@@ -294,15 +284,17 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         locationName: location?.name ?? null,
         personnelName: SAMPLE_PERSONNEL,
         businessName: clientName,
-        surveyLink: app.messenger.link(`/s/${PREVIEW_TOKEN}`),
-        unsubscribeLink: app.messenger.link(`/u/${PREVIEW_TOKEN}`),
+        surveyLink: app.messenger.link(`/s/${SAMPLE_TOKEN}`),
+        unsubscribeLink: app.messenger.link(`/u/${SAMPLE_TOKEN}`),
       };
 
       let email: SurveyPreview['email'] = null;
       let emailMissing: string | null = null;
       if (survey.emailSubject && survey.emailBody) {
-        const { sender, replyTo } = senderOf(await sendingOf(survey));
-        email = { ...invitationEmail(survey, values), from_name: sender.name, from_address: sender.address, reply_to: replyTo };
+        // The From the message goes out with, the platform's address where the client has none of its own.
+        const { sender, replyTo, ...rendered } = invitationEmail(survey, values, brand ?? null);
+        const from = app.messenger.fromOf(sender);
+        email = { ...rendered, from_name: from.name ?? sender.name, from_address: from.address, reply_to: replyTo };
       } else {
         emailMissing = 'This survey has no email subject or body yet: fill them on Messaging.';
       }
@@ -348,8 +340,12 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
           logoUrl: brand?.logo_url ?? null,
           brandColor: brand?.brand_color ?? null,
           responseId: null,
+          // A preview is no invitation: nothing can be answered from it.
+          test: true,
+          reviewThreshold: survey.reviewInviteMode === 'threshold' ? survey.reviewInviteThreshold : null,
+          keyScore: null,
         },
-        `/s/${PREVIEW_TOKEN}`,
+        `/s/${SAMPLE_TOKEN}`,
         { answers: {}, problems: {}, consent: false },
       );
       return {

@@ -75,6 +75,7 @@ const fields = {
   actorName: actor.name,
   clientId: systemLogs.clientId,
   clientName: client.name,
+  clientTimezone: client.timezone,
   entityType: systemLogs.entityType,
   entityId: systemLogs.entityId,
   requestId: systemLogs.requestId,
@@ -92,6 +93,7 @@ type Row = {
   actorName: string | null;
   clientId: number | null;
   clientName: string | null;
+  clientTimezone: string | null;
   entityType: string | null;
   entityId: string | null;
   requestId: string | null;
@@ -110,6 +112,7 @@ export function toSystemLog(r: Row): SystemLog {
     actor_name: r.actorName,
     client_id: r.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     entity: r.entityType ? `${r.entityType}#${r.entityId ?? ''}` : null,
     entity_type: r.entityType,
     entity_id: r.entityId,
@@ -124,7 +127,7 @@ const listColumns = sql`
   ${isoText(systemLogs.at)} as at,
   ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
   ${systemLogs.message} as message, ${systemLogs.actorUserId} as actor_user_id, ${actor.name} as actor_name,
-  ${systemLogs.clientId} as client_id, ${client.name} as client_name,
+  ${systemLogs.clientId} as client_id, ${client.name} as client_name, ${client.timezone} as client_timezone,
   case when ${systemLogs.entityType} is not null then ${systemLogs.entityType} || '#' || coalesce(${systemLogs.entityId}, '') end as entity,
   ${systemLogs.entityType} as entity_type, ${systemLogs.entityId} as entity_id, ${systemLogs.requestId} as request_id,
   ${systemLogs.ip} as ip`;
@@ -158,6 +161,7 @@ export async function listPage(
       actor_name: r.actor_name,
       client_id: r.client_id,
       client_name: r.client_name,
+      client_timezone: r.client_timezone,
       entity: r.entity,
       entity_type: r.entity_type,
       entity_id: r.entity_id,

@@ -63,6 +63,7 @@ const fields = {
   updatedAt: notificationLogs.updatedAt,
   clientId: notificationLogs.clientId,
   clientName: clients.name,
+  clientTimezone: clients.timezone,
   locationId: notificationLogs.locationId,
   locationName: locations.locationname,
   channel: notificationLogs.channel,
@@ -82,6 +83,7 @@ type Row = {
   updatedAt: Date;
   clientId: number | null;
   clientName: string | null;
+  clientTimezone: string | null;
   locationId: string | null;
   locationName: string | null;
   channel: string;
@@ -103,6 +105,7 @@ function toRecord(r: Row): NotificationLog {
     updated_at: r.updatedAt.toISOString(),
     client_id: r.clientId,
     client_name: r.clientName,
+    client_timezone: r.clientTimezone,
     location_id: r.locationId,
     location_name: r.locationName,
     channel: r.channel as NotificationLog['channel'],

@@ -25,7 +25,7 @@ const testMessageSchema = z
     const ok = v.channel === 'email' ? z.email().safeParse(v.to).success : /^\+[1-9]\d{6,14}$/.test(v.to);
     if (!ok) {
       const message =
-        v.channel === 'email' ? 'The to field must be a valid email' : 'The to field must be a phone in E.164 form (+15555550142)';
+        v.channel === 'email' ? 'The To field must be a valid email' : 'The To field must be a phone in E.164 form (+15555550142)';
       ctx.addIssue({ code: 'custom', path: ['to'], message });
     }
   });

@@ -48,7 +48,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/users/switch-client/:clientId',
     {
-      config: { access: 'superadmin' },
+      // A tab showing another client than the current one switches too (to its own, or to the current one).
+      config: { access: 'superadmin', anyClient: true },
       schema: { params: switchClientParamSchema, response: { 200: dataEnvelope(userSchema) } },
     },
     async (request) => {

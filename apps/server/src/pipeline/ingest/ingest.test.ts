@@ -67,7 +67,8 @@ describe('parseFeedFile', () => {
       const parsed = parseFeedFile(c.text, { delimiter: c.delimiter, hasHeader: c.hasHeader });
       expect(parsed.columns).toEqual(c.columns);
       expect(parsed.records.map((r) => r.raw)).toEqual(c.rows);
-      expect(parsed.records.map((r) => r.rowNumber)).toEqual(c.rows.map((_, i) => i + 1));
+      // Each row by its line in the file: after the header (line 1) when there is one.
+      expect(parsed.records.map((r) => r.rowNumber)).toEqual(c.rows.map((_, i) => i + (c.hasHeader ? 2 : 1)));
     });
   }
 

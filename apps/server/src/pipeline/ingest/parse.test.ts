@@ -18,11 +18,12 @@ describe('readFeedStream', () => {
     expect(columns).toEqual(['name', 'email']);
     expect(rowsRead).toBe(3);
     expect(batches.map((b) => b.map((r) => [r.rowNumber, r.raw.name]))).toEqual([
+      // Numbered by their line: the header is line 1.
       [
-        [1, 'Alex'],
-        [2, 'Sam'],
+        [2, 'Alex'],
+        [3, 'Sam'],
       ],
-      [[3, 'Kim, J']],
+      [[4, 'Kim, J']],
     ]);
   });
 

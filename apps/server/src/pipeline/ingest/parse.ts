@@ -6,7 +6,11 @@ import { parse as parseSync } from 'csv-parse/sync';
 /** The longest a single record may be (a runaway quote would otherwise swallow the file). */
 const MAX_RECORD_BYTES = 64 * 1024;
 
-/** One data row of a file: its number (1 = the first data row) and its values by column. */
+/**
+ * One data row of a file: its line (the header is line 1, so a file's first data row is line 2;
+ * without a header it is line 1) and its values by column. Every feed and import message names a
+ * row by this line (docs/decisions/041-line-numbers-and-zoned-times.md).
+ */
 export type FeedRecord = { rowNumber: number; raw: Record<string, string> };
 export type ParsedFeedFile = { columns: string[]; records: FeedRecord[] };
 export type FeedFileOptions = { delimiter: FeedDelimiter; hasHeader: boolean };
@@ -53,7 +57,8 @@ function unreadable(err: unknown, lastLine: number): unknown {
 /** Names columns by the header (a blank cell by its position), or by position without one; turns values into a record. */
 function recordMaker(options: FeedFileOptions) {
   let columns: string[] | null = options.hasHeader ? null : [];
-  let rowNumber = 0;
+  // Counts the header as the file's first line, so the number is the line a spreadsheet shows.
+  let rowNumber = options.hasHeader ? 1 : 0;
   return {
     columns: () => columns ?? [],
     /** The record of a line, or null for the header. */

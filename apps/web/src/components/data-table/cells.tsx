@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { formatDate, formatDateTime, formatPhone } from '../../lib/format.ts';
+import { formatDate, formatDateTime, formatPhone, viewerTime } from '../../lib/format.ts';
 
 /** What an empty cell shows. */
 export function EmptyCell() {
@@ -16,12 +16,15 @@ export function DateCell({ value }: { value: string | null | undefined }) {
   );
 }
 
-/** A moment on one line, e.g. `Nov 23, 2026, 3:04:05 PM`. */
-export function DateTimeCell({ value }: { value: string | null | undefined }) {
+/**
+ * A moment on one line with its zone named, e.g. `Nov 23, 2026, 3:04 PM CST`: in `zone` (the
+ * record's client's) with the viewer's own time on hover, or in the viewer's zone without one.
+ */
+export function DateTimeCell({ value, zone }: { value: string | null | undefined; zone?: string | null }) {
   if (!value) return <EmptyCell />;
   return (
-    <time dateTime={value} title={value} className="nowrap">
-      {formatDateTime(value)}
+    <time dateTime={value} title={viewerTime(value, zone) ?? value} className="nowrap">
+      {formatDateTime(value, zone)}
     </time>
   );
 }

@@ -1,10 +1,15 @@
-import type { ColumnDef } from '@admin/shared';
-import { Alert, Button, Center, Group, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { type CardSpec, type ColumnDef, cardOf } from '@admin/shared';
+import { Skeleton, Table, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { ReactNode, SyntheticEvent } from 'react';
+import { ListCards } from './list-cards.tsx';
+import { ListEmpty, ListError } from './list-state.tsx';
+import { useScrollCue } from './use-scroll-cue.ts';
+import './data-table.css';
 
 export type SortState = { sort: string | undefined; order: 'asc' | 'desc' | undefined };
 
-type Props<Row> = {
+export type DataTableProps<Row> = {
   /** Accessible name of the table, e.g. "System logs". */
   caption: string;
   columns: readonly ColumnDef[];
@@ -26,19 +31,49 @@ type Props<Row> = {
   openLabel?(row: Row): string;
   /** Buttons at the end of each row (edit, status changes …), under an "Actions" header. */
   rowActions?(row: Row): ReactNode;
+  /** What a row's card shows on a phone; the columns' default (`cardOf`) when absent. */
+  card?: CardSpec;
+  /** How a row is named in words (its card's "Actions for …" button). */
+  rowName?(row: Row): string;
 };
 
+/** Below Mantine's `sm`-ish 640 px, lists are cards (docs/decisions/040). */
+const PHONE_QUERY = '(max-width: 39.99em)';
+
 /**
- * The kit's table: a real `<table>`, sortable headers (server-side), the four states
- * (loading skeleton, error with retry, empty with a call to action, data). One page of rows at a
- * time, so the DOM holds at most `perPage` (≤ 200) rows however large the table is.
- * Headers never wrap (a sort arrow stays beside its label) and, on screens wide enough for it,
- * the Actions column stays in view while the table scrolls sideways; its buttons wrap past a
- * width, so it never covers most of the table.
+ * The kit's list: on a phone, cards (`ListCards`); wider, a real `<table>` with sortable headers
+ * (server-side) and the four states (loading skeleton, error with retry, empty with a call to
+ * action, data). One page of rows at a time, so the DOM holds at most `perPage` (≤ 200) rows.
  */
-export function DataTable<Row>(props: Props<Row>) {
+export function DataTable<Row>(props: DataTableProps<Row>) {
+  // Read at once rather than after a first paint, so a phone never lays out the wide table.
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  if (phone) return <ListCards {...props} card={props.card ?? cardOf(props.columns)} />;
+  return <TableView {...props} />;
+}
+
+/**
+ * A cell keeps one line; a cut one shows its whole text as a tooltip on hover, and a focused one
+ * (its open button) unfolds (data-table.css). Measured on the way in, as only then it matters.
+ */
+function titleClipped(event: SyntheticEvent) {
+  const target = event.target;
+  if (!(target instanceof Element)) return;
+  const cell = target.closest<HTMLElement>('.data-table-cell');
+  if (!cell) return;
+  const clipped = [cell, ...Array.from(cell.children)].some((el) => el.scrollWidth > el.clientWidth + 1);
+  if (clipped) cell.title = (cell.textContent ?? '').replace(/\s+/g, ' ').trim();
+  else cell.removeAttribute('title');
+}
+
+/**
+ * Headers never wrap (a sort arrow stays beside its label), nor do cells (cut with an ellipsis).
+ * On screens wide enough for it the Actions column stays in view while the table scrolls
+ * sideways, and a shadow at an edge says columns lie beyond it.
+ */
+function TableView<Row>(props: DataTableProps<Row>) {
   const { columns, visible, rows, sort, defaultSort } = props;
-  const [scroller, visibleWidth] = useVisibleWidth();
+  const [scroller, cue] = useScrollCue();
   const shown = visible.map((k) => columns.find((c) => c.key === k)).filter((c): c is ColumnDef => c !== undefined);
   const span = shown.length + (props.rowActions ? 1 : 0);
   const activeSort = sort.sort ?? defaultSort.sort;
@@ -73,25 +108,16 @@ export function DataTable<Row>(props: Props<Row>) {
     );
   }
 
+  const message = (content: ReactNode) => (
+    <Table.Tr>
+      <Table.Td colSpan={span} p={0}>
+        <Pinned width={cue.width}>{content}</Pinned>
+      </Table.Td>
+    </Table.Tr>
+  );
   let body: ReactNode;
-  if (props.error) {
-    body = (
-      <Table.Tr>
-        <Table.Td colSpan={span} p={0}>
-          <Pinned width={visibleWidth}>
-            <Alert color="red" variant="light" title="Could not load this list" role="alert">
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">{props.error.message}</Text>
-                <Button size="xs" variant="light" color="red" onClick={props.onRetry}>
-                  Retry
-                </Button>
-              </Stack>
-            </Alert>
-          </Pinned>
-        </Table.Td>
-      </Table.Tr>
-    );
-  } else if (props.isPending && !rows) {
+  if (props.error) body = message(<ListError error={props.error} onRetry={props.onRetry} />);
+  else if (props.isPending && !rows) {
     body = Array.from({ length: 8 }, (_, i) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
       <Table.Tr key={i} aria-hidden="true">
@@ -103,35 +129,21 @@ export function DataTable<Row>(props: Props<Row>) {
         ))}
       </Table.Tr>
     ));
-  } else if (!rows || rows.length === 0) {
-    body = (
-      <Table.Tr>
-        <Table.Td colSpan={span} p={0}>
-          <Pinned width={visibleWidth}>
-            <Center py="xl">
-              <Stack align="center" gap="xs">
-                <Text fw={500} ta="center">
-                  {props.empty.title}
-                </Text>
-                {props.empty.action}
-              </Stack>
-            </Center>
-          </Pinned>
-        </Table.Td>
-      </Table.Tr>
-    );
-  } else {
+  } else if (!rows || rows.length === 0) body = message(<ListEmpty empty={props.empty} />);
+  else {
     body = rows.map((row) => (
       <Table.Tr key={props.rowKey(row)}>
         {shown.map((c, i) => (
           <Table.Td key={c.key}>
-            {i === 0 && props.onOpen ? (
-              <UnstyledButton fz="sm" td="underline" aria-label={props.openLabel?.(row)} onClick={() => props.onOpen?.(row)}>
-                {props.renderCell(c.key, row)}
-              </UnstyledButton>
-            ) : (
-              props.renderCell(c.key, row)
-            )}
+            <div className="data-table-cell">
+              {i === 0 && props.onOpen ? (
+                <UnstyledButton fz="sm" td="underline" aria-label={props.openLabel?.(row)} onClick={() => props.onOpen?.(row)}>
+                  {props.renderCell(c.key, row)}
+                </UnstyledButton>
+              ) : (
+                props.renderCell(c.key, row)
+              )}
+            </div>
           </Table.Td>
         ))}
         {props.rowActions && (
@@ -144,46 +156,37 @@ export function DataTable<Row>(props: Props<Row>) {
   }
 
   return (
-    <Table.ScrollContainer minWidth={800} ref={scroller}>
-      <Table
-        striped
-        highlightOnHover
-        withTableBorder
-        verticalSpacing="xs"
-        fz="sm"
-        aria-busy={props.isPending}
-        className="data-table"
-        data-with-actions={props.rowActions ? true : undefined}
-      >
-        <caption className="visually-hidden">{props.caption}</caption>
-        <Table.Thead>
-          <Table.Tr>
-            {shown.map(headerCell)}
-            {props.rowActions && <Table.Th className="data-table-actions">Actions</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>{body}</Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <div
+      className="data-table-frame"
+      data-more-left={cue.moreLeft || undefined}
+      data-more-right={cue.moreRight || undefined}
+      data-with-actions={props.rowActions ? true : undefined}
+    >
+      <Table.ScrollContainer minWidth={800} type="native" ref={scroller}>
+        <Table
+          striped
+          highlightOnHover
+          withTableBorder
+          verticalSpacing="xs"
+          fz="sm"
+          aria-busy={props.isPending}
+          className="data-table"
+          data-with-actions={props.rowActions ? true : undefined}
+        >
+          <caption className="visually-hidden">{props.caption}</caption>
+          <Table.Thead>
+            <Table.Tr>
+              {shown.map(headerCell)}
+              {props.rowActions && <Table.Th className="data-table-actions">Actions</Table.Th>}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody onMouseOver={titleClipped} onFocus={titleClipped}>
+            {body}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </div>
   );
-}
-
-/**
- * The width of the table's visible part (its scroll container's), kept up to date. The table is at
- * least 800 px wide, so on a phone most of it is off-screen until scrolled.
- */
-function useVisibleWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState<number | undefined>(undefined);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setWidth(el.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width] as const;
 }
 
 /**
@@ -205,83 +208,5 @@ function Pinned({ width, children }: { width: number | undefined; children: Reac
     >
       {children}
     </div>
-  );
-}
-
-/** Cursor paging: First page and Next page; the count says whether it is an estimate. */
-export function Pager(props: {
-  total: number | undefined;
-  totalIsEstimate: boolean | undefined;
-  shownCount: number;
-  onFirst: (() => void) | null;
-  onPrevious: (() => void) | null;
-  onNext: (() => void) | null;
-}) {
-  const total = props.total === undefined ? '…' : `${props.totalIsEstimate ? 'about ' : ''}${props.total.toLocaleString('en-US')}`;
-  return (
-    <Group justify="space-between">
-      <Text size="sm" c="dimmed" aria-live="polite">
-        Showing {props.shownCount.toLocaleString('en-US')} of {total} {props.totalIsEstimate ? '(estimated)' : ''}
-      </Text>
-      <Group gap="xs">
-        <Button variant="default" size="xs" disabled={!props.onFirst} onClick={() => props.onFirst?.()}>
-          First page
-        </Button>
-        <Button variant="default" size="xs" disabled={!props.onPrevious} onClick={() => props.onPrevious?.()}>
-          Previous page
-        </Button>
-        <Button variant="default" size="xs" disabled={!props.onNext} onClick={() => props.onNext?.()}>
-          Next page
-        </Button>
-      </Group>
-    </Group>
-  );
-}
-
-/**
- * Cursor paging with a way back: remembers the cursors of the pages before this one. Give it a
- * `key` that changes with the filters so a new query starts a new history.
- */
-export function CursorPager(props: {
-  cursor: string | undefined;
-  nextCursor: string | null | undefined;
-  total: number | undefined;
-  totalIsEstimate: boolean | undefined;
-  shownCount: number;
-  onCursor(cursor: string | undefined): void;
-}) {
-  const [history, setHistory] = useState<string[]>([]);
-  const { cursor, nextCursor, onCursor } = props;
-  return (
-    <Pager
-      total={props.total}
-      totalIsEstimate={props.totalIsEstimate}
-      shownCount={props.shownCount}
-      onFirst={
-        cursor
-          ? () => {
-              setHistory([]);
-              onCursor(undefined);
-            }
-          : null
-      }
-      onPrevious={
-        cursor
-          ? () => {
-              setHistory(history.slice(0, -1));
-              onCursor(history[history.length - 1] || undefined);
-            }
-          : null
-      }
-      onNext={
-        nextCursor
-          ? () => {
-              setHistory([...history, cursor ?? '']);
-              onCursor(nextCursor);
-              window.scrollTo(0, 0);
-            }
-          : null
-      }
-    />
   );
 }

@@ -1,6 +1,7 @@
 import { Select } from '@mantine/core';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { useRemoteOptions } from './remote-multi-filter.tsx';
+import { useFreshSearch } from './searchable-select.tsx';
 
 /**
  * A form's single select whose options page on the server as the user types (`GET <path>?q=&value=`,
@@ -27,11 +28,10 @@ export function RemoteSelect(props: {
   /** Labels known before the first answer (e.g. the record's linked names). */
   labels?: Record<string, string>;
 }) {
-  const [search, setSearch] = useState('');
   const known = useRef(new Map(Object.entries(props.labels ?? {})));
   const chosenLabel = props.value === null ? undefined : known.current.get(props.value);
-  // Mantine writes the chosen label into the search: while it shows, every option is offered.
-  const typed = search === chosenLabel ? '' : search;
+  // Typing searches from scratch rather than after the chosen label (useFreshSearch).
+  const { typed, ...fresh } = useFreshSearch(chosenLabel, props.placeholder);
   const { options, more, loading } = useRemoteOptions(props.path, typed, props.value === null ? [] : [props.value]);
   for (const o of options) known.current.set(o.value, o.label);
   const offered = props.exclude ? options.filter((o) => !props.exclude?.(o.value)) : options;
@@ -44,7 +44,6 @@ export function RemoteSelect(props: {
     <Select
       label={props.label}
       description={props.description}
-      placeholder={props.placeholder}
       required={props.required}
       disabled={props.disabled}
       clearable={props.clearable}
@@ -54,8 +53,7 @@ export function RemoteSelect(props: {
       onChange={(v) => props.onChange(v)}
       onBlur={props.onBlur}
       searchable
-      searchValue={search}
-      onSearchChange={setSearch}
+      {...fresh}
       // The server already matched what was typed.
       filter={({ options: found }) => found}
       nothingFoundMessage={loading ? 'Loading…' : more ? 'Type to narrow the list' : (props.nothingFound ?? 'No match')}

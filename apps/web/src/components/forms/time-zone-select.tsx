@@ -1,5 +1,6 @@
 import { TIME_ZONES } from '@admin/shared/resources/clients';
-import { type ComboboxItem, type ComboboxItemGroup, type ComboboxParsedItem, Select } from '@mantine/core';
+import type { ComboboxItem, ComboboxItemGroup, ComboboxParsedItem } from '@mantine/core';
+import { SearchableSelect } from '../filters/searchable-select.tsx';
 
 /** The zones most clients are in (the platform serves US businesses), listed first. */
 const COMMON_US_ZONES: readonly { value: string; name: string }[] = [
@@ -58,10 +59,9 @@ function filterZones({ options, search }: { options: ComboboxParsedItem[]; searc
 /** **Time zone**: every IANA zone, searchable by any part of its name, common US zones first. */
 export function TimeZoneSelect(props: { value: string; onChange(value: string): void; onBlur(): void; error: string | undefined }) {
   return (
-    <Select
+    <SearchableSelect
       label="Time zone"
       required
-      searchable
       data={OPTIONS}
       filter={filterZones}
       placeholder="e.g. Chicago"

@@ -1,5 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/http.ts';
 import { useVeeForm } from './use-vee-form.ts';
 
 type Values = { name: string; contact_email: string; age: string };
@@ -48,6 +49,49 @@ describe('useVeeForm', () => {
     });
     await waitFor(() => expect(result.current.veeErrors.first('name')).toBe('The name has already been taken'));
     expect(unplaced).toEqual(['Something else']);
+  });
+
+  it("places an item's error (allowed_ips.0) beside its list, and says what no field shows above the form", async () => {
+    const { result } = renderHook(() =>
+      useVeeForm<{ name: string; allowed_ips: string[] }>({ defaultValues: { name: '', allowed_ips: [] }, rules: { name: 'required' } }),
+    );
+    const refused = new ApiError(400, {
+      message: 'Please correct: Allowed IPs, Owner.',
+      statusCode: 400,
+      errors: {
+        'allowed_ips.0': ['The Allowed IPs field must hold addresses'],
+        'allowed_ips.2': ['The Allowed IPs field must hold addresses'],
+        owner: ['The Owner is gone'],
+      },
+    });
+    let general: string | null = null;
+    act(() => {
+      general = result.current.errorFromSave(refused);
+    });
+    await waitFor(() => expect(result.current.veeErrors.collect('allowed_ips')).toEqual(['The Allowed IPs field must hold addresses']));
+    expect(general).toBe('Please correct: Allowed IPs, Owner. The Owner is gone.');
+    // Every error beside a field: nothing above the form; a failure with no field errors says its message.
+    act(() => {
+      general = result.current.errorFromSave(new ApiError(422, { message: 'x', statusCode: 422, errors: { name: ['taken'] } }));
+    });
+    expect(general).toBeNull();
+    expect(result.current.errorFromSave(new ApiError(409, { message: 'Changed meanwhile.', statusCode: 409 }))).toBe('Changed meanwhile.');
+  });
+
+  it('runs the checks across fields with the rules, so one submit shows both', async () => {
+    const { result } = renderHook(() =>
+      useVeeForm<{ name: string; channel: string; subject: string }>({
+        defaultValues: { name: '', channel: 'email', subject: '' },
+        rules: { name: 'required' },
+        check: (v): Record<string, string[]> =>
+          v.channel === 'email' && v.subject === '' ? { subject: ['The Subject field is required for e-mail'] } : {},
+      }),
+    );
+    await act(async () => {
+      await result.current.form.handleSubmit(() => undefined)();
+    });
+    expect(result.current.veeErrors.first('name')).toBe('The name field is required');
+    expect(result.current.veeErrors.first('subject')).toBe('The Subject field is required for e-mail');
   });
 
   it('runs the rules on normalized values and submits those', async () => {

@@ -3,6 +3,7 @@ import { displayName, validate } from '@admin/shared/validation';
 import { useRef } from 'react';
 import { type DefaultValues, type FieldErrors, type FieldValues, type Path, type Resolver, useForm } from 'react-hook-form';
 import { ApiError } from '../../lib/http.ts';
+import { generalMessage, placeFieldErrors } from './server-errors.ts';
 
 export type { FieldRules };
 
@@ -47,7 +48,7 @@ const isRequired = (rules: string | Record<string, unknown>) =>
  * react-hook-form validated by the shared rule library, on change and on blur
  * (docs/overview.md, Shared vocabulary), with the same messages the server answers in 422s.
  * Exposes `veeErrors` and `veeFields` like the original, and `setServerErrors` to put a 422's
- * `errors` beside the fields. `normalize` turns what a person types into the stored form before
+ * `errors` beside the fields. `check` adds the checks across fields. `normalize` turns what a person types into the stored form before
  * the rules run and before it is submitted (e.g. `+1 303 555 0142` → `+13035550142`).
  */
 export function useVeeForm<T extends FieldValues>(options: {
@@ -56,6 +57,11 @@ export function useVeeForm<T extends FieldValues>(options: {
   /** Field → form label, so messages name fields as the form does ("The Code field …"), as the server's do. */
   names?: Record<string, string>;
   normalize?: Record<string, (value: unknown) => unknown>;
+  /**
+   * Checks across fields (e.g. `checkSurvey`, `checkFeed` in packages/shared), run with the rules
+   * on every validation, so one submit shows every problem at once; a field's rule error comes first.
+   */
+  check?: (values: Record<string, unknown>) => Record<string, string[]>;
 }) {
   const { rules } = options;
   const validated = useRef(new Set<string>());
@@ -78,6 +84,11 @@ export function useVeeForm<T extends FieldValues>(options: {
         const [rule = 'invalid'] = Object.keys(result.failedRules);
         errors[field] = { type: rule, message: result.errors[0] ?? '', types: { [rule]: result.errors } };
       }
+    }
+    for (const [field, messages] of Object.entries(options.check?.(values) ?? {})) {
+      const [first] = messages;
+      if (errors[field] || first === undefined) continue;
+      errors[field] = { type: 'check', message: first, types: { check: messages } };
     }
     // Submitted values are the resolver's, so the normalized ones are what is saved. FieldErrors<T>
     // is keyed by T's paths, which a record built from the rules' keys cannot be shown to match.
@@ -119,25 +130,27 @@ export function useVeeForm<T extends FieldValues>(options: {
     };
   }
 
-  /** Shows a 422's `errors` beside their fields; returns the fields it could not place. */
+  /** Whether a server error's field is one of this form's (its rules' or its values'). */
+  const isField = (field: string) => field in rules || field in (options.defaultValues as object);
+
+  /**
+   * Shows a 400/422's `errors` beside their fields (an item's key, `allowed_ips.0`, beside its
+   * list's field); returns the messages of the keys the form has no field for.
+   */
   function setServerErrors(fieldErrors: Record<string, string[]>): string[] {
-    const unplaced: string[] = [];
-    for (const [field, messages] of Object.entries(fieldErrors)) {
-      if (field in rules || field in (options.defaultValues as object)) {
-        form.setError(field as Path<T>, { type: 'server', message: messages[0] ?? '', types: { server: messages } });
-      } else unplaced.push(...messages);
+    const { byField, unplaced } = placeFieldErrors(fieldErrors, isField);
+    for (const [field, messages] of Object.entries(byField)) {
+      form.setError(field as Path<T>, { type: 'server', message: messages[0] ?? '', types: { server: messages } });
     }
     return unplaced;
   }
 
   /**
-   * After a failed save: a 422/409's field errors go beside their fields; returns the message to
-   * show above the form, or null when every error found its field.
+   * After a failed save: its field errors go beside their fields; returns the message to show
+   * above the form (what no field can show), or null when every error found its field.
    */
   function errorFromSave(e: unknown): string | null {
-    if (!(e instanceof ApiError)) return e instanceof Error ? e.message : String(e);
-    const unplaced = setServerErrors(e.fieldErrors);
-    return unplaced.length > 0 || Object.keys(e.fieldErrors).length === 0 ? e.message : null;
+    return generalMessage(e, e instanceof ApiError ? setServerErrors(e.fieldErrors) : []);
   }
 
   /** The values the user changed (for a PATCH). */

@@ -228,7 +228,9 @@ export function ResourcePage<Row extends Row0>(props: Props<Row>) {
           ),
         }}
         onOpen={Detail ? setShown : props.readOnly ? undefined : (r) => editable(r) && setEditing(r)}
-        openLabel={(r) => `${Detail ? 'Details of' : 'Edit'} ${title(r)}`}
+        // Opening the edit form, the name is named by what it shows, not a second "Edit <name>".
+        openLabel={Detail ? (r) => `Details of ${title(r)}` : undefined}
+        rowName={props.title}
         cells={props.cells}
         rowActions={
           props.readOnly

@@ -1,7 +1,8 @@
 import { cellValue, type ResourceView, type Status } from '@admin/shared';
 import type { ReactNode } from 'react';
 import { DateCell, EmptyCell, PhoneCell } from '../data-table/cells.tsx';
-import { CursorPager, DataTable } from '../data-table/data-table.tsx';
+import { DataTable } from '../data-table/data-table.tsx';
+import { CursorPager } from '../data-table/pager.tsx';
 import { StatusBadge } from '../status/status-kit.tsx';
 import { recordId } from './use-resource-form.ts';
 import type { ResourceList } from './use-resource-list.ts';
@@ -32,6 +33,8 @@ type Props<Row extends object> = {
   cells?: ResourceCells<Row>;
   onOpen?: (row: Row) => void;
   openLabel?: (row: Row) => string;
+  /** How a row is named in words (its card's Actions button on a phone); its card title's text when absent. */
+  rowName?: (row: Row) => string;
   rowActions?: (row: Row) => ReactNode;
 };
 
@@ -44,6 +47,7 @@ type Props<Row extends object> = {
 export function ResourceTable<Row extends object>({ resource, list, ...props }: Props<Row>) {
   const { params, update, waiting } = list;
   const page = list.list.data;
+  const titleColumn = resource.columns.find((c) => c.key === resource.card.title);
   return (
     <>
       <DataTable<Row>
@@ -52,6 +56,8 @@ export function ResourceTable<Row extends object>({ resource, list, ...props }: 
         visible={list.columns.visible}
         rows={page?.data}
         rowKey={(r) => recordId(resource, r)}
+        card={resource.card}
+        rowName={props.rowName ?? ((r) => (titleColumn ? String(cellValue(titleColumn, r) ?? '') : ''))}
         sort={{ sort: params.sort, order: params.order }}
         defaultSort={resource.defaultSort}
         onSort={(s) => update({ sort: s.sort, order: s.order })}
@@ -76,7 +82,9 @@ export function ResourceTable<Row extends object>({ resource, list, ...props }: 
         total={page?.total}
         totalIsEstimate={page?.totalIsEstimate}
         shownCount={page?.data.length ?? 0}
-        onCursor={(cursor) => update({ cursor })}
+        page={params.page}
+        perPage={params.perPage}
+        onCursor={(cursor, n) => update({ cursor, page: n })}
       />
     </>
   );

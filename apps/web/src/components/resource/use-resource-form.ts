@@ -54,6 +54,8 @@ export function useResourceForm<Row extends Editable>(
     /** Values that are not the record's own columns (e.g. ids of related records). */
     initial?: Partial<FormValues>;
     normalize?: Record<string, (value: unknown) => unknown>;
+    /** Checks across fields, run with the rules (useVeeForm's `check`): one submit shows every problem. */
+    check?: (values: Record<string, unknown>) => Record<string, string[]>;
     /** Turns the values into the request body when they are not sent as typed. */
     toBody?: (values: Partial<FormValues>) => Record<string, unknown>;
   } = {},
@@ -70,6 +72,7 @@ export function useResourceForm<Row extends Editable>(
     rules: Object.fromEntries(Object.entries(def.rules).filter(([name]) => names.includes(name))),
     names: def.labels,
     ...(options.normalize ? { normalize: options.normalize } : {}),
+    ...(options.check ? { check: options.check } : {}),
   });
   const [formError, setFormError] = useState<string | null>(null);
   const cancel = usePanelForm(vee.form.formState.isDirty, props.onCancel);

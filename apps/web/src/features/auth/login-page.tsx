@@ -1,3 +1,4 @@
+import { LOGIN_LABELS } from '@admin/shared/constants';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useDocumentTitle } from '../../lib/document-title.ts';
@@ -8,12 +9,13 @@ import { useSession } from '../../lib/session-store.ts';
 
 type Field = 'email' | 'password';
 
-// The login form's rules (email `required|email`, password `required|min:8`),
-// with vee-validate 2's English messages.
+// The login form's rules (email `required|email`, password `required|min:8`), with vee-validate
+// 2's English messages naming each field by its label.
 function validateField(field: Field, value: string): string | null {
-  if (value.trim() === '') return `The ${field} field is required`;
-  if (field === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())) return 'The email field must be a valid email';
-  if (field === 'password' && value.length < 8) return 'The password field must be at least 8 characters';
+  const label = LOGIN_LABELS[field];
+  if (value.trim() === '') return `The ${label} field is required`;
+  if (field === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())) return `The ${label} field must be a valid email`;
+  if (field === 'password' && value.length < 8) return `The ${label} field must be at least 8 characters`;
   return null;
 }
 
@@ -84,7 +86,7 @@ export default function LoginPage() {
           )}
           <FieldRow
             id="login-email"
-            label="Email"
+            label={LOGIN_LABELS.email}
             type="email"
             autoComplete="username"
             value={values.email}
@@ -97,7 +99,7 @@ export default function LoginPage() {
           />
           <FieldRow
             id="login-password"
-            label="Password"
+            label={LOGIN_LABELS.password}
             type="password"
             autoComplete="current-password"
             value={values.password}

@@ -1,3 +1,5 @@
+import { entityDiff, entityText, eventText } from '@admin/shared/resources/entity-labels';
+import { auditDiff } from '@admin/shared/resources/readable-diff';
 import { type SystemLog, type SystemLogDetail, systemLogResource } from '@admin/shared/resources/system-logs';
 import { Badge, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
@@ -5,11 +7,14 @@ import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { DiffTable } from './diff-table.tsx';
 
 const LEVEL_COLORS: Record<string, string> = { debug: 'gray', info: 'blue', warn: 'orange', error: 'red' };
 
 const cells = {
-  at: (r: SystemLog) => <DateTimeCell value={r.at} />,
+  at: (r: SystemLog) => <DateTimeCell value={r.at} zone={r.client_timezone} />,
+  entity: (r: SystemLog) => entityText(r.entity_type, r.entity_id),
+  action: (r: SystemLog) => eventText(r.action),
   level: (r: SystemLog) => (
     <Badge color={LEVEL_COLORS[r.level]} variant="light">
       {r.level}
@@ -21,13 +26,13 @@ const cells = {
 function LogDetail({ row }: { row: SystemLog }) {
   const { data: d, states } = useResourceDetail<SystemLogDetail>(systemLogResource, row.id, { what: 'entry' });
   const fields: [string, string][] = [
-    ['Time', formatDateTime(row.at)],
+    ['Time', formatDateTime(row.at, row.client_timezone)],
     ['Level', row.level],
     ['Service', row.service],
-    ['Event', row.action],
+    ['Event', eventText(row.action)],
     ['Actor', row.actor_name ?? '—'],
     ['Client', row.client_name ?? '—'],
-    ['Entity', row.entity ?? '—'],
+    ['Entity', entityText(row.entity_type, row.entity_id) ?? '—'],
     ['IP', row.ip ?? '—'],
   ];
   return (
@@ -58,14 +63,9 @@ function LogDetail({ row }: { row: SystemLog }) {
       )}
       {states}
       {d && (d.before !== null || d.after !== null) && (
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <Labelled label="Before">
-            <Code block>{JSON.stringify(d.before, null, 2)}</Code>
-          </Labelled>
-          <Labelled label="After">
-            <Code block>{JSON.stringify(d.after, null, 2)}</Code>
-          </Labelled>
-        </SimpleGrid>
+        <Labelled label="Changes">
+          <DiffTable rows={entityDiff(d.entity_type, auditDiff(d.before, d.after), d.client_timezone)} />
+        </Labelled>
       )}
     </Stack>
   );

@@ -1,5 +1,6 @@
 import {
   NOTIFICATION_CHANNEL_LABELS,
+  NOTIFICATION_STATUS_LABELS,
   NOTIFICATION_TYPE_LABELS,
   type NotificationLog,
   type NotificationLogDetail,
@@ -13,11 +14,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
+import { MessageFrame } from '../../components/message-frame.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
-import { messageDocument } from './message-document.ts';
 
 const STATUS_COLORS: Record<NotificationStatus, string> = {
   queued: 'gray',
@@ -35,31 +36,15 @@ const STATUS_COLORS: Record<NotificationStatus, string> = {
 function DeliveryBadge({ status }: { status: NotificationStatus }) {
   return (
     <Badge color={STATUS_COLORS[status]} variant="light">
-      {status}
+      {NOTIFICATION_STATUS_LABELS[status]}
     </Badge>
   );
 }
 
 const cells = {
-  created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} />,
+  created_at: (r: NotificationLog) => <DateTimeCell value={r.created_at} zone={r.client_timezone} />,
   status: (r: NotificationLog) => <DeliveryBadge status={r.delivery_status} />,
 };
-
-/**
- * The rendered e-mail as the recipient would see it, in a frame that can do nothing: `sandbox=""`
- * (no scripts, forms, popups or same-origin access) and a policy that loads nothing from elsewhere.
- */
-function RenderedHtml({ html }: { html: string }) {
-  return (
-    <iframe
-      title="Rendered message"
-      sandbox=""
-      srcDoc={messageDocument(html)}
-      referrerPolicy="no-referrer"
-      style={{ width: '100%', height: 360, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, background: 'white' }}
-    />
-  );
-}
 
 /**
  * Resend (failed or undelivered survey invitations and reminders only): the same rendered message
@@ -103,7 +88,7 @@ function ResendButton({ row }: { row: NotificationLog }) {
 function MessageDetail({ row }: { row: NotificationLog }) {
   const { data: d, states } = useResourceDetail<NotificationLogDetail>(notificationLogResource, row.id);
   const fields: [string, string][] = [
-    ['Time', formatDateTime(row.created_at)],
+    ['Time', formatDateTime(row.created_at, row.client_timezone)],
     ['Channel', NOTIFICATION_CHANNEL_LABELS[row.channel]],
     ['Type', NOTIFICATION_TYPE_LABELS[row.type]],
     ['Recipient', row.recipient],
@@ -143,7 +128,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
         <>
           {d.body_html !== null && (
             <Labelled label="Rendered e-mail">
-              <RenderedHtml html={d.body_html} />
+              <MessageFrame title="Rendered message" html={d.body_html} height={360} />
             </Labelled>
           )}
           {d.body_text !== null && (
@@ -156,9 +141,9 @@ function MessageDetail({ row }: { row: NotificationLog }) {
           <Labelled label="Status history">
             <Timeline active={d.events.length - 1} bulletSize={14} lineWidth={2} mt="xs" aria-label="Status history">
               {d.events.map((e) => (
-                <Timeline.Item key={`${e.at} ${e.status} ${e.detail ?? ''}`} title={e.status}>
+                <Timeline.Item key={`${e.at} ${e.status} ${e.detail ?? ''}`} title={NOTIFICATION_STATUS_LABELS[e.status]}>
                   <Text size="xs" c="dimmed">
-                    {formatDateTime(e.at)}
+                    {formatDateTime(e.at, row.client_timezone)}
                   </Text>
                   {e.detail && (
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

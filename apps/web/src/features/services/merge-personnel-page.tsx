@@ -1,4 +1,4 @@
-import type { MergeGroup, MergeGroupsAnswer, MergePerson, MergeRecord, Person } from '@admin/shared';
+import { cardOf, type MergeGroup, type MergeGroupsAnswer, type MergePerson, type MergeRecord, type Person } from '@admin/shared';
 import { MATCH_REASON_LABELS, mergeGroupColumns, mergeHistoryResource } from '@admin/shared/resources/personnel-merge';
 import { Badge, Button, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -7,8 +7,9 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateTimeCell, EmptyCell } from '../../components/data-table/cells.tsx';
 import { ColumnChooser } from '../../components/data-table/column-chooser.tsx';
-import { CursorPager, DataTable } from '../../components/data-table/data-table.tsx';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { CursorPager } from '../../components/data-table/pager.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
 import { ResourceTable } from '../../components/resource/resource-table.tsx';
@@ -25,13 +26,18 @@ const historyResource = mergeHistoryResource;
 const HISTORY_CONFIG = listConfigOf(historyResource);
 const NO_SORT = { sort: undefined, order: undefined };
 const GROUP_COLUMN_KEYS = mergeGroupColumns.map((c) => c.key);
+/** A group's card on a phone: its names, why they look alike and where they work. */
+const GROUP_CARD = cardOf(mergeGroupColumns, { facts: ['reasons', 'locations'] });
 
 /** Suspected duplicate groups of the current client, with Review merge and Not duplicates. */
 function Suggestions(props: {
   q: string;
   onSearch(q: string): void;
   cursor: string | undefined;
-  onCursor(cursor: string | undefined): void;
+  /** The page's number (the URL's), and the rows a page holds: the server's default. */
+  page: number;
+  perPage: number;
+  onCursor(cursor: string | undefined, page: number): void;
   onReview(people: MergePerson[]): void;
 }) {
   const currentClient = useSession((s) => s.currentClient);
@@ -79,6 +85,8 @@ function Suggestions(props: {
         visible={GROUP_COLUMN_KEYS}
         rows={list.data?.data}
         rowKey={(g) => g.key}
+        rowName={(g) => g.people.map((p) => p.name).join(', ')}
+        card={GROUP_CARD}
         sort={NO_SORT}
         defaultSort={{ sort: 'names', order: 'asc' }}
         onSort={() => undefined}
@@ -130,6 +138,8 @@ function Suggestions(props: {
         total={list.data?.total}
         totalIsEstimate={false}
         shownCount={list.data?.data.length ?? 0}
+        page={props.page}
+        perPage={props.perPage}
         onCursor={props.onCursor}
       />
       <Modal opened={dismissing !== null} onClose={() => setDismissing(null)} title="Not duplicates?" centered>
@@ -237,7 +247,9 @@ export default function MergePersonnelPage() {
             q={params.q}
             onSearch={(q) => update({ q })}
             cursor={params.cursor}
-            onCursor={(cursor) => update({ cursor })}
+            page={params.page}
+            perPage={params.perPage}
+            onCursor={(cursor, page) => update({ cursor, page })}
             onReview={setReviewing}
           />
         </Tabs.Panel>

@@ -2,6 +2,7 @@ import {
   SURVEY_SETTINGS_DEFAULTS as D,
   type DnsRecord,
   type DomainCheck,
+  SURVEY_TEST_EMAIL_LABELS,
   type SurveySettings,
   surveySettingsResource,
   surveyTestEmailSchema,
@@ -14,6 +15,7 @@ import { RowMenu } from '../../components/row-menu.tsx';
 import { SendTestForm } from '../../components/send-test-dialog.tsx';
 import { TableHead } from '../../components/table-head.tsx';
 import { ApiError, api } from '../../lib/http.ts';
+import { TestEmailIntro } from './survey-admin-test-email.tsx';
 
 const path = surveySettingsResource.path;
 const message = (e: unknown, field?: string) =>
@@ -135,14 +137,10 @@ function TestEmailForm({ row, onClose }: { row: SurveySettings; onClose(): void 
     <SendTestForm<{ to: string }, { status: string; error: string | null }>
       what={`Test e-mail of ${row.client_name}`}
       path={`${path}/${row.id}/test-email`}
-      field={{ key: 'to', label: 'To', placeholder: 'e.g. owner@example.com' }}
+      field={{ key: 'to', label: SURVEY_TEST_EMAIL_LABELS.to, placeholder: 'e.g. owner@example.com' }}
       schema={surveyTestEmailSchema}
       normalize={(typed) => typed.trim()}
-      intro={
-        <>
-          From {row.from_name} &lt;{row.from_email ?? 'the platform sender'}&gt;, with the unsubscribe footer.
-        </>
-      }
+      intro={<TestEmailIntro row={row} />}
       submitLabel="Send test email"
       onClose={onClose}
     />

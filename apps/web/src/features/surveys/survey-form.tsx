@@ -2,16 +2,18 @@ import { SMS_TEMPLATE_OPTIONS_PATH } from '@admin/shared/resources/sms-templates
 import { type SurveySettings, surveySettingsResource } from '@admin/shared/resources/survey-settings';
 import { checkSurvey, EMAIL_TOKENS, SURVEY_REVIEW_SITE_OPTIONS, type Survey, surveyResource } from '@admin/shared/resources/surveys';
 import { SURVEY_TYPES, type SurveyQuestion, type SurveyType } from '@admin/shared/surveys/questions';
-import { Alert, Badge, Button, Group, MultiSelect, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Button, Group, MultiSelect, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type BaseSyntheticEvent, useEffect, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { RemoteMultiSelect } from '../../components/filters/remote-multi-select.tsx';
 import { RemoteSelect } from '../../components/filters/remote-select.tsx';
+import { errorsByTab, TabErrorLabel } from '../../components/forms/tab-errors.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { bodyOf, type FormValues, type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
 import { useSession } from '../../lib/session-store.ts';
+import { ReviewGatingWarning, reviewSitesHint } from './review-gating.tsx';
 import { QuestionsEditor, starterQuestions } from './survey-questions.tsx';
 
 const LOCATIONS_PATH = '/api/endpoints/options';
@@ -41,7 +43,7 @@ const TABS = {
   ],
 } as const;
 type Tab = keyof typeof TABS;
-const tabOf = (field: string): Tab => (Object.keys(TABS) as Tab[]).find((t) => (TABS[t] as readonly string[]).includes(field)) ?? 'general';
+const TAB_ORDER = Object.keys(TABS) as Tab[];
 
 const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -96,11 +98,25 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
       ? { [String(record.sms_template_id)]: record.sms_template_name ?? `${record.client_name ?? 'Another client'}'s template` }
       : undefined;
   const [questions, setQuestions] = useState<SurveyQuestion[]>(record?.questions ?? starterQuestions('nps'));
-  const [questionErrors, setQuestionErrors] = useState<string[]>([]);
   const [tab, setTab] = useState<Tab>('general');
   const form = useResourceForm(surveyResource, props, {
-    ...(record ? {} : { initial: { location_ids: [] } }),
+    // `questions` is the editor's, kept outside the form; named here so its errors (the check's
+    // and the server's) are the form's, shown beside the editor and counted on its tab.
+    initial: { ...(record ? {} : { location_ids: [] }), questions: [] },
     toBody: (values) => toBody(values, questions),
+    // The checks across fields run with the rules, so one submit shows every problem on every tab.
+    check: (values) =>
+      checkSurvey({
+        type: text(values.type),
+        channel: text(values.channel),
+        email_subject: text(values.email_subject),
+        email_body: text(values.email_body),
+        sms_template_id: text(values.sms_template_id),
+        review_invite_mode: text(values.review_invite_mode),
+        review_invite_threshold: text(values.review_invite_threshold),
+        review_sites: list(values.review_sites),
+        questions: asType(values.type) === 'custom' ? questions.map((q) => ({ ...q, is_key_metric: false })) : questions,
+      }),
   });
   const { control, getFieldState, setValue } = form.form;
   // A new survey's sender name starts as its client's from name.
@@ -110,50 +126,18 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
   }, [record, fromName, getFieldState, setValue]);
   const [type, channel, mode] = useWatch({ control, name: ['type', 'channel', 'review_invite_mode'] });
 
-  const flagged = new Set<Tab>([
-    ...Object.keys(form.form.formState.errors).map(tabOf),
-    ...(questionErrors.length > 0 ? (['questions'] as const) : []),
-  ]);
+  const counts = errorsByTab<Tab>(form.form.formState.errors, TABS, 'general');
 
-  const submit = (event?: BaseSyntheticEvent) => {
-    const values = form.form.getValues();
-    const errors = checkSurvey({
-      type: text(values.type),
-      channel: text(values.channel),
-      email_subject: text(values.email_subject),
-      email_body: text(values.email_body),
-      sms_template_id: text(values.sms_template_id),
-      review_invite_mode: text(values.review_invite_mode),
-      review_invite_threshold: text(values.review_invite_threshold),
-      review_sites: list(values.review_sites),
-      questions: asType(values.type) === 'custom' ? questions.map((q) => ({ ...q, is_key_metric: false })) : questions,
-    });
-    setQuestionErrors(errors.questions ?? []);
-    const fields = Object.entries(errors).filter(([field]) => field !== 'questions');
-    for (const [field, messages] of fields) form.form.setError(field, { type: 'rule', message: messages[0] ?? '' });
-    const first = Object.keys(errors)[0];
-    if (first) {
-      event?.preventDefault();
-      setTab(tabOf(first));
-      return Promise.resolve();
-    }
-    return form.submit(event).then(() => {
-      const server = form.form.formState.errors;
-      const firstServer = Object.keys(server)[0];
-      if (firstServer) setTab(tabOf(firstServer));
-    });
+  // After a submit (the rules, the checks, then the server's answer), the tab shown has a problem
+  // if any has: the first tab with one is opened unless the one shown has its own.
+  const submit = async (event?: BaseSyntheticEvent) => {
+    await form.submit(event);
+    const flagged = TAB_ORDER.filter((t) => TABS[t].some((f) => getFieldState(f).invalid));
+    const [first] = flagged;
+    if (first && !flagged.includes(tab)) setTab(first);
   };
 
-  const tabLabel = (t: Tab, label: string) => (
-    <Group gap={6} wrap="nowrap">
-      {label}
-      {flagged.has(t) && (
-        <Badge size="xs" color="red" circle aria-label="has problems">
-          !
-        </Badge>
-      )}
-    </Group>
-  );
+  const tabLabel = (t: Tab, label: string) => <TabErrorLabel label={label} count={counts[t]} />;
 
   return (
     <ResourceFormShell form={{ ...form, submit }}>
@@ -196,7 +180,15 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
         </Tabs.Panel>
 
         <Tabs.Panel value="questions" pt="sm">
-          <QuestionsEditor questions={questions} onChange={setQuestions} surveyType={asType(type)} errors={questionErrors} />
+          <QuestionsEditor
+            questions={questions}
+            onChange={(next) => {
+              setQuestions(next);
+              form.form.clearErrors('questions');
+            }}
+            surveyType={asType(type)}
+            errors={form.veeErrors.collect('questions')}
+          />
         </Tabs.Panel>
 
         <Tabs.Panel value="messaging" pt="sm">
@@ -242,13 +234,14 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
               form={form}
               names={mode === 'threshold' ? ['review_invite_mode', 'review_invite_threshold'] : ['review_invite_mode']}
             />
+            {mode === 'threshold' && <ReviewGatingWarning />}
             <Controller
               control={control}
               name="review_sites"
               render={({ field }) => (
                 <MultiSelect
                   label={surveyResource.labels.review_sites}
-                  description="Offered to every respondent; at most 4"
+                  description={reviewSitesHint(mode)}
                   data={SURVEY_REVIEW_SITE_OPTIONS}
                   value={list(field.value)}
                   onChange={field.onChange}

@@ -1,6 +1,8 @@
 import {
   answerText,
   NPS_CLASS_LABELS,
+  RESPONSE_EXCLUSION_LABELS,
+  responseExclusionSchema,
   type SurveyResponse,
   type SurveyResponseDetail,
   surveyResponseResource,
@@ -14,13 +16,25 @@ import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { api } from '../../lib/http.ts';
+import { ApiError, api } from '../../lib/http.ts';
 import { ResponseReassign } from './response-reassign.tsx';
 
 const CLASS_COLORS = { promoter: 'green', passive: 'yellow', detractor: 'red' } as const;
 
 const cells = {
-  submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} />,
+  submitted_at: (r: SurveyResponse) => <DateTimeCell value={r.submitted_at} zone={r.client_timezone} />,
+  // A Send test's answer, never counted in a figure, is marked beside the name (as Survey
+  // Processing marks its invitation), so the table and the phone's card both show it.
+  customer: (r: SurveyResponse) => (
+    <span>
+      {r.customer}
+      {r.test && (
+        <Badge size="sm" color="grape" variant="light" ml={6}>
+          Test
+        </Badge>
+      )}
+    </span>
+  ),
   nps_class: (r: SurveyResponse) =>
     r.nps_class ? (
       <Badge color={CLASS_COLORS[r.nps_class]} variant="light">
@@ -42,8 +56,9 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
   const [busy, setBusy] = useState(false);
   const excluding = !detail.excluded;
   const submit = async () => {
-    if (reason.trim() === '') return setError('The reason field is required');
-    if (reason.length > 500) return setError('The reason field may not be greater than 500 characters');
+    // The server's own rule and message, so the field is named as it is labelled here.
+    const checked = responseExclusionSchema.shape.reason.safeParse(reason);
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? null);
     setBusy(true);
     try {
       await api.post(`${surveyResponseResource.path}/${detail.id}/exclusion`, { excluded: excluding, reason });
@@ -52,7 +67,7 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
       setError(null);
       await queryClient.invalidateQueries();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(e instanceof ApiError ? (e.fieldErrors.reason?.[0] ?? e.message) : e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -60,7 +75,8 @@ function ExclusionForm({ detail }: { detail: SurveyResponseDetail }) {
   return (
     <Stack gap="xs">
       <Textarea
-        label={excluding ? 'Reason to exclude from reports' : 'Reason to include in reports again'}
+        label={RESPONSE_EXCLUSION_LABELS.reason}
+        description={excluding ? 'Why this response is left out of reports' : 'Why this response counts in reports again'}
         required
         maxLength={500}
         value={reason}
@@ -82,7 +98,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
   // The detail once loaded: it is fresh after a reassign even before the list reloads.
   const r: SurveyResponse = d ?? row;
   const fields: [string, string][] = [
-    ['Submitted at', formatDateTime(r.submitted_at)],
+    ['Submitted at', formatDateTime(r.submitted_at, r.client_timezone)],
     ['Customer', r.customer],
     ['Client', r.client_name ?? '—'],
     ['Location', r.location_name ?? '—'],
@@ -92,6 +108,7 @@ function ResponseDetail({ row }: { row: SurveyResponse }) {
     ['Class', r.nps_class ? NPS_CLASS_LABELS[r.nps_class] : '—'],
     ['Testimonial consent', r.testimonial_consent ? 'Yes' : 'No'],
     ['Excluded from reports', r.excluded ? `Yes — ${r.excluded_reason ?? ''}` : 'No'],
+    ['Test response', r.test ? 'Yes — an answer to a Send test, never counted in figures' : 'No'],
   ];
   return (
     <Stack gap="sm">

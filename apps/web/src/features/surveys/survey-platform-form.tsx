@@ -8,7 +8,7 @@ import {
   type FeedPreview,
 } from '@admin/shared/resources/data-feeds';
 import { Alert, Autocomplete, Fieldset, FileInput, PasswordInput, ScrollArea, SimpleGrid, Table, TagsInput, Text } from '@mantine/core';
-import { type BaseSyntheticEvent, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { RemoteSelect } from '../../components/filters/remote-select.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
@@ -21,7 +21,7 @@ const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : [])
 const NUMBERS = ['survey_id', 'sftp_port'];
 
 /** The mapping as the form holds it: one text per field (`map_first_name`: the source column). */
-function mappingOf(values: Partial<FormValues>): FeedMapping {
+function mappingOf(values: Partial<FormValues> | Record<string, unknown>): FeedMapping {
   const mapping: FeedMapping = {};
   for (const field of FEED_FIELDS) {
     const column = text(values[mapKey(field)]).trim();
@@ -38,7 +38,7 @@ const LOCATIONS_PATH = '/api/endpoints/options';
  * survey, location: one fixed location or a location code column), the SFTP settings when the
  * source is SFTP (the password is never shown; blank keeps the stored one), the file's format, and
  * the field mapping (source column → field) with a preview of a sample file's first rows, whose
- * columns the mapping then offers. `checkFeed` runs before a save as the server runs it.
+ * columns the mapping then offers. `checkFeed` runs with the rules, as the server runs it.
  */
 export function FeedForm(props: ResourceFormProps<DataFeed>) {
   const record = props.record;
@@ -62,6 +62,23 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
       // Any mapping change sends the whole mapping (the server replaces it).
       if (!record || Object.keys(values).some((k) => k.startsWith('map_'))) body.field_mapping = mappingOf(form.form.getValues());
       return body;
+    },
+    // The checks across fields run with the rules, so one submit shows every problem at once; the
+    // mapping's are shown above the mapping (under its first field's key).
+    check: (values) => {
+      const errors = checkFeed({
+        source_type: text(values.source_type),
+        location_mode: text(values.location_mode),
+        location_id: text(values.location_id),
+        sftp_host: text(values.sftp_host),
+        sftp_path: text(values.sftp_path),
+        sftp_username: text(values.sftp_username),
+        sftp_password: text(values.sftp_password),
+        password_set: record?.sftp_password_set ?? false,
+        field_mapping: mappingOf(values),
+      });
+      const { field_mapping: mapping, ...rest } = errors;
+      return mapping ? { ...rest, [mapKey('first_name')]: [mapping.join('. ')] } : rest;
     },
   });
   const { control } = form.form;
@@ -94,29 +111,6 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
     }
   };
 
-  const submit = (event?: BaseSyntheticEvent) => {
-    const values = form.form.getValues();
-    const errors = checkFeed({
-      source_type: text(values.source_type),
-      location_mode: text(values.location_mode),
-      location_id: text(values.location_id),
-      sftp_host: text(values.sftp_host),
-      sftp_path: text(values.sftp_path),
-      sftp_username: text(values.sftp_username),
-      sftp_password: text(values.sftp_password),
-      password_set: record?.sftp_password_set ?? false,
-      field_mapping: mappingOf(values),
-    });
-    for (const [field, messages] of Object.entries(errors)) {
-      form.form.setError(field === 'field_mapping' ? mapKey('first_name') : field, { type: 'rule', message: messages.join('. ') });
-    }
-    if (Object.keys(errors).length > 0) {
-      event?.preventDefault();
-      return Promise.resolve();
-    }
-    return form.submit(event);
-  };
-
   const select = (name: 'survey_id' | 'location_id', path: string) => (
     <Controller
       control={control}
@@ -135,10 +129,11 @@ export function FeedForm(props: ResourceFormProps<DataFeed>) {
       )}
     />
   );
-  const mappingErrors = form.error(mapKey('first_name'));
+  // The check's mapping problems, or the server's (`field_mapping`, `field_mapping.email`…).
+  const mappingErrors = form.error(mapKey('first_name')) ?? form.error('field_mapping');
 
   return (
-    <ResourceFormShell form={{ ...form, submit }}>
+    <ResourceFormShell form={form}>
       <Field form={form} name="name" />
       <FieldRow form={form} names={['source_type', 'vendor']} />
       <Field form={form} name="trigger_event" />

@@ -7,7 +7,7 @@ import {
   type FeedRunStarted,
   type FeedValidation,
 } from '@admin/shared/resources/data-feeds';
-import { type FeedRunDetail, runStatusText } from '@admin/shared/resources/survey-manager-logs';
+import { type FeedRunDetail, runStatusText, skippedText } from '@admin/shared/resources/survey-manager-logs';
 import { Alert, Anchor, Button, FileInput, Group, Menu, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
@@ -22,13 +22,13 @@ import { followRun } from '../../lib/run-progress.ts';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** The per-row errors of a dry run or a run: row, column, why. */
+/** The per-row errors of a dry run or a run: the row's line in the file (the header is line 1), column, why. */
 function RowErrors({ errors, total }: { errors: FeedRowError[]; total: number }) {
   if (errors.length === 0) return null;
   return (
     <Stack gap={4}>
       <Table striped withTableBorder aria-label="Row errors">
-        <TableHead labels={['Row', 'Column', 'Error']} />
+        <TableHead labels={['Line', 'Column', 'Error']} />
         <Table.Tbody>
           {errors.map((e) => (
             <Table.Tr key={`${e.row_number}-${e.column}-${e.message}`}>
@@ -170,10 +170,7 @@ function UploadForm({ row, list, onClose }: { row: DataFeed; list: ResourceList<
             </Text>
             {Object.entries(run.rows_skipped).length > 0 && (
               <Text size="xs" c="dimmed">
-                Skipped:{' '}
-                {Object.entries(run.rows_skipped)
-                  .map(([status, n]) => `${status} ${n}`)
-                  .join(', ')}
+                {skippedText(run.rows_skipped)}
               </Text>
             )}
             {run.error && <Text size="sm">{run.error}</Text>}

@@ -5,16 +5,8 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Labelled } from '../../components/field-grid.tsx';
+import { MessageFrame } from '../../components/message-frame.tsx';
 import { api } from '../../lib/http.ts';
-
-/**
- * The e-mail's frame document, with the policy Tracking Logs' detail uses
- * (features/logging/message-document.ts; features do not import each other): inline styles and
- * data: images only, first in the head, so nothing in the message loads from elsewhere.
- */
-const EMAIL_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; form-action 'none'; base-uri 'none'";
-const emailDocument = (html: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${EMAIL_CSP}"><meta name="referrer" content="no-referrer"></head><body>${html}</body></html>`;
 
 /**
  * The public page's own policy for the preview frame, put first in its head: styles inline, the
@@ -58,7 +50,7 @@ function PreviewBody({ preview }: { preview: SurveyPreview }) {
             <Stack gap="sm">
               <Labelled label="From">
                 <Text size="sm">
-                  {email.from_name} &lt;{email.from_address ?? 'the platform address'}&gt;
+                  {email.from_name} &lt;{email.from_address}&gt;
                   {email.reply_to && ` · Reply-to ${email.reply_to}`}
                 </Text>
               </Labelled>
@@ -68,7 +60,7 @@ function PreviewBody({ preview }: { preview: SurveyPreview }) {
                 </Text>
               </Labelled>
               <Labelled label="Rendered e-mail">
-                <Frame title="Rendered e-mail" doc={emailDocument(email.html)} height={320} />
+                <MessageFrame title="Rendered e-mail" html={email.html} height={320} remoteImages />
               </Labelled>
               <Labelled label="Text version">
                 <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PathCell } from '../../components/data-table/cells.tsx';
 import { GuardedModal, useChanged } from '../../components/discard-guard.tsx';
+import { SearchableSelect } from '../../components/filters/searchable-select.tsx';
 import { ClientsShown } from '../../components/resource/clients-shown.tsx';
 import { type ResourceList, ResourcePage } from '../../components/resource/resource-page.tsx';
 import { StatusActions, StatusBadge } from '../../components/status/status-kit.tsx';
@@ -58,10 +59,11 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
   const [rate, setRate] = useState<number | string>(row.configured ? row.rate_limit_per_min : RATE_LIMIT_DEFAULT);
   const choices = secretChoices(row.has_webhook_secret);
   const [secretAction, setSecretAction] = useState<WebhookSecretAction>('keep');
-  const { busy, run, error } = useDialogSave();
+  const save = useDialogSave();
+  const { run, error } = save;
   const dirty = useChanged({ surveyId, tokenId, ips, format, rate, secretAction });
 
-  const save = () =>
+  const submit = () =>
     run(async () => {
       const { data } = await api.put<{ data: { webhook_secret: string | null } }>(`${path}/${row._id}`, {
         survey_id: surveyId === null ? null : Number(surveyId),
@@ -77,11 +79,10 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
     });
 
   return (
-    <DialogForm onSubmit={save} onCancel={onCancel} busy={busy} dirty={dirty} submitLabel="Save">
-      <Select
+    <DialogForm onSubmit={submit} onCancel={onCancel} save={save} dirty={dirty} submitLabel="Save">
+      <SearchableSelect
         label={labels.survey_id}
         required
-        searchable
         data={surveys.data?.data ?? []}
         value={surveyId}
         onChange={setSurveyId}
@@ -89,11 +90,10 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
         nothingFoundMessage="This client has no survey"
         data-autofocus
       />
-      <Select
+      <SearchableSelect
         label={labels.token_id}
         description="Empty: any token with the feeds:write scope that may feed this client (a super-admin's, or one of its users')"
         clearable
-        searchable
         data={tokens.data?.data ?? []}
         value={tokenId}
         onChange={setTokenId}
@@ -112,8 +112,10 @@ function EndpointForm({ row, onDone, onCancel }: { row: ApiEndpoint; onDone(secr
       <NumberInput
         label={labels.rate_limit_per_min}
         required
+        description="Calls per minute, 1–6000"
         min={1}
         max={6000}
+        clampBehavior="none"
         allowDecimal={false}
         value={rate}
         onChange={setRate}

@@ -6,10 +6,14 @@ const describe = (char: string) => `${char} (U+${(char.codePointAt(0) ?? 0).toSt
 
 /**
  * The live counter under a message: characters, encoding, segments and what is left in the last
- * one, which characters forced UCS-2 or count double, the warnings and the compliance problems.
+ * one, which characters forced UCS-2 or count double, the warnings and the compliance problems
+ * (less the one the message field already shows under itself after a save, `shownOnField`, so
+ * no message is read or seen twice). Colours by name, not shade: the theme gives each a shade
+ * that reads on white (decision 042).
  */
-export function SmsCounter({ check, id }: { check: SmsCheck; id: string }) {
-  const { count, errors, warnings } = check;
+export function SmsCounter({ check, id, shownOnField }: { check: SmsCheck; id: string; shownOnField?: string | undefined }) {
+  const { count, warnings } = check;
+  const errors = check.errors.filter((e) => e !== shownOnField);
   const segments = `${count.segments} segment${count.segments === 1 ? '' : 's'}`;
   return (
     <div id={id} role="status" aria-live="polite" aria-label="Message length">
@@ -28,7 +32,7 @@ export function SmsCounter({ check, id }: { check: SmsCheck; id: string }) {
         </Text>
       </Group>
       {count.nonGsm.length > 0 && (
-        <Text size="xs" c="orange.8">
+        <Text size="xs" c="orange">
           UCS-2 because of {count.nonGsm.slice(0, 5).map(describe).join(', ')}
           {count.nonGsm.length > 5 ? ` and ${count.nonGsm.length - 5} more` : ''}: a segment then holds 70 characters, 67 when concatenated.
         </Text>
@@ -45,12 +49,12 @@ export function SmsCounter({ check, id }: { check: SmsCheck; id: string }) {
       {(warnings.length > 0 || errors.length > 0) && (
         <List size="xs" spacing={2} mt={4}>
           {errors.map((e) => (
-            <List.Item key={e} c="red.8">
+            <List.Item key={e} c="red">
               {e}
             </List.Item>
           ))}
           {warnings.map((w) => (
-            <List.Item key={w} c="orange.8">
+            <List.Item key={w} c="orange">
               Warning: {w}
             </List.Item>
           ))}

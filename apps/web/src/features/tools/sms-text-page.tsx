@@ -8,7 +8,7 @@ import {
 } from '@admin/shared/resources/sms-templates';
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { BaseSyntheticEvent } from 'react';
+import { type BaseSyntheticEvent, useRef } from 'react';
 import { useWatch } from 'react-hook-form';
 import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
@@ -17,6 +17,7 @@ import { type ResourceList, ResourcePage } from '../../components/resource/resou
 import { type ResourceFormProps, useResourceForm } from '../../components/resource/use-resource-form.ts';
 import { api } from '../../lib/http.ts';
 import { SmsCounter } from './sms-counter.tsx';
+import { insertAt } from './sms-insert.ts';
 import { SendTestAction } from './sms-send-test.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -32,10 +33,20 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
   const check = checkSmsTemplateBody(text(purpose), text(body).trim());
   const record = props.record;
 
-  const append = (addition: string) => {
+  const message = useRef<HTMLDivElement>(null);
+  // At the message's caret (or over its selection). A message not yet clicked into has its caret
+  // at the end: setting a textarea's value puts it there, so an insert then appends.
+  const insert = (addition: string) => {
+    const textarea = message.current?.querySelector('textarea');
     const now = text(form.form.getValues('body'));
-    const joined = now === '' || /\s$/.test(now) ? `${now}${addition}` : `${now} ${addition}`;
-    form.form.setValue('body', joined, { shouldDirty: true, shouldValidate: true });
+    const at = textarea ? { start: textarea.selectionStart, end: textarea.selectionEnd } : { start: now.length, end: now.length };
+    const next = insertAt(now, addition, at);
+    form.form.setValue('body', next.text, { shouldDirty: true, shouldValidate: true });
+    // Back to the message with the caret after the insert, so typing goes on where it was.
+    if (textarea) {
+      textarea.focus();
+      textarea.setSelectionRange(next.caret, next.caret);
+    }
   };
   const submit = (event?: BaseSyntheticEvent) => {
     const [problem] = check.errors;
@@ -52,18 +63,20 @@ function SmsTemplateForm(props: ResourceFormProps<SmsTemplate>) {
       <GlobalDefaultNote form={form} record={record} what="template" />
       <Field form={form} name="name" />
       <FieldRow form={form} names={['purpose', 'language']} />
-      <Field form={form} name="body" />
+      <div ref={message}>
+        <Field form={form} name="body" />
+      </div>
       <Group gap={6} aria-label="Insert into the message" role="group">
         {SMS_TOKENS.map((token) => (
-          <Button key={token} size="compact-xs" variant="light" onClick={() => append(token)}>
+          <Button key={token} size="compact-xs" variant="light" onClick={() => insert(token)}>
             {token}
           </Button>
         ))}
-        <Button size="compact-xs" variant="light" onClick={() => append(SMS_OPT_OUT_FOOTER)}>
+        <Button size="compact-xs" variant="light" onClick={() => insert(SMS_OPT_OUT_FOOTER)}>
           {SMS_OPT_OUT_FOOTER}
         </Button>
       </Group>
-      <SmsCounter check={check} id="sms-counter" />
+      <SmsCounter check={check} id="sms-counter" shownOnField={form.error('body')} />
       <GlobalDefaultField form={form} record={record} />
     </ResourceFormShell>
   );

@@ -1,0 +1,4 @@
+CREATE INDEX "survey_processing_items_transaction_prefix_idx" ON "survey_processing_items" USING btree (lower("transaction_id") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "survey_processing_items_email_prefix_idx" ON "survey_processing_items" USING btree ("email" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "survey_processing_items_phone_prefix_idx" ON "survey_processing_items" USING btree ("phone" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "survey_processing_items_name_prefix_idx" ON "survey_processing_items" USING btree (lower("first_name" || ' ' || coalesce("last_name", '')) text_pattern_ops);
