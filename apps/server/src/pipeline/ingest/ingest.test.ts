@@ -149,8 +149,9 @@ describe('normalize', () => {
     const { rows, errors } = await normalize(database.db, feed, records);
 
     expect(rows).toHaveLength(2);
+    // Rows are numbered by file line, the header being line 1 (docs/decisions/041-line-numbers-and-zoned-times.md).
     expect(rows[0]).toMatchObject({
-      rowNumber: 1,
+      rowNumber: 2,
       firstName: 'Alex',
       lastName: 'Rivera',
       email: 'alex.rivera@example.com',
@@ -164,19 +165,19 @@ describe('normalize', () => {
     expect(rows[0]?.personnelId).toBeTypeOf('number');
     expect(rows[0]?.productId).toBeTypeOf('number');
     expect(rows[0]?.referralSourceId).toBeTypeOf('number');
-    expect(rows[1]).toMatchObject({ rowNumber: 2, email: null, phone: '+13035550199', lastName: null, smsOptIn: false, amount: null });
+    expect(rows[1]).toMatchObject({ rowNumber: 3, email: null, phone: '+13035550199', lastName: null, smsOptIn: false, amount: null });
 
     const seen = errors.map((e) => [e.rowNumber, e.column, e.message]);
     expect(seen).toEqual([
-      [3, 'first_name', 'The First name field is required'],
-      [4, 'phone', 'The Phone field must be a valid phone number'],
-      [5, 'transaction_date', 'The Transaction date field must be a date in the format MM/dd/yyyy'],
-      [6, 'email', 'The Email or Phone field is required'],
-      [7, 'location_code', 'The Location code NOPE is not a location (store code) of this client'],
-      [7, 'personnel_code', 'The Personnel code E-NOBODY is not an employee code or alias of this client'],
-      [7, 'amount', 'The Amount field must be a number with at most 2 decimals'],
-      [7, 'opt_in_sms', 'The SMS opt-in field must be yes or no (true/false, 1/0, y/n)'],
-      [8, 'transaction_date', 'The Transaction date field must be a date from 2000 to 2099'],
+      [4, 'first_name', 'The First name field is required'],
+      [5, 'phone', 'The Phone field must be a valid phone number'],
+      [6, 'transaction_date', 'The Transaction date field must be a date in the format MM/dd/yyyy'],
+      [7, 'email', 'The Email or Phone field is required'],
+      [8, 'location_code', 'The Location code NOPE is not a location (store code) of this client'],
+      [8, 'personnel_code', 'The Personnel code E-NOBODY is not an employee code or alias of this client'],
+      [8, 'amount', 'The Amount field must be a number with at most 2 decimals'],
+      [8, 'opt_in_sms', 'The SMS opt-in field must be yes or no (true/false, 1/0, y/n)'],
+      [9, 'transaction_date', 'The Transaction date field must be a date from 2000 to 2099'],
     ]);
     expect(errors[0]?.raw.last_name).toBe('Nofirst');
   });
