@@ -133,17 +133,20 @@ for (const kind of testDatabaseKinds()) {
           past('recent@x.test', null, 10),
           past('long-ago@x.test', null, 100),
           past('answered@x.test', null, 200),
+          // A staff member's Send test, answered: a test, not a survey of this contact.
+          { ...past('tested@x.test', null, 10), source: 'manual_test' as const },
         ])
         .returning({ id: surveyProcessingItems.id, email: surveyProcessingItems.email });
-      const answered = items.find((i) => i.email === 'answered@x.test')?.id ?? 0;
-      await db.insert(surveyResponses).values({
-        processingItemId: answered,
+      const answer = (email: string, test: boolean) => ({
+        processingItemId: items.find((i) => i.email === email)?.id ?? 0,
         surveyId: emailSurvey,
         clientId,
         answers: {},
         questions: [],
+        test,
         submittedAt: new Date(NOW.getTime() - 5 * DAY),
       });
+      await db.insert(surveyResponses).values([answer('answered@x.test', false), answer('tested@x.test', true)]);
       await db.insert(emailOptOuts).values([
         { email: 'out@x.test', clientId, source: 'unsubscribe' },
         { email: 'out-elsewhere@x.test', clientId: otherClientId, source: 'unsubscribe' },
@@ -198,6 +201,7 @@ for (const kind of testDatabaseKinds()) {
       { rule: '2 transaction already received', row: { transactionId: 'T-OLD' }, status: 'skipped_duplicate' },
       { rule: '3 sent 10 days ago (within 90)', row: { email: 'recent@x.test' }, status: 'skipped_over_survey' },
       { rule: '3 answered 5 days ago', row: { email: 'answered@x.test' }, status: 'skipped_over_survey' },
+      { rule: '3 a test sent and answered lately: not over-surveyed', row: { email: 'tested@x.test' }, status: 'scheduled', channel: 'email' },
       { rule: '3 sent 100 days ago: not over-surveyed', row: { email: 'long-ago@x.test' }, status: 'scheduled', channel: 'email' },
       { rule: '4 e-mail opted out of this client', row: { email: 'out@x.test' }, status: 'skipped_opt_out' },
       { rule: '4 opted out of another client only', row: { email: 'out-elsewhere@x.test' }, status: 'scheduled', channel: 'email' },

@@ -118,10 +118,11 @@ async function lookups(tx: Db, ctx: AdmitContext, rows: NormalRow[], s: Settings
     : null;
   // The contacts surveyed recently: e-mails and phones looked up apart, each through its own index
   // ((client_id, email), (client_id, phone)). One `email in … or phone in …` cannot use either and
-  // scanned every item of the client for each batch.
+  // scanned every item of the client for each batch. A staff member's Send test (`manual_test`)
+  // surveys no customer, so it never over-surveys one.
   const recently = (column: 'email' | 'phone', values: string[]) => sql`
     select i.email, i.phone from survey_processing_items i
-    where i.client_id = ${c} and i.${sql.raw(column)} in ${list(values)}
+    where i.client_id = ${c} and i.${sql.raw(column)} in ${list(values)} and i.source <> 'manual_test'
       and ((i.sent_at >= ${cutoff}::timestamptz) or i.status = 'scheduled'
         or exists (select 1 from survey_responses r where r.processing_item_id = i.id and r.submitted_at >= ${cutoff}::timestamptz))`;
   const recentQuery =
