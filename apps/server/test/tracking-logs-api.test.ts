@@ -1,7 +1,7 @@
 import { type NotificationLog, type NotificationLogDetail, notificationLogResource, parseCsv } from '@admin/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, emailSuppressions, locations, notificationLogs } from '../src/db/schema/index.ts';
+import { clients, emailSuppressions, locations, notificationLogs, surveys } from '../src/db/schema/index.ts';
 import { createMessenger } from '../src/messaging/send.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
@@ -198,6 +198,24 @@ for (const kind of testDatabaseKinds()) {
       });
       expect(bad.statusCode).toBe(400);
       expect(Object.keys(bad.json().errors ?? {})).toContain('to');
+    });
+
+    it('marks a Send test invitation as a test send, in the list and the CSV (issue 19, item 3)', async () => {
+      const db = ctx.database.db;
+      const [survey] = await db.select({ id: surveys.id }).from(surveys).where(eq(surveys.clientId, clientId)).limit(1);
+      const sent = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/surveys/${survey?.id}/send-test`,
+        headers,
+        payload: { to: 'tester@example.com' },
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const found = await page('/api/notifications-logs?recipient=tester@example.com');
+      expect(found.data.map((r) => [r.type, r.test])).toEqual([['survey_invite', true]]);
+      // The customer's invitation of the fixture is not a test.
+      expect((await page(`/api/notifications-logs?${range}&type=survey_invite`)).data.map((r) => r.test)).toEqual([false]);
+      const csv = parseCsv((await get('/api/notifications-logs/export?recipient=tester@example.com&columns=type')).body.slice(1));
+      expect(csv).toEqual([['Type'], ['Survey invite · Test send']]);
     });
 
     it('is for signed-in staff only', async () => {

@@ -104,6 +104,8 @@ export const notificationLogSchema = z.object({
   related_type: z.string().nullable(),
   related_id: z.string().nullable(),
   error: z.string().nullable(),
+  /** Sent by a staff member's Send test (its invitation's source is `manual_test`), not to a customer. */
+  test: z.boolean(),
 });
 export type NotificationLog = z.infer<typeof notificationLogSchema>;
 
@@ -128,6 +130,10 @@ const labelIn = (labels: Record<string, string>, key: string) => (Object.hasOwn(
 export const messageKindText = (type: string, status: string): string =>
   `${labelIn(NOTIFICATION_TYPE_LABELS, type)} · ${labelIn(NOTIFICATION_STATUS_LABELS, status)}`;
 
+/** `Survey invite`, or `Survey invite · Test send` for a staff member's Send test. */
+export const messageTypeText = (r: Pick<NotificationLog, 'type' | 'test'>): string =>
+  `${NOTIFICATION_TYPE_LABELS[r.type]}${r.test ? ' · Test send' : ''}`;
+
 /** `Invitation 571`: what the message is about, as the table, the detail and the CSV show it. */
 export const relatedOf = (r: Pick<NotificationLog, 'related_type' | 'related_id'>): string | null =>
   r.related_type ? `${RELATED_LABELS[r.related_type] ?? r.related_type.replace(/_/g, ' ')}${r.related_id ? ` ${r.related_id}` : ''}` : null;
@@ -148,7 +154,7 @@ export const notificationLogResource = defineResource({
     client_name: { label: 'Client' },
     location_name: { label: 'Location', defaultVisible: false },
     channel: { label: 'Channel', format: (r) => NOTIFICATION_CHANNEL_LABELS[r.channel] },
-    type: { label: 'Type', format: (r) => NOTIFICATION_TYPE_LABELS[r.type] },
+    type: { label: 'Type', format: messageTypeText },
     recipient: { label: 'Recipient' },
     subject_or_template: { label: 'Subject/template' },
     provider_message_id: { label: 'Provider message id', defaultVisible: false },

@@ -75,6 +75,10 @@ const fields = {
   relatedType: notificationLogs.relatedType,
   relatedId: notificationLogs.relatedId,
   error: notificationLogs.error,
+  // Its invitation was a Send test. The CASE keeps a non-numeric related id from ever being cast.
+  test: sql<boolean>`exists (select 1 from survey_processing_items i
+    where ${notificationLogs.relatedType} = 'survey_processing_item' and i.source = 'manual_test'
+      and i.id = case when ${notificationLogs.relatedId} ~ '^[0-9]{1,18}$' then ${notificationLogs.relatedId}::bigint end)`,
 };
 
 type Row = {
@@ -95,6 +99,7 @@ type Row = {
   relatedType: string | null;
   relatedId: string | null;
   error: string | null;
+  test: boolean;
 };
 
 /** The record as answered: the recipient masked, the enums as the one sender wrote them (messaging/send.ts). */
@@ -117,6 +122,7 @@ function toRecord(r: Row): NotificationLog {
     related_type: r.relatedType,
     related_id: r.relatedId,
     error: r.error,
+    test: r.test,
   };
 }
 

@@ -1,7 +1,7 @@
 import {
+  messageTypeText,
   NOTIFICATION_CHANNEL_LABELS,
   NOTIFICATION_STATUS_LABELS,
-  NOTIFICATION_TYPE_LABELS,
   type NotificationLog,
   type NotificationLogDetail,
   type NotificationStatus,
@@ -90,7 +90,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
   const fields: [string, string][] = [
     ['Time', formatDateTime(row.created_at, row.client_timezone)],
     ['Channel', NOTIFICATION_CHANNEL_LABELS[row.channel]],
-    ['Type', NOTIFICATION_TYPE_LABELS[row.type]],
+    ['Type', messageTypeText(row)],
     ['Recipient', row.recipient],
     ['Client', row.client_name ?? '—'],
     ['Location', row.location_name ?? '—'],
