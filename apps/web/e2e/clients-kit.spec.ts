@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, setColumn, signInAsAdmin } from './support.ts';
 
 test.describe('Client Manager on the resource kit', () => {
   test('a new client: no modules, its root team named as typed, the created message gone after the next status change', async ({
@@ -23,7 +23,10 @@ test.describe('Client Manager on the resource kit', () => {
     // One answer to a create: the banner, not a toast as well.
     await expect(page.getByText('Saved Kit Test Kennels')).toHaveCount(0);
     const table = page.getByRole('table', { name: 'Clients' });
+    // Root team is not a default column (docs/decisions/040-lists-as-cards-and-one-line-cells.md): shown from Columns.
+    await setColumn(page, 'Root team', true);
     await expect(table.getByRole('row', { name: /Kit Test Kennels/ })).toContainText('Kit Test HQ');
+    await setColumn(page, 'Root team', false);
 
     await table.getByRole('button', { name: 'Pause Kit Test Kennels' }).click();
     await page.getByRole('dialog', { name: 'Pause Kit Test Kennels?' }).getByRole('button', { name: 'Pause' }).click();

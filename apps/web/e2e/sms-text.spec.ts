@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, listRows, setColumn, signInAsAdmin } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -61,7 +61,9 @@ test('SMS Text: a template is written with the live counter, refused until compl
   await expect(row).toContainText('UCS-2');
   await expect(row).toContainText('Survey invite');
   await expect(row).toContainText('Hi {first_name}, how did we do at {business_name}? {link} Re…');
+  await setColumn(page, 'Has opt-out text', true);
   await expect(row).toContainText('Yes');
+  await setColumn(page, 'Has opt-out text', false);
 
   await row.getByRole('button', { name: 'Duplicate Invite after visit' }).click();
   await expect(table.getByRole('row', { name: /Invite after visit \(copy\)/ })).toBeVisible();

@@ -112,3 +112,10 @@ export async function columnTexts(page: Page, name: string, label: string): Prom
   }
   return listRows(page, name).locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`).allInnerTexts();
 }
+
+/** Shows or hides one of a list's columns from its Columns chooser, as a person would. */
+export async function setColumn(page: Page, label: string, shown: boolean): Promise<void> {
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await page.getByRole('group', { name: 'Choose columns' }).getByRole('checkbox', { name: label }).setChecked(shown);
+  await page.keyboard.press('Escape');
+}

@@ -579,7 +579,8 @@ test.describe('10. Phones and dates', () => {
       for (const record of records.slice(1)) expect(record[phoneColumn]).toMatch(/^'?\+1\d{10}$/);
 
       const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
-      const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/;
+      // One moment format, its zone named (issue 19, item 10; docs/decisions/041-line-numbers-and-zoned-times.md).
+      const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M [A-Z][A-Za-z0-9+:-]*$/;
       await page.goto('/admin/system/logs');
       await expect(listRows(page, 'System logs').first()).toBeVisible();
       const times = await columnTexts(page, 'System logs', 'Time');

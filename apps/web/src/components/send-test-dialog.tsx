@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { ApiError, api } from '../lib/http.ts';
+import { useKeptState } from './data-table/kept-state.tsx';
 import { GuardedModal, useGuardedClose } from './discard-guard.tsx';
 
 /** Where every message sent lands (the Tracking Logs screen). */
@@ -120,7 +121,7 @@ export function SendTestDialog<Body extends Record<string, string>, Result exten
   name,
   ...form
 }: { name: string } & Omit<SendTestFormProps<Body, Result>, 'what' | 'onClose'>) {
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useKeptState(`send-test:${name}`, false);
   return (
     <>
       <Button size="compact-xs" variant="subtle" aria-label={`Send test of ${name}`} onClick={() => setOpened(true)}>

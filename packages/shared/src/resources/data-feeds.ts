@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportMoment } from '../api/zoned-time.ts';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { STATUSES } from '../constants.ts';
@@ -97,6 +98,8 @@ export const dataFeedSchema = z.object({
   field_mapping: z.partialRecord(z.enum(FEED_FIELDS), z.string()),
   allowed_ips: z.array(z.string()),
   last_run_at: z.string().nullable(),
+  /** The client's time zone (IANA): the last run's time is shown in it, named. */
+  client_timezone: z.string().nullable(),
   last_received: z.string().nullable(),
   last_run: lastRunSchema.nullable(),
   /** Why the feed's last pull or run failed (an SFTP server that refused the password…); null once one succeeds. */
@@ -200,12 +203,11 @@ export const dataFeedResource = defineResource({
     last_received: {
       label: 'Last file or call received',
       sortable: true,
-      format: (f) => (f.last_run_at ? `${f.last_received ?? ''} · ${f.last_run_at.slice(0, 16).replace('T', ' ')}` : ''),
+      format: (f) => (f.last_run_at ? `${f.last_received ?? ''} · ${exportMoment(f.last_run_at, f.client_timezone)}` : ''),
     },
     rows_last_run: {
       label: 'Rows last run (accepted/skipped/errors)',
       format: (f) => (f.last_run ? `${f.last_run.rows_accepted}/${f.last_run.rows_skipped}/${f.last_run.rows_invalid}` : ''),
-      defaultVisible: false,
     },
     last_error: { label: 'Last error', format: (f) => f.last_error ?? '', defaultVisible: false },
     status: { label: 'Status', sortable: true, format: (f) => statusLabel(f.status) },

@@ -36,7 +36,7 @@ import { CronError, parseCron } from '../../pipeline/ingest/cron.ts';
 import type { DataFeedRow } from '../../pipeline/ingest/run.ts';
 import type { SecretBox } from '../../pipeline/ingest/secret.ts';
 
-type Joined = { clientName: string | null; surveyName: string | null; locationName: string | null };
+type Joined = { clientName: string | null; clientTimezone?: string | null; surveyName: string | null; locationName: string | null };
 type LastRun = NonNullable<DataFeed['last_run']>;
 const NONE: Joined = { clientName: null, surveyName: null, locationName: null };
 
@@ -45,6 +45,7 @@ export function toDataFeed(row: DataFeedRow, joined: Joined = NONE, lastRun: Las
     id: row.id,
     client_id: row.clientId,
     client_name: joined.clientName,
+    client_timezone: joined.clientTimezone ?? null,
     name: row.name,
     source_type: row.sourceType,
     vendor: row.vendor,
@@ -109,7 +110,13 @@ async function lastRuns(db: Db, ids: number[]): Promise<Map<number, LastRun>> {
   return found;
 }
 
-const joinedSelect = { row: dataFeeds, clientName: clients.name, surveyName: surveys.name, locationName: locations.locationname };
+const joinedSelect = {
+  row: dataFeeds,
+  clientName: clients.name,
+  clientTimezone: clients.timezone,
+  surveyName: surveys.name,
+  locationName: locations.locationname,
+};
 
 /** One feed with its client's, survey's and location's names and its last run. */
 export async function loadDataFeed(db: Db, id: number): Promise<DataFeed> {

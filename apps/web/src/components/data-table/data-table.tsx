@@ -2,6 +2,7 @@ import { type CardSpec, type ColumnDef, cardOf } from '@admin/shared';
 import { Skeleton, Table, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode, SyntheticEvent } from 'react';
+import { KeptStateProvider } from './kept-state.tsx';
 import { ListCards } from './list-cards.tsx';
 import { ListEmpty, ListError } from './list-state.tsx';
 import { useScrollCue } from './use-scroll-cue.ts';
@@ -48,8 +49,11 @@ const PHONE_QUERY = '(max-width: 39.99em)';
 export function DataTable<Row>(props: DataTableProps<Row>) {
   // Read at once rather than after a first paint, so a phone never lays out the wide table.
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
-  if (phone) return <ListCards {...props} card={props.card ?? cardOf(props.columns)} />;
-  return <TableView {...props} />;
+  return (
+    <KeptStateProvider>
+      {phone ? <ListCards {...props} card={props.card ?? cardOf(props.columns)} /> : <TableView {...props} />}
+    </KeptStateProvider>
+  );
 }
 
 /**

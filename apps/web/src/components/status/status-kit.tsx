@@ -1,6 +1,7 @@
 import { STATUS_LABELS, STATUS_TRANSITIONS, type Status, transitionLabel } from '@admin/shared/constants';
 import { Badge, Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useKeptState } from '../data-table/kept-state.tsx';
 
 const COLORS: Record<Status, string> = { active: 'green', paused: 'yellow', inactive: 'gray' };
 
@@ -22,7 +23,7 @@ export function StatusActions(props: {
   effects?: Partial<Record<Status, string>>;
   onChange(to: Status): Promise<void>;
 }) {
-  const [pending, setPending] = useState<Status | null>(null);
+  const [pending, setPending] = useKeptState<Status | null>(`status:${props.what}`, null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const label = pending ? transitionLabel(props.status, pending) : '';

@@ -9,6 +9,7 @@ import {
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { useKeptState } from '../../components/data-table/kept-state.tsx';
 import { GuardedModal, useGuardedClose } from '../../components/discard-guard.tsx';
 import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { RemoteSelect } from '../../components/filters/remote-select.tsx';
@@ -101,7 +102,7 @@ function CopyToClientForm({ row, onCopy, onCancel }: { row: Survey; onCopy(clien
 
 /** Duplicate: for the survey's own client (same locations), or for another client (paused, locations to choose there). */
 export function DuplicateAction({ row, list }: { row: Survey; list: ResourceList<Survey> }) {
-  const [picking, setPicking] = useState(false);
+  const [picking, setPicking] = useKeptState(`duplicate:${row.id}`, false);
   const duplicate = async (client?: number) => {
     try {
       const { data } = await api.post<{ data: Survey }>(

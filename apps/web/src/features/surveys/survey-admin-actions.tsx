@@ -10,6 +10,7 @@ import {
 import { Alert, Button, CopyButton, Group, Menu, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { useKeptState } from '../../components/data-table/kept-state.tsx';
 import { GuardedModal } from '../../components/discard-guard.tsx';
 import { RowMenu } from '../../components/row-menu.tsx';
 import { SendTestForm } from '../../components/send-test-dialog.tsx';
@@ -149,7 +150,7 @@ function TestEmailForm({ row, onClose }: { row: SurveySettings; onClose(): void 
 
 /** A row's actions beyond Edit settings: Verify sender domain, Send test email, Reset to platform defaults. */
 export function SurveyAdminActions({ row, refresh }: { row: SurveySettings; refresh(): Promise<unknown> }) {
-  const [open, setOpen] = useState<'verify' | 'test' | 'reset' | null>(null);
+  const [open, setOpen] = useKeptState<'verify' | 'test' | 'reset' | null>(`survey-admin:${row.id}`, null);
   const [busy, setBusy] = useState(false);
   const close = () => setOpen(null);
   const reset = async () => {

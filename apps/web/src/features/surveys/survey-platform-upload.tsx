@@ -12,6 +12,7 @@ import { Alert, Anchor, Button, FileInput, Group, Menu, Stack, Table, Text } fro
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { useKeptState } from '../../components/data-table/kept-state.tsx';
 import { GuardedModal, useGuardedClose } from '../../components/discard-guard.tsx';
 import type { ResourceList } from '../../components/resource/resource-page.tsx';
 import { RowMenu } from '../../components/row-menu.tsx';
@@ -57,7 +58,7 @@ const skippedOf = (run: FeedRunDetail) => Object.values(run.rows_skipped).reduce
  * and not yet sent makes closing ask first.
  */
 export function UploadAction({ row, list }: { row: DataFeed; list: ResourceList<DataFeed> }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useKeptState(`upload:${row.id}`, false);
   return (
     <>
       <Button

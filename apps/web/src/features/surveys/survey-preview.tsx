@@ -3,7 +3,7 @@ import { SMS_ENCODING_LABELS, type SurveyPreview } from '@admin/shared/surveys/p
 import { Alert, Badge, Button, Code, Drawer, Group, Loader, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useKeptState } from '../../components/data-table/kept-state.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
 import { MessageFrame } from '../../components/message-frame.tsx';
 import { api } from '../../lib/http.ts';
@@ -32,14 +32,16 @@ function Frame({ title, doc, height }: { title: string; doc: string; height: num
   );
 }
 
-function PreviewBody({ preview }: { preview: SurveyPreview }) {
+function PreviewBody({ preview, id }: { preview: SurveyPreview; id: number }) {
+  // Kept with the drawer's open state, so a list redrawn for a new width shows the same tab.
+  const [tab, setTab] = useKeptState(`preview-tab:${id}`, 'email');
   const { email, sms } = preview;
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
         Sample values: {preview.sample.first_name}, {preview.sample.location_name}, and a sample link. Nothing is sent or recorded.
       </Text>
-      <Tabs defaultValue="email" keepMounted={false}>
+      <Tabs value={tab} onChange={(t) => setTab(t ?? 'email')} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="email">E-mail</Tabs.Tab>
           <Tabs.Tab value="sms">SMS</Tabs.Tab>
@@ -112,7 +114,8 @@ function PreviewBody({ preview }: { preview: SurveyPreview }) {
  * link opens, with sample values (`GET /api/surveys/:id/preview`); the HTML in sandboxed frames.
  */
 export function PreviewAction({ row }: { row: Survey }) {
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useKeptState(`preview:${row.id}`, false);
+  const [, setTab] = useKeptState(`preview-tab:${row.id}`, 'email');
   const phone = useMediaQuery('(max-width: 48em)');
   const preview = useQuery({
     queryKey: ['surveys', 'preview', row.id, row.updated_at],
@@ -127,14 +130,17 @@ export function PreviewAction({ row }: { row: Survey }) {
       </Button>
       <Drawer
         opened={opened}
-        onClose={() => setOpened(false)}
+        onClose={() => {
+          setOpened(false);
+          setTab('email');
+        }}
         title={`Preview of ${row.name}`}
         position="right"
         size={phone ? '100%' : 'xl'}
       >
         {preview.isPending && <Loader size="sm" aria-label="Loading preview" />}
         {preview.error && <Text c="red">{preview.error.message}</Text>}
-        {preview.data && <PreviewBody preview={preview.data} />}
+        {preview.data && <PreviewBody preview={preview.data} id={row.id} />}
       </Drawer>
     </>
   );
