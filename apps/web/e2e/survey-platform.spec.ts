@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiOf, collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { apiOf, collectConsoleErrors, setColumn, signInAsAdmin } from './support.ts';
 
 test('Survey Platform: a feed is created, a CSV with one bad row is validated (the row’s error shown, nothing imported), then run: the rest is imported and the run’s counts shown', async ({
   page,
@@ -57,7 +57,9 @@ test('Survey Platform: a feed is created, a CSV with one bad row is validated (t
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
   await expect(row).toContainText(`invoices-${tag}.csv`);
+  await setColumn(page, 'Rows last run (accepted/skipped/errors)', true);
   await expect(row).toContainText(new RegExp(`${accepted}/${skipped}/1`));
+  await setColumn(page, 'Rows last run (accepted/skipped/errors)', false);
   expect(errors).toEqual([]);
 });
 

@@ -208,6 +208,8 @@ export const dataFeedResource = defineResource({
     rows_last_run: {
       label: 'Rows last run (accepted/skipped/errors)',
       format: (f) => (f.last_run ? `${f.last_run.rows_accepted}/${f.last_run.rows_skipped}/${f.last_run.rows_invalid}` : ''),
+      // Its label alone is wider than 1440 px leaves (docs/decisions/040): a choice in Columns.
+      defaultVisible: false,
     },
     last_error: { label: 'Last error', format: (f) => f.last_error ?? '', defaultVisible: false },
     status: { label: 'Status', sortable: true, format: (f) => statusLabel(f.status) },
