@@ -172,9 +172,7 @@ for (const kind of testDatabaseKinds()) {
       // Regenerated (an expired token's new expiry must be chosen): the endpoint takes the new token,
       // and the secret speaks for it.
       const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-      const fresh = (
-        await send('POST', `/api/api-token/${bound.id}/regenerate`, { grace_hours: 0, expires_at: expiresAt })
-      ).json().data;
+      const fresh = (await send('POST', `/api/api-token/${bound.id}/regenerate`, { grace_hours: 0, expires_at: expiresAt })).json().data;
       expect((await call({ secret })).statusCode).toBe(200);
       expect(await lastCall()).toMatchObject({ statusCode: 200, tokenId: fresh.id });
       // Revoked: the bound endpoints' secrets end with it, even if the endpoint is later unbound.

@@ -201,7 +201,12 @@ for (const kind of testDatabaseKinds()) {
       { rule: '2 transaction already received', row: { transactionId: 'T-OLD' }, status: 'skipped_duplicate' },
       { rule: '3 sent 10 days ago (within 90)', row: { email: 'recent@x.test' }, status: 'skipped_over_survey' },
       { rule: '3 answered 5 days ago', row: { email: 'answered@x.test' }, status: 'skipped_over_survey' },
-      { rule: '3 a test sent and answered lately: not over-surveyed', row: { email: 'tested@x.test' }, status: 'scheduled', channel: 'email' },
+      {
+        rule: '3 a test sent and answered lately: not over-surveyed',
+        row: { email: 'tested@x.test' },
+        status: 'scheduled',
+        channel: 'email',
+      },
       { rule: '3 sent 100 days ago: not over-surveyed', row: { email: 'long-ago@x.test' }, status: 'scheduled', channel: 'email' },
       { rule: '4 e-mail opted out of this client', row: { email: 'out@x.test' }, status: 'skipped_opt_out' },
       { rule: '4 opted out of another client only', row: { email: 'out-elsewhere@x.test' }, status: 'scheduled', channel: 'email' },

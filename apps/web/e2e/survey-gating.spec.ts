@@ -45,6 +45,8 @@ for (const width of WIDTHS) {
     await drawer.getByRole('tab', { name: 'Rules' }).click();
     await expectMode(drawer, EVERY);
     await chooseMode(page, drawer, THRESHOLD);
+    // The threshold is needed in this mode, and marked so.
+    await expect(drawer.getByRole('textbox', { name: 'Review-invite threshold' })).toHaveAttribute('required', '');
     await drawer.getByRole('alert').filter({ hasText: WARNING }).scrollIntoViewIfNeeded();
     await shot(page, `survey-gating-warning-${width}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { exportMoment } from '../api/zoned-time.ts';
 import { bodyId, idFilterItem } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import { STATUSES } from '../constants.ts';
 import {
   FEED_DATE_FORMATS,

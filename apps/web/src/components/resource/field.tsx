@@ -13,13 +13,26 @@ const isRequired = (rules: string | Record<string, unknown> | undefined) =>
  * One field of a resource's form, as its definition describes it: the label, the input for its
  * kind (text, textarea, select, checkbox, time zone), the required mark, the placeholder and the message.
  */
-export function Field({ form, name, description, label }: { form: ResourceForm; name: string; description?: ReactNode; label?: string }) {
+export function Field({
+  form,
+  name,
+  description,
+  label,
+  required,
+}: {
+  form: ResourceForm;
+  name: string;
+  description?: ReactNode;
+  label?: string;
+  /** Marked required where its rules alone cannot say (required only in some mode). */
+  required?: boolean;
+}) {
   const spec = form.def.fields[name];
   if (!spec) throw new Error(`No field ${name} in ${form.def.name}`);
   const common = {
     label: label ?? spec.label,
     description,
-    required: isRequired(spec.rules),
+    required: required ?? isRequired(spec.rules),
     placeholder: spec.placeholder,
     error: form.error(name),
   };

@@ -230,10 +230,11 @@ export function SurveyForm(props: ResourceFormProps<Survey>) {
             <FieldRow form={form} names={['send_delay_hours', 'link_expires_days']} />
             <FieldRow form={form} names={['reminder_count', 'reminder_interval_days']} />
             <Field form={form} name="over_survey_days" description={inherited(settings?.over_survey_days, ' days')} />
-            <FieldRow
-              form={form}
-              names={mode === 'threshold' ? ['review_invite_mode', 'review_invite_threshold'] : ['review_invite_mode']}
-            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Field form={form} name="review_invite_mode" />
+              {/* Required in threshold mode only (surveyRuleErrors): marked so while it shows. */}
+              {mode === 'threshold' && <Field form={form} name="review_invite_threshold" required />}
+            </SimpleGrid>
             {mode === 'threshold' && <ReviewGatingWarning />}
             <Controller
               control={control}
