@@ -71,7 +71,9 @@ for (const width of [PHONE, DESKTOP]) {
     // The link opens in a new tab (the server is not asked: the address is example.com's).
     await context.route('https://www.example.com/**', (route) => route.fulfill({ status: 200, body: 'Offers' }));
     const popup = context.waitForEvent('page');
-    await link.click();
+    // Followed from the keyboard, as a reader tabbing through the message would.
+    await link.focus();
+    await link.press('Enter');
     const opened = await popup;
     expect(opened.url()).toBe(LONG_LINK);
     await opened.close();
