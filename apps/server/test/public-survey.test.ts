@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SurveyQuestion } from '@admin/shared/surveys/questions';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.ts';
 import {
   clientSurveySettings,
   clients,
@@ -193,6 +194,11 @@ for (const kind of testDatabaseKinds()) {
       const ok = await ctx.app.inject({ method: 'POST', url, payload: { answers: { '2': 4 } } });
       expect(ok.statusCode).toBe(201);
       expect(ok.json().data).toMatchObject({ key_score: 4, nps_class: 'detractor' });
+      // What follows a response is queued with it, once each (pipeline/response-stored.ts).
+      const jobs = await ctx.database.db.execute(
+        sql`select queue from jobs where payload->>'responseId' = ${String(ok.json().data.id)} order by queue`,
+      );
+      expect(rowsOf(jobs).map((j) => j.queue)).toEqual(['evaluate-alerts', 'make-testimonial']);
       const twice = await ctx.app.inject({ method: 'POST', url, payload: { answers: { '2': 4 } } });
       expect(twice.statusCode).toBe(409);
       const unknown = await ctx.app.inject({ method: 'POST', url: '/api/public/responses/zzz', payload: { answers: {} } });

@@ -24,6 +24,27 @@ export function backoffMs(attempts: number): number {
   return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
 }
 
+/**
+ * Writes one job (the queue's `enqueue`), in `executor`: a transaction makes the job exist only if
+ * the caller's writes commit. A second pending job with the same singleton key is a no-op (null).
+ */
+export async function insertJob(
+  executor: Db,
+  now: Date,
+  queue: string,
+  payload: Record<string, unknown>,
+  opts: { runAt?: Date; singletonKey?: string; maxAttempts?: number } = {},
+): Promise<number | null> {
+  const result = await executor.execute(sql`
+    insert into jobs (queue, payload, status, run_at, max_attempts, singleton_key, created_at)
+    values (${queue}, ${JSON.stringify(payload)}::jsonb, 'pending', ${iso(opts.runAt ?? now)}::timestamptz,
+      ${opts.maxAttempts ?? 5}, ${opts.singletonKey ?? null}, ${iso(now)}::timestamptz)
+    on conflict (singleton_key) where status in ('pending', 'running') and singleton_key is not null do nothing
+    returning id`);
+  const [row] = rowsOf(result);
+  return row ? Number(row.id) : null;
+}
+
 type ClaimedJob = { id: number; queue: string; payload: Record<string, unknown>; attempts: number; maxAttempts: number };
 
 /** Work a worker does on each poll besides jobs (e.g. the send engine): returns how much it did. */
@@ -161,17 +182,7 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
   }
 
   return {
-    async enqueue(queue, payload, opts = {}) {
-      const now = clock.now();
-      const result = await (opts.tx ?? db).execute(sql`
-        insert into jobs (queue, payload, status, run_at, max_attempts, singleton_key, created_at)
-        values (${queue}, ${JSON.stringify(payload)}::jsonb, 'pending', ${iso(opts.runAt ?? now)}::timestamptz,
-          ${opts.maxAttempts ?? 5}, ${opts.singletonKey ?? null}, ${iso(now)}::timestamptz)
-        on conflict (singleton_key) where status in ('pending', 'running') and singleton_key is not null do nothing
-        returning id`);
-      const [row] = rowsOf(result);
-      return row ? Number(row.id) : null;
-    },
+    enqueue: (queue, payload, opts = {}) => insertJob(opts.tx ?? db, clock.now(), queue, payload, opts),
     register(queue, handler, opts = {}) {
       handlers.set(queue, { handler, batchSize: opts.batchSize ?? defaultBatch });
     },

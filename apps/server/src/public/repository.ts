@@ -11,6 +11,7 @@ import {
   surveyResponses,
   surveys,
 } from '../db/schema/index.ts';
+import { afterResponseStored } from '../pipeline/response-stored.ts';
 
 /** What the public pages need of one invitation, found by its link token. */
 export type Invitation = {
@@ -98,7 +99,8 @@ export type NewResponse = {
 };
 
 /**
- * Records the response and marks the invitation `responded`, in one transaction. The unique index
+ * Records the response, marks the invitation `responded` and enqueues what follows a response
+ * (pipeline/response-stored.ts), in one transaction. The unique index
  * on `processing_item_id` decides a race between two submits: the loser gets null.
  */
 export async function recordResponse(db: Db, invitation: Invitation, response: NewResponse): Promise<number | null> {
@@ -128,6 +130,7 @@ export async function recordResponse(db: Db, invitation: Invitation, response: N
       .update(surveyProcessingItems)
       .set({ status: 'responded', updatedAt: response.submittedAt })
       .where(eq(surveyProcessingItems.id, invitation.itemId));
+    await afterResponseStored(tx, row.id, response.submittedAt);
     return row.id;
   });
 }

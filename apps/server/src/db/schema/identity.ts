@@ -12,6 +12,8 @@ export const users = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     email: text('email').notNull(),
+    /** Mobile phone, E.164: where a client user's SMS alerts go. */
+    phone: text('phone'),
     /** scrypt hash; null = cannot sign in (client portal users). */
     passwordHash: text('password_hash'),
     isSuperadmin: smallint('is_superadmin').notNull().default(0),
@@ -36,6 +38,11 @@ export const clientUsers = pgTable(
       .notNull()
       .references(() => users.id),
     role: text('role').notNull().default('staff'),
+    /** The channels (email, sms) this user accepts survey alerts on. */
+    alertChannels: text('alert_channels').array().notNull().default(sql`'{email}'`),
+    /** active, or inactive (deactivated in this client: no alerts, not listed as a recipient). */
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.userId] }), index('client_users_user_idx').on(t.userId)],
 );

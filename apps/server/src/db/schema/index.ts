@@ -1,3 +1,4 @@
+export * from './alerts.ts';
 export * from './catalog.ts';
 export * from './clients.ts';
 export * from './feeds.ts';
@@ -12,3 +13,4 @@ export * from './responses.ts';
 export * from './sms.ts';
 export * from './survey-settings.ts';
 export * from './surveys.ts';
+export * from './testimonials.ts';
