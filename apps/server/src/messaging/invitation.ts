@@ -1,5 +1,5 @@
 import { renderSurveyEmail, SURVEY_SETTINGS_DEFAULTS, type SurveySettings } from '@admin/shared';
-import { effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
+import { type ClientSettings, effectiveSurveySettings } from '@admin/shared/surveys/effective-settings';
 import { brandColorOf, escapeHtml, readableOnWhite } from '../public/html.ts';
 
 /**
@@ -20,22 +20,7 @@ export type InvitationValues = {
 };
 
 /** What a client's Survey Admin settings give each of its e-mails: the sender, the look and the footer. */
-export type SurveyAdminSettings = Pick<
-  SurveySettings,
-  | 'from_name'
-  | 'from_email'
-  | 'sending_domain'
-  | 'domain_verified'
-  | 'reply_to'
-  | 'over_survey_days'
-  | 'quiet_hours_start'
-  | 'quiet_hours_end'
-  | 'send_days'
-  | 'daily_cap_per_location'
-  | 'logo_url'
-  | 'brand_color'
-  | 'unsubscribe_footer'
->;
+export type SurveyAdminSettings = ClientSettings & Pick<SurveySettings, 'logo_url' | 'brand_color' | 'unsubscribe_footer'>;
 
 /**
  * The platform defaults under the client's name: the settings of a client with no Survey Admin row

@@ -20,7 +20,8 @@ export type EffectiveSurveySettings = {
   dailyCap: number;
 };
 
-type ClientSettings = Pick<
+/** What a client's Survey Admin settings give its surveys' sending (the rest of each e-mail's look is the messenger's). */
+export type ClientSettings = Pick<
   SurveySettings,
   | 'from_name'
   | 'from_email'
