@@ -26,6 +26,7 @@ import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
+import { surveyAlertRuleRoutes } from './modules/survey-alert-rules/routes.ts';
 import { surveyManagerLogRoutes } from './modules/survey-manager-logs/routes.ts';
 import { surveyProcessingRoutes } from './modules/survey-processing/routes.ts';
 import { surveyResponseRoutes } from './modules/survey-responses/routes.ts';
@@ -177,6 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(smsTemplateRoutes);
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(surveyRoutes);
+  await app.register(surveyAlertRuleRoutes);
   await app.register(dataFeedRoutes, { secrets, allowPrivateHosts: config.sftpAllowPrivate });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes, { now: () => clock.now() });
