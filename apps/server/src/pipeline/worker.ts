@@ -1,3 +1,4 @@
+import { installAlerts } from '../alerts/install.ts';
 import type { Db } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
 import { feedRunLoop } from './ingest/runs-loop.ts';
@@ -36,5 +37,6 @@ export function installWorkers(
   const engine = createSendEngine(db, messenger, clock, surveySettings, { batchSize: options.sendBatchSize });
   queue.addLoop({ name: 'send', run: (now) => engine.run(now) });
   registerFeedPulls(queue, { ...runDeps, secrets: ingest.secrets, allowPrivateHosts: ingest.allowPrivateHosts });
+  installAlerts(queue, db, messenger);
   return engine;
 }
