@@ -12,6 +12,7 @@ export * from './pipeline/enums.ts';
 export * from './pipeline/test-clock.ts';
 export * from './resources/api-endpoints.ts';
 export * from './resources/api-tokens.ts';
+export * from './resources/client-users.ts';
 export * from './resources/clients.ts';
 export * from './resources/data-feed-template.ts';
 export * from './resources/data-feeds.ts';

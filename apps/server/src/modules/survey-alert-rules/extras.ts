@@ -42,7 +42,9 @@ export async function extrasOf(db: Db, rules: Listed[]): Promise<Map<number, Rul
   }
   const locationNames = new Map<string, string>();
   if (locationIds.length > 0) {
-    const rows = rowsOf(await db.execute(sql`select id, locationname from locations where id = any(${sql.param(locationIds)}::text[])`));
+    const rows = rowsOf(
+      await db.execute(sql`select _id as id, locationname from locations where _id = any(${sql.param(locationIds)}::text[])`),
+    );
     for (const r of rows) locationNames.set(String(r.id), String(r.locationname));
   }
   const recipients = rowsOf(

@@ -4,13 +4,13 @@ import type { Db } from '../../db/client.ts';
 import { clientUsers, users } from '../../db/schema/index.ts';
 import { containsPattern } from '../../kit/keyset.ts';
 
-/** Users of one client, by name, for the user list (the browser adds the id-1000 entry). */
+/** Active users of one client, by name, for the user list (the browser adds the id-1000 entry); deactivated ones drop out. */
 export async function listClientUsers(db: Db, clientId: number): Promise<UserListEntry[]> {
   return db
     .select({ id: users.id, name: users.name })
     .from(clientUsers)
     .innerJoin(users, eq(users.id, clientUsers.userId))
-    .where(eq(clientUsers.clientId, clientId))
+    .where(and(eq(clientUsers.clientId, clientId), eq(clientUsers.status, 'active')))
     .orderBy(asc(users.name), asc(users.id));
 }
 
