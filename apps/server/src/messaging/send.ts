@@ -29,6 +29,8 @@ export type EmailMessage = Common & {
    */
   sender?: { name: string; address: string | null } | null;
   replyTo?: string | null;
+  /** Extra headers the transport sends as they are (alerts' one-click unsubscribe, RFC 8058). */
+  headers?: Record<string, string> | null;
 };
 /** A rendered SMS; `template` names the template it came from (Tracking Logs' Subject/template). */
 export type SmsMessage = Common & { channel: 'sms'; template: string; text: string };
@@ -180,6 +182,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
           subject: message.subject,
           text: message.text,
           html: message.html ?? null,
+          ...(message.headers ? { headers: message.headers } : {}),
         })
       : sms.send({ from: config.smsFrom, to, body: message.text });
   }

@@ -12,6 +12,8 @@ export type Email = {
   subject: string;
   text: string;
   html: string | null;
+  /** Extra headers, e.g. an alert's RFC 8058 `List-Unsubscribe` and `List-Unsubscribe-Post`. */
+  headers?: Record<string, string>;
 };
 export type Sms = { from: string; to: string; body: string };
 
@@ -49,6 +51,7 @@ function smtpTransport(url: string): EmailTransport {
         subject: email.subject,
         text: email.text,
         ...(email.html !== null ? { html: email.html } : {}),
+        ...(email.headers ? { headers: email.headers } : {}),
       });
       return { providerMessageId: info.messageId ?? null, detail: `Accepted by the SMTP server: ${info.response ?? ''}`.trim() };
     },
