@@ -4,6 +4,7 @@ import type { ErrorEnvelope } from '@admin/shared';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { alertPublicRoutes } from './alerts/public-routes.ts';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(dataFeedRoutes, { secrets, allowPrivateHosts: config.sftpAllowPrivate });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes, { now: () => clock.now() });
+  await app.register(alertPublicRoutes, { now: () => clock.now() });
   await app.register(surveyResponseRoutes);
   await app.register(testimonialRoutes, { publicBaseUrl: config.messaging.publicBaseUrl });
   await app.register(surveyProcessingRoutes);

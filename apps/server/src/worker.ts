@@ -3,6 +3,7 @@ import { openDatabase } from './db/client.ts';
 import { createMessenger } from './messaging/send.ts';
 import { callLogPruning } from './modules/api-endpoints/prune.ts';
 import { surveySettingsOn } from './modules/survey-settings/repository.ts';
+import { registerMakeTestimonial } from './modules/testimonials/make.ts';
 import { systemClock } from './pipeline/clock.ts';
 import { batchSizeFor } from './pipeline/ingest/run-store.ts';
 import { secretBox } from './pipeline/ingest/secret.ts';
@@ -36,6 +37,7 @@ async function main() {
   });
   // The ingest call log's retention (the server's workers add it in the api-endpoints module).
   queue.addLoop(callLogPruning(database.db));
+  registerMakeTestimonial(queue, database.db);
   queue.start();
   console.log(`Pipeline worker started (${config.database.kind === 'pg' ? 'PostgreSQL server' : 'embedded database'})`);
 

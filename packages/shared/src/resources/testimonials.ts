@@ -57,8 +57,10 @@ export const testimonialSchema = z.object({
 });
 export type Testimonial = z.infer<typeof testimonialSchema>;
 
-/** `YYYY-MM-DD`, a day in the client's zone. */
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD');
+/** `YYYY-MM-DD`, a day in the client's zone; the message names the field as the filter labels it. */
+const dayOf = (label: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `The ${label} field must be a date written YYYY-MM-DD`);
+const startDate = dayOf('Start date');
+const endDate = dayOf('End date');
 /** A location id (text, like `/api/endpoints`' `_id`). */
 const locationId = z.string().min(1).max(64);
 
@@ -69,8 +71,8 @@ const locationId = z.string().min(1).max(64);
 export const testimonialQuerySchema = z.strictObject({
   location: z.array(locationId).max(1000).optional(),
   survey: z.array(bodyId).max(1000).optional(),
-  startDate: day.optional(),
-  endDate: day.optional(),
+  startDate: startDate.optional(),
+  endDate: endDate.optional(),
 });
 export type TestimonialQuery = z.infer<typeof testimonialQuerySchema>;
 
@@ -78,8 +80,8 @@ export type TestimonialQuery = z.infer<typeof testimonialQuerySchema>;
 export const testimonialExportQuerySchema = z.strictObject({
   location: z.union([locationId, z.array(locationId).max(1000)]).optional(),
   survey: z.union([idFilterItem, z.array(idFilterItem).max(1000)]).optional(),
-  startDate: day.optional(),
-  endDate: day.optional(),
+  startDate: startDate.optional(),
+  endDate: endDate.optional(),
 });
 
 /** An action on one testimonial: the version the caller read. */

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { seedTestimonials } from '../../modules/testimonials/demo.ts';
 import { secretBox } from '../../pipeline/ingest/secret.ts';
 import type { Db } from '../client.ts';
 import {
@@ -14,6 +15,7 @@ import {
   teams,
   users,
 } from '../schema/index.ts';
+import { seedAlertRules } from './alert-rules.ts';
 import { seedFeeds } from './feeds.ts';
 import { seededRandom } from './random.ts';
 import { seedSurveys } from './surveys.ts';
@@ -298,6 +300,10 @@ export async function seedDemoData(
     // The SFTP password is encrypted with the key the server uses (SECRET_KEY, or the embedded database's key file).
     const secrets = secretBox({ secretKey: config.secretKey ?? null, database: config.database ?? { kind: 'pglite', dataDir: null } });
     await seedFeeds(tx, { publicBaseUrl, anchor, secrets });
+    // Survey alert rules and their recipients' phones, once the suppressions and opt-outs above exist (alert-rules.ts).
+    await seedAlertRules(tx, anchor);
+    // Promoters' comments given with consent made testimonials, in every state (the make-testimonial job's function).
+    await seedTestimonials(tx, anchor, firstClient);
 
     // A few months of application and audit log, so System Logs has pages to walk.
     const staff = await tx.select({ id: users.id }).from(users).where(eq(users.isSuperadmin, 1));

@@ -1,0 +1,253 @@
+import {
+  dataEnvelope,
+  exportMoment,
+  idParamSchema,
+  TESTIMONIAL_ACTIONS,
+  TESTIMONIAL_LABELS,
+  TESTIMONIAL_QUERY_LIMIT,
+  TESTIMONIAL_STATUS_LABELS,
+  testimonialActionSchema,
+  testimonialBulkApproveSchema,
+  testimonialEditSchema,
+  testimonialEmbedQuerySchema,
+  testimonialEmbedSchema,
+  testimonialExportQuerySchema,
+  testimonialQuerySchema,
+  testimonialSchema,
+} from '@admin/shared';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { testimonials } from '../../db/schema/index.ts';
+import { csvFileName, csvRecords } from '../../kit/csv.ts';
+import { requireCurrentClientId } from '../../kit/current-client.ts';
+import { assertFresh } from '../../kit/status.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { editOf, pendingOf, transition, unchanged } from './actions.ts';
+import { registerMakeTestimonial } from './make.ts';
+import { publicTestimonialRoutes } from './public.ts';
+import { filtersOf, findTestimonial, selectTestimonials, toTestimonial, whereOf } from './repository.ts';
+
+/** The most rows one export writes (a client's testimonials; the screen's query shows the newest 500). */
+const EXPORT_LIMIT = 20_000;
+const listAnswer = z.object({ data: z.array(testimonialSchema), more: z.boolean() });
+const asList = (v: string | string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
+
+/**
+ * Testimonials Tool (domain.md §9): the spec's `POST /api/survey-comments-testimonials`, the state
+ * actions, edits of the display text and name, bulk approve, CSV export and the embed code; all of
+ * the tab's current client (docs/decisions/043), every write audited in its transaction. Also
+ * registers the `make-testimonial` job and the public widget routes (decision 046).
+ */
+export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
+  registerMakeTestimonial(app.jobs, app.db);
+  await app.register(publicTestimonialRoutes);
+
+  app.post(
+    '/api/survey-comments-testimonials',
+    { config: { labels: TESTIMONIAL_LABELS }, schema: { body: testimonialQuerySchema, response: { 200: listAnswer } } },
+    async (request) => {
+      const clientId = requireCurrentClientId(request);
+      const filters = filtersOf(request.body);
+      if ((filters.startDate === undefined) !== (filters.endDate === undefined))
+        throw new HttpError(422, 'Choose both dates of the range, or neither.', {
+          [filters.startDate === undefined ? 'startDate' : 'endDate']: [
+            `The ${filters.startDate === undefined ? TESTIMONIAL_LABELS.startDate : TESTIMONIAL_LABELS.endDate} field is required when the other date is set`,
+          ],
+        });
+      const rows = await selectTestimonials(app.db, whereOf(clientId, filters)).limit(TESTIMONIAL_QUERY_LIMIT + 1);
+      return { data: rows.slice(0, TESTIMONIAL_QUERY_LIMIT).map(toTestimonial), more: rows.length > TESTIMONIAL_QUERY_LIMIT };
+    },
+  );
+
+  /** The client's testimonial row, or 404 (another client's is not found, never shown). */
+  async function rowOf(request: FastifyRequest, id: number) {
+    const clientId = requireCurrentClientId(request);
+    const [row] = await app.db
+      .select()
+      .from(testimonials)
+      .where(and(eq(testimonials.clientId, clientId), eq(testimonials.id, id)))
+      .limit(1);
+    if (!row) throw notFound('Testimonial');
+    return row;
+  }
+
+  async function answer(clientId: number, id: number) {
+    const found = await findTestimonial(app.db, clientId, id);
+    if (!found) throw notFound('Testimonial');
+    return { data: found };
+  }
+
+  const raced = () => new HttpError(409, 'The testimonial was changed by someone else since you opened it. Reload it and try again.');
+
+  for (const action of TESTIMONIAL_ACTIONS) {
+    app.post(
+      `/api/testimonials/:id/${action}`,
+      {
+        config: { labels: TESTIMONIAL_LABELS },
+        schema: { params: idParamSchema, body: testimonialActionSchema.nullish(), response: { 200: dataEnvelope(testimonialSchema) } },
+      },
+      async (request) => {
+        const row = await rowOf(request, request.params.id);
+        const now = app.clock.now();
+        const change = transition(row, action, request.auth?.user.id ?? 0, now);
+        await app.db.transaction(async (tx) => {
+          // Written only if still in the state it was read in (docs/decisions/033: the state is the version).
+          const done = await tx
+            .update(testimonials)
+            .set({ ...change, updatedAt: now })
+            .where(unchanged(row))
+            .returning({ id: testimonials.id });
+          if (done.length === 0) throw raced();
+          await request.audit(
+            {
+              action: `testimonial.${action}`,
+              message: `Testimonial ${row.id} (${row.displayName}): ${action}`,
+              clientId: row.clientId,
+              entityType: 'testimonial',
+              entityId: row.id,
+              before: { status: row.status, featured: row.featured },
+              after: { status: change.status ?? row.status, featured: change.featured ?? row.featured },
+            },
+            tx,
+          );
+        });
+        return answer(row.clientId, row.id);
+      },
+    );
+  }
+
+  app.patch(
+    '/api/testimonials/:id',
+    {
+      config: { labels: TESTIMONIAL_LABELS },
+      schema: { params: idParamSchema, body: testimonialEditSchema, response: { 200: dataEnvelope(testimonialSchema) } },
+    },
+    async (request) => {
+      const row = await rowOf(request, request.params.id);
+      assertFresh(row.updatedAt, request.body.updated_at, 'The testimonial');
+      const change = editOf(request.body);
+      const now = app.clock.now();
+      await app.db.transaction(async (tx) => {
+        const done = await tx
+          .update(testimonials)
+          .set({ ...change, updatedAt: now })
+          .where(unchanged(row))
+          .returning({ id: testimonials.id });
+        if (done.length === 0) throw raced();
+        await request.audit(
+          {
+            action: 'testimonial.edit',
+            message: `Testimonial ${row.id} (${row.displayName}) edited`,
+            clientId: row.clientId,
+            entityType: 'testimonial',
+            entityId: row.id,
+            before: { display_text: row.displayText, display_name: row.displayName },
+            after: { display_text: change.displayText ?? row.displayText, display_name: change.displayName ?? row.displayName },
+          },
+          tx,
+        );
+      });
+      return answer(row.clientId, row.id);
+    },
+  );
+
+  app.post(
+    '/api/testimonials/bulk-approve',
+    {
+      config: { labels: TESTIMONIAL_LABELS },
+      schema: { body: testimonialBulkApproveSchema, response: { 200: dataEnvelope(z.object({ approved: z.number().int() })) } },
+    },
+    async (request) => {
+      const clientId = requireCurrentClientId(request);
+      const now = app.clock.now();
+      const approved = await app.db.transaction(async (tx) => {
+        const rows = await tx
+          .update(testimonials)
+          .set({ status: 'approved', approvedBy: request.auth?.user.id ?? null, approvedAt: now, updatedAt: now })
+          .where(pendingOf(clientId, request.body.ids))
+          .returning({ id: testimonials.id });
+        await request.audit(
+          {
+            action: 'testimonial.bulk_approve',
+            message: `${rows.length} testimonial(s) approved`,
+            clientId,
+            entityType: 'testimonial',
+            after: { ids: rows.map((r) => r.id) },
+          },
+          tx,
+        );
+        return rows.length;
+      });
+      return { data: { approved } };
+    },
+  );
+
+  app.get('/api/testimonials/export', { schema: { querystring: testimonialExportQuerySchema } }, async (request, reply) => {
+    const clientId = requireCurrentClientId(request);
+    const q = request.query;
+    const location = asList(q.location);
+    const survey = asList(q.survey)?.map(Number);
+    const filters = filtersOf({
+      ...(location ? { location } : {}),
+      ...(survey ? { survey } : {}),
+      startDate: q.startDate,
+      endDate: q.endDate,
+    });
+    const client = await app.clients.find(clientId);
+    const rows = (await selectTestimonials(app.db, whereOf(clientId, filters)).limit(EXPORT_LIMIT)).map(toTestimonial);
+    const header = [
+      'Date',
+      'Location',
+      'Survey',
+      'Personnel',
+      'Display name',
+      'Score',
+      'Comment',
+      'Original comment',
+      'Consent',
+      'Status',
+      'Featured',
+      'Words',
+    ];
+    const body = csvRecords([
+      header,
+      ...rows.map((t) => [
+        exportMoment(t.submitted_at, client?.timezone ?? null),
+        t.location_name ?? '',
+        t.survey_name,
+        t.personnel_name ?? '',
+        t.display_name,
+        t.rating === null ? '' : `${t.rating}/${t.rating_max ?? ''}`,
+        t.display_text,
+        t.original_text,
+        t.consent ? 'Yes' : 'No',
+        TESTIMONIAL_STATUS_LABELS[t.status],
+        t.featured ? 'Yes' : 'No',
+        t.words,
+      ]),
+    ]);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csvFileName('testimonials-tool', app.clock.now())}"`)
+      .send(body);
+  });
+
+  app.get(
+    '/api/testimonials/embed',
+    { schema: { querystring: testimonialEmbedQuerySchema, response: { 200: dataEnvelope(testimonialEmbedSchema) } } },
+    async (request) => {
+      const clientId = requireCurrentClientId(request);
+      const location = request.query.location;
+      const attrs = `client="${clientId}"${location ? ` location="${encodeURIComponent(location)}"` : ''}`;
+      const key = location ? `${clientId}?location=${encodeURIComponent(location)}` : String(clientId);
+      return {
+        data: {
+          script: `<script src="${publicBaseUrl}/w/testimonials.js" async></script>\n<selected-testimonials ${attrs}></selected-testimonials>`,
+          iframe: `<iframe src="${publicBaseUrl}/w/testimonials/${key}" title="Selected testimonials" style="width:100%;height:420px;border:0" loading="lazy"></iframe>`,
+        },
+      };
+    },
+  );
+};
