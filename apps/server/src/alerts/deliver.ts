@@ -113,6 +113,7 @@ export async function deliverDue(db: Db, messenger: Messenger, now: Date): Promi
     const token = randomBytes(24).toString('base64url');
     const links = {
       acknowledge: messenger.link(`/a/${token}`),
+      unsubscribe: messenger.link(`/alerts/unsubscribe/${token}`),
       response: e.surveyId !== null && e.responseId !== null ? messenger.link(`/admin/survey-manager?survey=${e.surveyId}`) : null,
     };
     const to = e.resentTo ?? e.recipient;

@@ -18,7 +18,7 @@ export type AlertFacts = {
   unansweredDays: number | null;
 };
 
-type Links = { response: string | null; acknowledge: string };
+type Links = { response: string | null; acknowledge: string; unsubscribe: string };
 
 /**
  * The alert as a person reads it: who answered what, where, and the two links that matter (the
@@ -63,6 +63,10 @@ export function alertMessage(
     '',
     ...(links.response ? [`Open the response: ${links.response}`] : []),
     `Acknowledge this alert: ${links.acknowledge}`,
+    '',
+    `Stop these alerts: ${links.unsubscribe}`,
   ];
-  return { ...common, channel: 'email', subject, text: lines.join('\n') };
+  // RFC 8058 one-click unsubscribe: a mail client POSTs `List-Unsubscribe=One-Click` to the link.
+  const headers = { 'List-Unsubscribe': `<${links.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  return { ...common, channel: 'email', subject, text: lines.join('\n'), headers };
 }
