@@ -1,6 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientUsers, surveyAlertRecipients, systemLogs, users } from '../src/db/schema/index.ts';
+import { clientUsers, surveyAlertRecipients, surveyAlertRules, systemLogs, users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const PATH = '/api/client-users';
@@ -52,7 +52,17 @@ for (const kind of testDatabaseKinds()) {
       const user = res.json().data;
       expect(user).toMatchObject({ client_id: clientId, name: 'Pat Lee', email: 'pat.lee@example.com', role: 'manager', status: 'active' });
       const joined = await ctx.database.db.select().from(surveyAlertRecipients).where(eq(surveyAlertRecipients.userId, user.id));
-      expect(joined.map((j) => [j.ruleId, j.addedBy])).toEqual([[withDefault.id, 'default']]);
+      // Every rule of the client that lists id 1000 (the demo's too), each marked as joined by default.
+      const listing = await ctx.database.db
+        .select({ ruleId: surveyAlertRecipients.ruleId })
+        .from(surveyAlertRecipients)
+        .innerJoin(surveyAlertRules, eq(surveyAlertRules.id, surveyAlertRecipients.ruleId))
+        .where(and(eq(surveyAlertRecipients.userId, 1000), eq(surveyAlertRules.clientId, clientId)));
+      expect(listing.length).toBeGreaterThan(1);
+      expect(joined.map((j) => j.ruleId).sort()).toEqual(listing.map((l) => l.ruleId).sort());
+      expect(joined.every((j) => j.addedBy === 'default')).toBe(true);
+      expect(joined.map((j) => j.ruleId)).toContain(withDefault.id);
+      expect(joined.map((j) => j.ruleId)).not.toContain(withoutDefault.id);
       const rule = (await get(`${RULES}/${withDefault.id}`)).json().data;
       expect(rule.recipients).toContainEqual({ id: user.id, name: 'Pat Lee', added_by: 'default' });
       const listed = (await get(`${RULES}?q=Everyone%20new`)).json().data[0];
@@ -62,7 +72,8 @@ for (const kind of testDatabaseKinds()) {
         .select()
         .from(systemLogs)
         .where(and(eq(systemLogs.action, 'client_user.create'), eq(systemLogs.entityId, String(user.id))));
-      expect(log?.message).toContain('joined by default: Everyone new');
+      expect(log?.message).toContain('joined by default:');
+      expect(log?.message).toContain('Everyone new');
       expect(log?.clientId).toBe(clientId);
       const [row] = await ctx.database.db.select().from(users).where(eq(users.id, user.id));
       expect(row?.passwordHash).toBeNull();
