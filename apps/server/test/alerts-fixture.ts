@@ -130,24 +130,7 @@ export async function makeResponse(db: Db, world: AlertWorld, input: ResponseInp
   const surveyId = input.surveyId ?? world.surveyId;
   const locationId = input.locationId ?? world.locationId;
   const personnelId = input.personnel ? world.personnelId : null;
-  const [item] = await db
-    .insert(surveyProcessingItems)
-    .values({
-      clientId: world.clientId,
-      surveyId,
-      locationId,
-      personnelId,
-      firstName: 'Dana',
-      email: 'dana@customer.test',
-      phone: '+13125559999',
-      channel: 'email',
-      status: 'responded',
-      sentAt: at,
-      expiresAt: new Date(at.getTime() + 30 * 86_400_000),
-      source: 'api',
-      token: randomBytes(16).toString('base64url'),
-    })
-    .returning({ id: surveyProcessingItems.id });
+  const itemId = await makeInvitation(db, world, { surveyId, locationId, personnelId, status: 'responded' }, at);
   const score = input.score === undefined ? 3 : input.score;
   const answers: Record<string, string | number> = {};
   if (score !== null) answers['1'] = score;
@@ -157,7 +140,7 @@ export async function makeResponse(db: Db, world: AlertWorld, input: ResponseInp
     const [row] = await tx
       .insert(surveyResponses)
       .values({
-        processingItemId: item?.id ?? 0,
+        processingItemId: itemId,
         surveyId,
         clientId: world.clientId,
         locationId,
@@ -176,4 +159,32 @@ export async function makeResponse(db: Db, world: AlertWorld, input: ResponseInp
     await afterResponseStored(tx, row?.id ?? 0, at);
     return row?.id ?? 0;
   });
+}
+
+/** An invitation sent at `at` (a processing item), answered or not. */
+export async function makeInvitation(
+  db: Db,
+  world: AlertWorld,
+  input: { surveyId?: number; locationId?: string; personnelId?: number | null; status?: 'sent' | 'responded' },
+  at: Date,
+): Promise<number> {
+  const [item] = await db
+    .insert(surveyProcessingItems)
+    .values({
+      clientId: world.clientId,
+      surveyId: input.surveyId ?? world.surveyId,
+      locationId: input.locationId ?? world.locationId,
+      personnelId: input.personnelId ?? null,
+      firstName: 'Dana',
+      email: 'dana@customer.test',
+      phone: '+13125559999',
+      channel: 'email',
+      status: input.status ?? 'sent',
+      sentAt: at,
+      expiresAt: new Date(at.getTime() + 30 * 86_400_000),
+      source: 'api',
+      token: randomBytes(16).toString('base64url'),
+    })
+    .returning({ id: surveyProcessingItems.id });
+  return item?.id ?? 0;
 }
