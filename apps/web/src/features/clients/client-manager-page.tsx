@@ -8,6 +8,7 @@ import { EmptyCell } from '../../components/data-table/cells.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useSession } from '../../lib/session-store.ts';
 import { ClientForm } from './client-form.tsx';
+import { ClientUsersAction } from './client-users-panel.tsx';
 
 /** The client's own screens, opened after switching to the client. */
 const CLIENT_SCREENS = [
@@ -128,7 +129,12 @@ export default function ClientManagerPage() {
             <EmptyCell />
           ),
       }}
-      rowActions={(r) => <SwitchActions row={r} onSwitch={() => setCreated(null)} />}
+      rowActions={(r) => (
+        <>
+          <SwitchActions row={r} onSwitch={() => setCreated(null)} />
+          <ClientUsersAction row={r} />
+        </>
+      )}
     />
   );
 }
