@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { alertPublicRoutes } from './alerts/public-routes.ts';
+import { alertTestRoute } from './alerts/test-route.ts';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(surveySettingsRoutes, { resolver: options.dnsResolver });
   await app.register(surveyRoutes);
   await app.register(surveyAlertRuleRoutes);
+  await app.register(alertTestRoute);
   await app.register(dataFeedRoutes, { secrets, allowPrivateHosts: config.sftpAllowPrivate });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes, { now: () => clock.now() });

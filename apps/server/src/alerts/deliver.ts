@@ -29,7 +29,7 @@ const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
  * locked`, counting the attempt and pushing `next_retry_at` a lease ahead, so two workers never
  * send one event and a dead worker's events come back.
  */
-async function claim(db: Db, now: Date): Promise<Claimed[]> {
+async function claim(db: Db, now: Date, only: number[] | null): Promise<Claimed[]> {
   const at = now.toISOString();
   const until = new Date(now.getTime() + LEASE_MS).toISOString();
   const rows = rowsOf(
@@ -40,6 +40,7 @@ async function claim(db: Db, now: Date): Promise<Claimed[]> {
         where id in (
           select id from survey_alert_events
           where state in ('pending', 'retrying') and next_retry_at <= ${at}::timestamptz
+            and (${only === null} or id in (select jsonb_array_elements_text(${JSON.stringify(only ?? [])}::jsonb)::bigint))
           order by next_retry_at, id limit ${BATCH}
           for update skip locked)
         returning *)
@@ -101,10 +102,11 @@ async function settle(
  * event through the one messenger (type `survey_alert`, its suppression and opt-out checks, its
  * Tracking Logs row). A paused or archived rule stops at send (`rule_paused_at_send`); a permanent
  * refusal makes the event unsent at once; a transient failure retries at 5 min, 30 min, 2 h and
- * 12 h, then unsent. A resent event that arrives becomes `resent`. Answers how many it handled.
+ * 12 h, then unsent. A resent event that arrives becomes `resent`. `only` limits it to these events
+ * (a rule's Test). Answers how many it handled.
  */
-export async function deliverDue(db: Db, messenger: Messenger, now: Date): Promise<number> {
-  const events = await claim(db, now);
+export async function deliverDue(db: Db, messenger: Messenger, now: Date, only: number[] | null = null): Promise<number> {
+  const events = await claim(db, now, only);
   for (const e of events) {
     if (e.ruleStatus !== 'active' && !e.test) {
       await settle(db, e.id, now, { state: 'unsent', reason: 'rule_paused_at_send', nextRetryAt: null });
