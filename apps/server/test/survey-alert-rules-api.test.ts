@@ -1,6 +1,18 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientUsers, locations, surveyAlertEvents, surveyAlertRules, surveys, systemLogs } from '../src/db/schema/index.ts';
+import {
+  clients,
+  clientUsers,
+  emailSuppressions,
+  locations,
+  smsOptOuts,
+  surveyAlertEvents,
+  surveyAlertRecipients,
+  surveyAlertRules,
+  surveys,
+  systemLogs,
+  users,
+} from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const PATH = '/api/survey-alert-settings';
@@ -38,6 +50,43 @@ for (const kind of testDatabaseKinds()) {
       other = { surveyId: os.id, locationId: ol.id, userId: ou.userId };
     });
     afterAll(() => ctx.close());
+
+    it('gives every demo client its users with phones and two or three rules, some of them undeliverable for real reasons', async () => {
+      const db = ctx.database.db;
+      const seeded = await db.select().from(surveyAlertRules).where(ne(surveyAlertRules.name, ''));
+      const allClients = await db.select({ id: clients.id }).from(clients);
+      const recipients = await db.select().from(surveyAlertRecipients);
+      const members = await db
+        .select({ clientId: clientUsers.clientId, userId: clientUsers.userId, role: clientUsers.role, phone: users.phone })
+        .from(clientUsers)
+        .innerJoin(users, eq(users.id, clientUsers.userId));
+      const fiveDaysAgo = Date.now() - 4 * 86_400_000;
+      for (const { id } of allClients) {
+        const own = seeded.filter((r) => r.clientId === id && r.createdAt.getTime() < fiveDaysAgo);
+        expect({ id, rules: own.length >= 2 && own.length <= 3 }).toEqual({ id, rules: true });
+        const detractor = own.find((r) => r.trigger === 'detractor');
+        const listed = recipients.filter((r) => r.ruleId === detractor?.id).map((r) => r.userId);
+        expect(listed).toContain(1000);
+        const owner = members.find((m) => m.clientId === id && m.role === 'owner');
+        expect(listed).toContain(owner?.userId);
+        const keyword = own.find((r) => r.trigger === 'keyword');
+        expect(keyword).toMatchObject({ keywords: ['rude', 'dirty', 'wait'], channels: ['sms'] });
+        const manager = recipients.find((r) => r.ruleId === keyword?.id);
+        expect(members.find((m) => m.userId === manager?.userId)?.role).toBe('manager');
+        expect(members.filter((m) => m.clientId === id).every((m) => m.phone !== null && /^\+[1-9]\d{6,14}$/.test(m.phone))).toBe(true);
+      }
+      expect(seeded.filter((r) => r.frequency === 'daily_digest' && r.digestHour === 8).length).toBeGreaterThanOrEqual(1);
+      const suppressed = new Set((await db.select().from(emailSuppressions)).map((e) => e.email));
+      const onlySuppressed = seeded.find(
+        (r) => r.extraEmails.length === 1 && suppressed.has(r.extraEmails[0] ?? '') && !recipients.some((x) => x.ruleId === r.id),
+      );
+      expect(onlySuppressed).toBeDefined();
+      const optedOut = new Set((await db.select().from(smsOptOuts)).map((o) => o.phone));
+      const smsRuleUsers = recipients
+        .filter((r) => seeded.some((s) => s.id === r.ruleId && s.channels.includes('sms')))
+        .map((r) => r.userId);
+      expect(members.some((m) => smsRuleUsers.includes(m.userId) && m.phone !== null && optedOut.has(m.phone))).toBe(true);
+    });
 
     it('creates a rule of the current client with every field, answers names, and audits it', async () => {
       const res = await create({
