@@ -56,7 +56,7 @@ export function TestimonialActions({ t, onChanged }: { t: Testimonial; onChanged
 
   return (
     <>
-      <RowMenu label="Actions" name={`Actions for ${t.display_name}`}>
+      <RowMenu label="More" name={`More actions for ${t.display_name}`}>
         {actionsFor(t).map((a) => (
           <Menu.Item key={a} onClick={() => void run(a)}>
             {ACTION_LABELS[a]}
