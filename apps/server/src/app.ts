@@ -6,6 +6,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { alertPublicRoutes } from './alerts/public-routes.ts';
 import { alertTestRoute } from './alerts/test-route.ts';
+import { surveyAlertEventRoutes } from './alerts/unsent/routes.ts';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
 import { seedDemoData } from './db/seed/demo.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(surveyRoutes);
   await app.register(surveyAlertRuleRoutes);
   await app.register(alertTestRoute);
+  await app.register(surveyAlertEventRoutes);
   await app.register(dataFeedRoutes, { secrets, allowPrivateHosts: config.sftpAllowPrivate });
   await app.register(preferenceRoutes);
   await app.register(publicRoutes, { now: () => clock.now() });

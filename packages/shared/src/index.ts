@@ -24,6 +24,7 @@ export * from './resources/personnel-merge.ts';
 export * from './resources/products.ts';
 export * from './resources/referral-sources.ts';
 export * from './resources/sms-templates.ts';
+export * from './resources/survey-alert-events.ts';
 export * from './resources/survey-alert-rules.ts';
 export * from './resources/survey-settings.ts';
 export * from './resources/surveys.ts';
