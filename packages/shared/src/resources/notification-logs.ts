@@ -62,6 +62,9 @@ export const RELATED_LABELS: Record<string, string> = {
   survey_response: 'Survey response',
   sms_template: 'SMS template',
   survey_settings: 'Survey Admin settings of client',
+  survey_alert_event: 'Survey alert',
+  survey_alert_digest: 'Survey alert digest',
+  survey_alert_rule: 'Survey alert rule',
 };
 export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'E-mail', sms: 'SMS' };
 
