@@ -149,6 +149,9 @@ for (const kind of testDatabaseKinds()) {
       expect(bad.statusCode).toBe(400);
       expect(bad.json().errors.startDate).toEqual(['The Start date field must be a date written YYYY-MM-DD']);
       expect(bad.json().message).toBe('Please correct: Start date.');
+      const notADay = await query({ startDate: '2026-04-01', endDate: '2026-04-50' });
+      expect(notADay.json().errors.endDate).toEqual(['The End date field must be a real date']);
+      expect((await send('GET', '/api/testimonials/export?startDate=2026-02-30&endDate=2026-03-01')).statusCode).toBe(400);
       const survey = await query({ survey: ['x'] });
       expect(survey.statusCode).toBe(400);
       expect(survey.json().message).toBe('Please correct: Survey.');

@@ -58,7 +58,15 @@ export const testimonialSchema = z.object({
 export type Testimonial = z.infer<typeof testimonialSchema>;
 
 /** `YYYY-MM-DD`, a day in the client's zone; the message names the field as the filter labels it. */
-const dayOf = (label: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `The ${label} field must be a date written YYYY-MM-DD`);
+const dayOf = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: `The ${label} field must be a date written YYYY-MM-DD`, abort: true })
+    // A real calendar day (not 2026-04-50), as the list kit's isoDate checks (packages/shared/src/api/list.ts).
+    .refine((s) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+    }, `The ${label} field must be a real date`);
 const startDate = dayOf('Start date');
 const endDate = dayOf('End date');
 /** A location id (text, like `/api/endpoints`' `_id`). */
