@@ -1,0 +1,78 @@
+import { expect, type Page, test } from '@playwright/test';
+import { apiOf, collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
+
+// The alert engine end to end (issue 20, items 3 and 4): a rule made through the API, a real
+// invitation of the demo answered on its public JSON twin as a detractor with a comment; the
+// alert is a Tracking Logs row within seconds; the demo's rule whose only recipient is on the
+// suppression list ("Comments to the old front desk", db/seed/alert-rules.ts) shows its event in
+// Unsent events with its reason, and Resend to… another address delivers it.
+
+type Log = { id: number; client_id: number | null };
+
+/** A demo invitation of the current client still open to answers, answered as a detractor with `comment`. */
+async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<void> {
+  const api = await apiOf(page);
+  const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
+  for (const log of logs.data) {
+    const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
+    const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
+    if (!token) continue;
+    const res = await page.request.post(`/api/public/responses/${token}`, { data: { answers: { '1': 2, '3': comment } } });
+    if (res.status() === 201) return;
+  }
+  throw new Error('no open invitation found in the demo data');
+}
+
+test.describe('Survey alerts', () => {
+  for (const width of [1440, 390]) {
+    test(`a detractor's alert reaches Tracking Logs; a suppressed recipient's is unsent and Resend to… delivers it (${width} px)`, async ({
+      page,
+    }) => {
+      const errors = collectConsoleErrors(page);
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const api = await apiOf(page);
+      const me = await api.get<{ data: { user: { current_client_id: number } } }>('/api/user');
+      const clientId = me.data.user.current_client_id;
+      const stamp = `${width}-${Date.now()}`;
+      const address = `alerts-${stamp}@example.com`;
+      await api.post('/api/survey-alert-settings', {
+        name: `Detractors e2e ${stamp}`,
+        trigger: 'detractor',
+        channels: ['email'],
+        extra_emails: [address],
+        frequency: 'instant',
+      });
+      await answerAsDetractor(page, clientId, `Rude and slow ${stamp}`);
+
+      // Within seconds the workers evaluate the response and send the alert: a Tracking Logs row.
+      await expect(async () => {
+        await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(address)}`);
+        await expect(listRows(page, 'Messages').filter({ hasText: 'Survey alert' }).first()).toBeVisible({ timeout: 1500 });
+      }).toPass({ timeout: 15_000 });
+
+      // The demo's suppressed recipient: its event is unsent, with the reason in words.
+      await page.goto('/admin/survey-alerts-unsent-events?q=Comments%20to%20the%20old%20front%20desk&state=unsent');
+      await expect(page.getByRole('heading', { level: 1, name: 'Survey Alerts Unsent events' })).toBeVisible();
+      const row = listRows(page, 'Unsent alerts').filter({ hasText: 'On the suppression list' }).first();
+      await expect(row).toBeVisible({ timeout: 15_000 });
+      await row.getByRole('button', { name: /^Details of alert of rule Comments to the old front desk/ }).click();
+      const detail = page.getByRole('dialog', { name: /alert of rule Comments to the old front desk/i });
+      await expect(detail).toContainText('On the suppression list');
+      const sendTo = detail.getByRole('textbox', { name: 'Send to' });
+      await sendTo.fill('not-an-address');
+      await detail.getByRole('button', { name: 'Resend to…' }).click();
+      await expect(detail.getByText('The Send to field must be a valid email')).toBeVisible();
+      const desk = `desk-${stamp}@example.com`;
+      await sendTo.fill(desk);
+      await detail.getByRole('button', { name: 'Resend to…' }).click();
+      await expect(page.getByText(`Alert sent to ${desk}`)).toBeVisible();
+      await page.keyboard.press('Escape');
+      await page.goto(`/admin/survey-alerts-unsent-events?state=resent`);
+      await expect(listRows(page, 'Unsent alerts').filter({ hasText: `Resent to ${desk}` })).toHaveCount(1);
+      await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(desk)}`);
+      await expect(listRows(page, 'Messages').filter({ hasText: 'Survey alert' })).toHaveCount(1);
+      expect(errors).toEqual([]);
+    });
+  }
+});
