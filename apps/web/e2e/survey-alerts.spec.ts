@@ -7,10 +7,10 @@ import { apiOf, collectConsoleErrors, listRows, signInAsAdmin } from './support.
 // suppression list ("Comments to the old front desk", db/seed/alert-rules.ts) shows its event in
 // Unsent events with its reason, and Resend to… another address delivers it.
 
-type Log = { id: number; client_id: number | null };
+type Log = { id: number; client_id: number | null; client_timezone: string | null };
 
-/** A demo invitation of the current client still open to answers, answered as a detractor with `comment`. */
-async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<void> {
+/** A demo invitation of the current client still open to answers, answered as a detractor with `comment`; answers the client's zone. */
+async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<string> {
   const api = await apiOf(page);
   const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
   for (const log of logs.data) {
@@ -18,7 +18,7 @@ async function answerAsDetractor(page: Page, clientId: number, comment: string):
     const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
     if (!token) continue;
     const res = await page.request.post(`/api/public/responses/${token}`, { data: { answers: { '1': 2, '3': comment } } });
-    if (res.status() === 201) return;
+    if (res.status() === 201) return log.client_timezone ?? 'UTC';
   }
   throw new Error('no open invitation found in the demo data');
 }
@@ -73,6 +73,48 @@ test.describe('Survey alerts', () => {
       await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(desk)}`);
       await expect(listRows(page, 'Messages').filter({ hasText: 'Survey alert' })).toHaveCount(1);
       expect(errors).toEqual([]);
+    });
+
+    test(`a daily digest sends one message at its hour in the client's zone when the test clock moves (${width} px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const api = await apiOf(page);
+      const me = await api.get<{ data: { user: { current_client_id: number } } }>('/api/user');
+      const stamp = `${width}-${Date.now()}`;
+      const address = `digest-${stamp}@example.com`;
+      // The rule is made before the answer, and its hour is the next whole hour of the client's day.
+      const probe = await api.get<{ data: Log[] }>(`/api/notifications-logs?client=${me.data.user.current_client_id}&perPage=1`);
+      const zone = probe.data[0]?.client_timezone ?? 'UTC';
+      const hourNow = Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(new Date()));
+      await api.post('/api/survey-alert-settings', {
+        name: `Digest e2e ${stamp}`,
+        trigger: 'detractor',
+        channels: ['email'],
+        extra_emails: [address],
+        frequency: 'daily_digest',
+        digest_hour: (hourNow + 1) % 24,
+      });
+      await answerAsDetractor(page, me.data.user.current_client_id, `Digest me ${stamp}`);
+      const digests = async () => {
+        await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(address)}`);
+        await expect(page.getByRole('heading', { level: 1, name: 'Tracking Logs' })).toBeVisible();
+        return listRows(page, 'Messages').filter({ hasText: 'Survey alerts digest' });
+      };
+      // Before its hour nothing goes, however long the workers run.
+      await page.waitForTimeout(3000);
+      await expect(await digests()).toHaveCount(0);
+      try {
+        const nextHour = new Date(Date.now() + 61 * 60_000);
+        await api.put('/api/test-clock', { now: nextHour.toISOString() });
+        await expect(async () => {
+          await expect(await digests()).toHaveCount(1, { timeout: 1500 });
+        }).toPass({ timeout: 20_000 });
+        // And only one, on later passes too.
+        await page.waitForTimeout(2000);
+        await expect(await digests()).toHaveCount(1);
+      } finally {
+        await api.delete('/api/test-clock');
+      }
     });
   }
 });
