@@ -203,7 +203,7 @@ export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }>
       'Survey',
       'Personnel',
       'Display name',
-      'Score',
+      'Score/stars',
       'Comment',
       'Original comment',
       'Consent',
