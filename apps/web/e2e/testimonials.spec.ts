@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { apiOf, collectConsoleErrors, listRows, openRowActions, signInAsAdmin, WIDTHS } from './support.ts';
 
@@ -66,6 +67,12 @@ for (const width of WIDTHS) {
     expect(bodies[0]?.survey).toEqual(expect.arrayContaining([expect.any(Number)]));
     const firstRow = listRows(page, LIST).filter({ hasText: first.display_text.slice(0, 40) });
     await expect(firstRow).toHaveCount(1);
+    // The filled list passes axe as the sweep of every screen does (apps/web/e2e/accessibility.spec.ts, decision 042).
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .setLegacyMode(true)
+      .analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     // Surveys cleared, one location chosen: the query's body has the location alone.
     await page.getByRole('combobox', { name: 'Survey', exact: true }).click();
