@@ -1,10 +1,10 @@
 import type { Answers, SurveyQuestion } from '@admin/shared/surveys/questions';
-import { and, eq, lte, ne } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../db/client.ts';
 import { locations, personnel, surveyAlertEvents, surveyAlertRules, surveyResponses, users } from '../db/schema/index.ts';
 import { countedResponse } from '../kit/counted-responses.ts';
 import { type Named, recipientsOf, ruleUsers } from './recipients.ts';
-import { triggerFires } from './triggers.ts';
+import { firingTest } from './triggers.ts';
 
 /** A rule that matches a response's survey and location (empty lists mean all). */
 function matches(rule: { surveyIds: number[]; locationIds: string[] }, surveyId: number, locationId: string | null): boolean {
@@ -38,19 +38,9 @@ export async function evaluateResponse(db: Db, responseId: number, now: Date): P
     .from(surveyResponses)
     .where(and(eq(surveyResponses.id, responseId), countedResponse));
   if (!response) return 0;
-  const rules = await db
-    .select()
-    .from(surveyAlertRules)
-    .where(
-      and(
-        eq(surveyAlertRules.clientId, response.clientId),
-        eq(surveyAlertRules.status, 'active'),
-        ne(surveyAlertRules.trigger, 'no_response_days'),
-        lte(surveyAlertRules.createdAt, response.submittedAt),
-      ),
-    );
-  const facts = { ...response, answers: response.answers as Answers, questions: response.questions as SurveyQuestion[] };
-  const firing = rules.filter((r) => matches(r, response.surveyId, response.locationId) && triggerFires(r, facts));
+  const rules = (await activeRules(db, response.clientId)).filter((r) => r.createdAt.getTime() <= response.submittedAt.getTime());
+  const fires = firingTest({ ...response, answers: response.answers as Answers, questions: response.questions as SurveyQuestion[] });
+  const firing = rules.filter((r) => matches(r, response.surveyId, response.locationId) && fires(r));
   if (firing.length === 0) return 0;
   const named = await namedBy(db, response.personnelId, response.locationId);
   const users = await ruleUsers(
@@ -62,6 +52,42 @@ export async function evaluateResponse(db: Db, responseId: number, now: Date): P
     eventRows(rule, recipientsOf(rule, users.get(rule.id) ?? [], named), { responseId: response.id, processingItemId: null }, now),
   );
   return insertEvents(db, rows);
+}
+
+type Rule = typeof surveyAlertRules.$inferSelect;
+/** A client's active response rules as last read, and the stamp they were read at (per database). */
+const ruleCache = new WeakMap<Db, Map<number, { stamp: string; rules: Rule[] }>>();
+
+/**
+ * The client's active rules a response can fire (not `no_response_days`). Every response of a
+ * client is checked against all of them, so they are read again only when the client's rules
+ * change: the stamp (how many, and a sum of hashes of every column of each, computed in the
+ * database, one aggregate with no rows sent) is compared on every call, so a rule made, edited,
+ * paused or resumed by any means counts from the next response on (bench/alerts: reading 1,000
+ * rules per response was most of the time).
+ */
+async function activeRules(db: Db, clientId: number): Promise<Rule[]> {
+  const [stampRow] = rowsOf(
+    await db.execute(sql`select count(*)::text || ':' || coalesce(sum(hashtext(r::text)::bigint), 0)::text as stamp
+      from survey_alert_rules r where r.client_id = ${clientId}`),
+  );
+  const stamp = String(stampRow?.stamp ?? '');
+  let byClient = ruleCache.get(db);
+  if (!byClient) {
+    byClient = new Map();
+    ruleCache.set(db, byClient);
+  }
+  const cached = byClient.get(clientId);
+  if (cached && cached.stamp === stamp) return cached.rules;
+  const rules = await db
+    .select()
+    .from(surveyAlertRules)
+    .where(
+      and(eq(surveyAlertRules.clientId, clientId), eq(surveyAlertRules.status, 'active'), ne(surveyAlertRules.trigger, 'no_response_days')),
+    );
+  if (byClient.size > 1000) byClient.clear();
+  byClient.set(clientId, { stamp, rules });
+  return rules;
 }
 
 type EventRow = typeof surveyAlertEvents.$inferInsert;

@@ -38,12 +38,24 @@ function textsOf(response: ResponseFacts): string[] {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Compiled keyword patterns: a client's rules are evaluated against every response, their words rarely change. */
+const patterns = new Map<string, RegExp | null>();
+const PATTERNS_MAX = 50_000;
+
+function patternOf(keyword: string): RegExp | null {
+  let pattern = patterns.get(keyword);
+  if (pattern !== undefined) return pattern;
+  const folded = foldText(keyword.trim());
+  pattern = folded === '' ? null : new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(folded)}($|[^\\p{L}\\p{N}])`, 'u');
+  if (patterns.size >= PATTERNS_MAX) patterns.clear();
+  patterns.set(keyword, pattern);
+  return pattern;
+}
+
 /** A keyword (one word or several) found whole, not inside a longer word ("rude" not in "prudent"). */
 export function hasKeyword(texts: readonly string[], keyword: string): boolean {
-  const folded = foldText(keyword.trim());
-  if (folded === '') return false;
-  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(folded)}($|[^\\p{L}\\p{N}])`, 'u');
-  return texts.some((t) => pattern.test(t));
+  const pattern = patternOf(keyword);
+  return pattern !== null && texts.some((t) => pattern.test(t));
 }
 
 /**
@@ -51,6 +63,20 @@ export function hasKeyword(texts: readonly string[], keyword: string): boolean {
  * invitations nobody answered (apps/server/src/alerts/no-response.ts).
  */
 export function triggerFires(rule: RuleTrigger, response: ResponseFacts): boolean {
+  return triggerFiresOn(rule, response, () => textsOf(response));
+}
+
+/** `triggerFires` for many rules on one response: `texts` folds its texts once, when a rule first needs them. */
+export function firingTest(response: ResponseFacts): (rule: RuleTrigger) => boolean {
+  let texts: string[] | null = null;
+  const once = () => {
+    texts ??= textsOf(response);
+    return texts;
+  };
+  return (rule) => triggerFiresOn(rule, response, once);
+}
+
+function triggerFiresOn(rule: RuleTrigger, response: ResponseFacts, textsOfResponse: () => string[]): boolean {
   const score = response.keyScore;
   switch (rule.trigger) {
     case 'score_at_or_below':
@@ -60,11 +86,11 @@ export function triggerFires(rule: RuleTrigger, response: ResponseFacts): boolea
     case 'detractor':
       return response.npsClass === 'detractor';
     case 'keyword': {
-      const texts = textsOf(response);
+      const texts = textsOfResponse();
       return rule.keywords.some((k) => hasKeyword(texts, k));
     }
     case 'any_comment':
-      return textsOf(response).length > 0;
+      return textsOfResponse().length > 0;
     default:
       return false;
   }
