@@ -267,7 +267,9 @@ for (const kind of testDatabaseKinds()) {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/csv');
       const lines = res.body.trim().split('\r\n');
-      expect(lines[0]).toBe('Date,Location,Survey,Personnel,Display name,Score/stars,Comment,Original comment,Consent,Status,Featured,Words');
+      expect(lines[0]).toBe(
+        'Date,Location,Survey,Personnel,Display name,Score/stars,Comment,Original comment,Consent,Status,Featured,Words',
+      );
       expect(lines.length - 1).toBe((await ofClient()).length);
       expect(lines[1]).toMatch(/^"\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M [A-Z]{2,5}"/);
       expect(res.body).not.toMatch(/,published,|,pending,/);
