@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { evaluateResponse } from '../../apps/server/src/alerts/evaluate.ts';
-import { openDatabase } from '../../apps/server/src/db/client.ts';
+import { openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RESPONSES = Number(process.env.BENCH_RESPONSES ?? 10_000);
@@ -73,18 +73,18 @@ async function run(kind: 'pglite' | 'pg') {
       'The visit was fine, thanks ' || id, jsonb_build_object('1', id % 11, '3', 'The visit was fine, thanks ' || id),
       ${QUESTIONS}::jsonb, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
     from survey_processing_items`);
-  const ids = (await db.execute(sql`select id from survey_responses order by id`)) as unknown as { rows: { id: number }[] };
+  const ids = rowsOf(await db.execute(sql`select id from survey_responses order by id`)).map((r) => Number(r.id));
   const t0 = performance.now();
   let events = 0;
-  for (const { id } of ids.rows) events += await evaluateResponse(db, Number(id), at);
+  for (const id of ids) events += await evaluateResponse(db, id, at);
   const seconds = (performance.now() - t0) / 1000;
   const result = {
     kind,
-    responses: ids.rows.length,
+    responses: ids.length,
     rules: RULES,
     events,
     seconds: Number(seconds.toFixed(2)),
-    responsesPerSecond: Math.round(ids.rows.length / seconds),
+    responsesPerSecond: Math.round(ids.length / seconds),
     measuredAt: new Date().toISOString(),
   };
   console.log(JSON.stringify(result));
