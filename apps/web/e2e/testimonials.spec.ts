@@ -135,7 +135,7 @@ for (const width of WIDTHS) {
     const site: Server = createServer((_req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(
-        `<!doctype html><html lang="en"><head><title>Plumbing Co.</title></head><body><h1>Our customers</h1><script src="${origin}/w/testimonials.js" async></script><selected-testimonials client="${clientId}"></selected-testimonials></body></html>`,
+        `<!doctype html><html lang="en"><head><title>Plumbing Co.</title></head><body><h1>Our customers</h1><script src="${origin}/w/testimonials.js" async></script><selected-testimonials client="${clientId}"></selected-testimonials><iframe src="${origin}/w/testimonials/${clientId}" title="Testimonials in a frame"></iframe></body></html>`,
       );
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -146,6 +146,9 @@ for (const width of WIDTHS) {
       await expect(widget).toBeVisible();
       await expect(widget.getByText(edited)).toBeVisible();
       await expect(widget.getByText(first.display_name, { exact: true }).first()).toBeVisible();
+      // The iframe page too: framed by another site, its script and feed allowed by its own policy.
+      const framed = page.frameLocator('iframe[title="Testimonials in a frame"]').getByRole('region', { name: 'Selected testimonials' });
+      await expect(framed.getByText(edited)).toBeVisible();
     } finally {
       await new Promise<void>((resolve) => site.close(() => resolve()));
     }
