@@ -92,6 +92,23 @@ for (const kind of testDatabaseKinds()) {
       expect(ok.json().data).toMatchObject({ state: 'dismissed', note: 'Called the customer ourselves' });
     });
 
+    it('Resend resolves the recipients again: one removed from the rule gets nothing, one added gets the alert', async () => {
+      const id = await unsentAlert(`removed-${kind}@alert.test`);
+      const [event] = await ctx.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.id, id));
+      const added = `added-${kind}@alert.test`;
+      await ctx.database.db
+        .update(surveyAlertRules)
+        .set({ extraEmails: [added] })
+        .where(eq(surveyAlertRules.id, event?.ruleId ?? 0));
+      const res = await post(`${PATH}/${id}/resend`);
+      expect(res.json().data).toMatchObject({ state: 'unsent', reason: 'ses_suppressed', attempts: 1 });
+      const all = await ctx.database.db
+        .select()
+        .from(surveyAlertEvents)
+        .where(eq(surveyAlertEvents.ruleId, event?.ruleId ?? 0));
+      expect(all.map((e) => `${e.recipient}:${e.state}`).sort()).toEqual([`${added}:sent`, `removed-${kind}@alert.test:unsent`]);
+    });
+
     it('bulk Resend previews the count and scope, resends exactly that many, and refuses a stale count', async () => {
       const address = `bulk-${kind}@alert.test`;
       const id = await unsentAlert(address);
