@@ -27,7 +27,7 @@ import { HttpError, notFound } from '../../lib/http-error.ts';
 import { editOf, pendingOf, transition, unchanged } from './actions.ts';
 import { registerMakeTestimonial } from './make.ts';
 import { publicTestimonialRoutes } from './public.ts';
-import { filtersOf, findTestimonial, selectTestimonials, toTestimonial, whereOf } from './repository.ts';
+import { filtersOf, findTestimonial, selectTestimonials, type TestimonialRow, toTestimonial, whereOf } from './repository.ts';
 
 /** The most rows one export writes (a client's testimonials; the screen's query shows the newest 500). */
 const EXPORT_LIMIT = 20_000;
@@ -81,6 +81,29 @@ export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }>
 
   const raced = () => new HttpError(409, 'The testimonial was changed by someone else since you opened it. Reload it and try again.');
 
+  /**
+   * Writes a change to one testimonial with its audit row, in one transaction, only if the row is
+   * still as it was read (docs/decisions/033: its state and version are its version); answers it.
+   */
+  async function save(
+    request: Parameters<typeof rowOf>[0],
+    row: TestimonialRow,
+    change: Partial<typeof testimonials.$inferInsert>,
+    audit: { action: string; message: string; before: Record<string, unknown>; after: Record<string, unknown> },
+  ) {
+    const now = app.clock.now();
+    await app.db.transaction(async (tx) => {
+      const done = await tx
+        .update(testimonials)
+        .set({ ...change, updatedAt: now })
+        .where(unchanged(row))
+        .returning({ id: testimonials.id });
+      if (done.length === 0) throw raced();
+      await request.audit({ ...audit, clientId: row.clientId, entityType: 'testimonial', entityId: row.id }, tx);
+    });
+    return answer(row.clientId, row.id);
+  }
+
   for (const action of TESTIMONIAL_ACTIONS) {
     app.post(
       `/api/testimonials/:id/${action}`,
@@ -90,30 +113,13 @@ export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }>
       },
       async (request) => {
         const row = await rowOf(request, request.params.id);
-        const now = app.clock.now();
-        const change = transition(row, action, request.auth?.user.id ?? 0, now);
-        await app.db.transaction(async (tx) => {
-          // Written only if still in the state it was read in (docs/decisions/033: the state is the version).
-          const done = await tx
-            .update(testimonials)
-            .set({ ...change, updatedAt: now })
-            .where(unchanged(row))
-            .returning({ id: testimonials.id });
-          if (done.length === 0) throw raced();
-          await request.audit(
-            {
-              action: `testimonial.${action}`,
-              message: `Testimonial ${row.id} (${row.displayName}): ${action}`,
-              clientId: row.clientId,
-              entityType: 'testimonial',
-              entityId: row.id,
-              before: { status: row.status, featured: row.featured },
-              after: { status: change.status ?? row.status, featured: change.featured ?? row.featured },
-            },
-            tx,
-          );
+        const change = transition(row, action, request.auth?.user.id ?? 0, app.clock.now());
+        return save(request, row, change, {
+          action: `testimonial.${action}`,
+          message: `Testimonial ${row.id} (${row.displayName}): ${action}`,
+          before: { status: row.status, featured: row.featured },
+          after: { status: change.status ?? row.status, featured: change.featured ?? row.featured },
         });
-        return answer(row.clientId, row.id);
       },
     );
   }
@@ -128,28 +134,12 @@ export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }>
       const row = await rowOf(request, request.params.id);
       assertFresh(row.updatedAt, request.body.updated_at, 'The testimonial');
       const change = editOf(request.body);
-      const now = app.clock.now();
-      await app.db.transaction(async (tx) => {
-        const done = await tx
-          .update(testimonials)
-          .set({ ...change, updatedAt: now })
-          .where(unchanged(row))
-          .returning({ id: testimonials.id });
-        if (done.length === 0) throw raced();
-        await request.audit(
-          {
-            action: 'testimonial.edit',
-            message: `Testimonial ${row.id} (${row.displayName}) edited`,
-            clientId: row.clientId,
-            entityType: 'testimonial',
-            entityId: row.id,
-            before: { display_text: row.displayText, display_name: row.displayName },
-            after: { display_text: change.displayText ?? row.displayText, display_name: change.displayName ?? row.displayName },
-          },
-          tx,
-        );
+      return save(request, row, change, {
+        action: 'testimonial.edit',
+        message: `Testimonial ${row.id} (${row.displayName}) edited`,
+        before: { display_text: row.displayText, display_name: row.displayName },
+        after: { display_text: change.displayText ?? row.displayText, display_name: change.displayName ?? row.displayName },
       });
-      return answer(row.clientId, row.id);
     },
   );
 
