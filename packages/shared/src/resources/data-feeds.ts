@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bodyId, idFilterItem } from '../api/ids.ts';
+import { labelOptions } from '../api/label-options.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
 import { exportMoment } from '../api/zoned-time.ts';
 import { STATUSES } from '../constants.ts';
@@ -14,45 +15,24 @@ import {
   type FeedField,
   type FeedMapping,
 } from '../pipeline/enums.ts';
+import {
+  FEED_DATE_FORMAT_LABELS,
+  FEED_DELIMITER_LABELS,
+  FEED_FIELD_LABELS,
+  FEED_LOCATION_MODE_LABELS,
+  FEED_SOURCE_TYPE_LABELS,
+  FEED_TRIGGER_EVENT_LABELS,
+} from './data-feed-labels.ts';
 import { locationResource } from './locations.ts';
+
+export * from './data-feed-files.ts';
+export * from './data-feed-labels.ts';
 
 /**
  * Survey Platform (docs/screens.md, Survey Platform): a client's data feeds — where business-system
  * rows come from (CSV upload, SFTP pull, the ingest API), how their columns map to the fields of a
  * survey request, and which survey they trigger.
  */
-
-const options = <T extends string>(labels: Record<T, string>) =>
-  (Object.keys(labels) as T[]).map((value) => ({ value, label: labels[value] }));
-
-export const FEED_SOURCE_TYPE_LABELS = { csv_upload: 'CSV upload', sftp: 'SFTP', api: 'API endpoint', webhook: 'Webhook' } as const;
-export const FEED_TRIGGER_EVENT_LABELS = {
-  invoice_paid: 'Invoice paid',
-  job_completed: 'Job completed',
-  appointment_completed: 'Appointment completed',
-  ro_closed: 'Repair order closed',
-  sale_delivered: 'Sale delivered',
-  discharge: 'Discharge',
-} as const;
-export const FEED_LOCATION_MODE_LABELS = { single: 'One location', column: 'Location code column' } as const;
-export const FEED_DELIMITER_LABELS = { comma: 'Comma (,)', pipe: 'Pipe (|)', tab: 'Tab' } as const;
-export const FEED_DATE_FORMAT_LABELS = { 'yyyy-MM-dd': 'yyyy-MM-dd', 'MM/dd/yyyy': 'MM/dd/yyyy', 'dd/MM/yyyy': 'dd/MM/yyyy' } as const;
-/** How the mapping editor and the row errors name each field. */
-export const FEED_FIELD_LABELS: Record<FeedField, string> = {
-  first_name: 'First name',
-  last_name: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  transaction_id: 'Transaction id',
-  transaction_date: 'Transaction date',
-  location_code: 'Location code',
-  personnel_code: 'Personnel code',
-  product_code: 'Product code',
-  referral_source: 'Referral source',
-  amount: 'Amount',
-  opt_in_sms: 'SMS opt-in',
-};
-export const FEED_RUN_STATUS_LABELS = { running: 'Running', succeeded: 'Succeeded', partial: 'Partial', failed: 'Failed' } as const;
 
 /** Fields named by themselves: the API's rows, and a new feed's mapping (the sample template's headers). */
 export const IDENTITY_MAPPING: FeedMapping = Object.fromEntries(FEED_FIELDS.map((f) => [f, f]));
@@ -127,7 +107,7 @@ export const dataFeedResource = defineResource({
     source_type: {
       label: 'Source system',
       input: 'select',
-      options: options(FEED_SOURCE_TYPE_LABELS),
+      options: labelOptions(FEED_SOURCE_TYPE_LABELS),
       rules: { required: true, included: [...FEED_SOURCE_TYPES] },
       default: 'csv_upload',
     },
@@ -135,7 +115,7 @@ export const dataFeedResource = defineResource({
     trigger_event: {
       label: 'Trigger event',
       input: 'select',
-      options: options(FEED_TRIGGER_EVENT_LABELS),
+      options: labelOptions(FEED_TRIGGER_EVENT_LABELS),
       rules: { required: true, included: [...FEED_TRIGGER_EVENTS] },
       default: 'invoice_paid',
     },
@@ -143,7 +123,7 @@ export const dataFeedResource = defineResource({
     location_mode: {
       label: 'Location',
       input: 'select',
-      options: options(FEED_LOCATION_MODE_LABELS),
+      options: labelOptions(FEED_LOCATION_MODE_LABELS),
       rules: { required: true, included: [...FEED_LOCATION_MODES] },
       default: 'single',
     },
@@ -164,7 +144,7 @@ export const dataFeedResource = defineResource({
     delimiter: {
       label: 'Delimiter',
       input: 'select',
-      options: options(FEED_DELIMITER_LABELS),
+      options: labelOptions(FEED_DELIMITER_LABELS),
       rules: { included: [...FEED_DELIMITERS] },
       default: 'comma',
     },
@@ -172,7 +152,7 @@ export const dataFeedResource = defineResource({
     date_format: {
       label: 'Date format',
       input: 'select',
-      options: options(FEED_DATE_FORMAT_LABELS),
+      options: labelOptions(FEED_DATE_FORMAT_LABELS),
       rules: { included: [...FEED_DATE_FORMATS] },
       default: 'yyyy-MM-dd',
     },
@@ -217,7 +197,7 @@ export const dataFeedResource = defineResource({
   },
   filters: {
     client: locationResource.filters.client,
-    source_type: { kind: 'multi', label: 'Source system', options: options(FEED_SOURCE_TYPE_LABELS) },
+    source_type: { kind: 'multi', label: 'Source system', options: labelOptions(FEED_SOURCE_TYPE_LABELS) },
     survey: {
       kind: 'multi',
       label: 'Survey',
@@ -288,14 +268,6 @@ export function checkFeed(values: {
   return errors;
 }
 
-/** The largest feed file taken, uploaded or pulled (about 500,000 rows of a typical export). */
-export const MAX_FEED_FILE_BYTES = 60_000_000;
-
-/**
- * Upload CSV's and Validate file's body as the upload dialog labels it: the file's text and its
- * name both come from its one file input.
- */
-export const FEED_FILE_LABELS = { csv: 'CSV file', file_name: 'CSV file' } as const satisfies Record<string, string>;
 /** The mapping editor's preview body: its sample file input, and the form's delimiter and header as the feed's. */
 export const FEED_SAMPLE_LABELS = {
   csv: 'Sample file',
@@ -303,67 +275,3 @@ export const FEED_SAMPLE_LABELS = {
   delimiter: dataFeedResource.fields.delimiter.label,
   has_header: dataFeedResource.fields.has_header.label,
 } as const satisfies Record<string, string>;
-
-/** `POST /api/data-feeds/:id/upload`, `/validate` and `/preview`: a file's text (as Personnel's import: JSON, not multipart). */
-export const feedFileSchema = z.strictObject({
-  file_name: z.string().trim().min(1).max(255).optional(),
-  csv: z.string().min(1, `The ${FEED_FILE_LABELS.csv} field is required`).max(MAX_FEED_FILE_BYTES),
-});
-export type FeedFileBody = z.infer<typeof feedFileSchema>;
-
-/** A row a file could not take: its number (1 = the first data row), the source column, why. */
-export const feedRowErrorSchema = z.object({
-  row_number: z.number().int(),
-  column: z.string().nullable(),
-  message: z.string(),
-});
-export type FeedRowError = z.infer<typeof feedRowErrorSchema>;
-
-/** Validate file (dry run): what a run would accept and refuse; nothing written. */
-export const feedValidationSchema = z.object({
-  rows_read: z.number().int(),
-  rows_valid: z.number().int(),
-  rows_invalid: z.number().int(),
-  /** The first errors (at most 500). */
-  errors: z.array(feedRowErrorSchema),
-});
-export type FeedValidation = z.infer<typeof feedValidationSchema>;
-
-/** The mapping editor's preview: the sample's columns and first rows. */
-export const feedPreviewSchema = z.object({
-  columns: z.array(z.string()),
-  rows: z.array(z.array(z.string())),
-});
-export type FeedPreview = z.infer<typeof feedPreviewSchema>;
-
-/** A finished run as the ingest API and the demo data have it (Survey Manager Logs shows the same run). */
-export const feedRunSchema = z.object({
-  id: z.number().int(),
-  data_feed_id: z.number().int(),
-  source_name: z.string(),
-  status: z.enum(FEED_RUN_STATUSES),
-  rows_read: z.number().int(),
-  rows_accepted: z.number().int(),
-  rows_skipped: z.record(z.string(), z.number().int()),
-  rows_invalid: z.number().int(),
-  scheduled: z.number().int(),
-  error: z.string().nullable(),
-  errors: z.array(feedRowErrorSchema),
-});
-export type FeedRun = z.infer<typeof feedRunSchema>;
-
-/**
- * Upload CSV's answer: the file is stored as a run, whose rows the workers admit; its progress and
- * outcome are the run's on Survey Manager Logs (`GET /api/survey-manager-logs/runs/:id`).
- */
-export const feedRunStartedSchema = z.object({
-  id: z.number().int(),
-  data_feed_id: z.number().int(),
-  source_name: z.string(),
-  run_status: z.enum(FEED_RUN_STATUSES),
-  rows_read: z.number().int(),
-});
-export type FeedRunStarted = z.infer<typeof feedRunStartedSchema>;
-
-/** Run now: what was started (an SFTP pull is queued as a job). */
-export const feedRunNowSchema = z.object({ queued: z.boolean(), job_id: z.number().int().nullable(), message: z.string() });

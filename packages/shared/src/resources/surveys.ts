@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyId } from '../api/ids.ts';
 import { defineResource, statusFilter, statusLabel } from '../api/resource.ts';
-import { REVIEW_SITES, STATUSES } from '../constants.ts';
+import { STATUSES } from '../constants.ts';
 import {
   MAX_QUESTIONS,
   questionListProblems,
@@ -12,90 +12,33 @@ import {
   surveyQuestionSchema,
 } from '../surveys/questions.ts';
 import { locationResource } from './locations.ts';
+import {
+  channelUsesEmail,
+  channelUsesSms,
+  MAX_REVIEW_SITES,
+  REVIEW_INVITE_MODE_OPTIONS,
+  REVIEW_INVITE_MODES,
+  SURVEY_CHANNEL_LABELS,
+  SURVEY_CHANNEL_OPTIONS,
+  SURVEY_CHANNELS,
+  SURVEY_LANGUAGE_OPTIONS,
+  SURVEY_LANGUAGES,
+  SURVEY_REVIEW_SITE_OPTIONS,
+  SURVEY_TYPE_LABELS,
+  SURVEY_TYPE_OPTIONS,
+  type SurveyChannel,
+} from './survey-choices.ts';
+import { REQUIRED_EMAIL_TOKENS } from './survey-invitations.ts';
+
+export * from './survey-choices.ts';
+export * from './survey-invitations.ts';
 
 /**
  * Surveys (docs/screens.md, Surveys): the survey definition, and the records and enums of the
  * invitations it sends (`survey_processing_items`), shared by the builder, the public survey page
- * and Survey Manager.
+ * and Survey Manager. The closed lists and their labels are survey-choices.ts, the invitation
+ * e-mail and Send test survey-invitations.ts; this file exports them too.
  */
-
-export const SURVEY_CHANNELS = ['email', 'sms', 'email_then_sms', 'sms_then_email'] as const;
-export type SurveyChannel = (typeof SURVEY_CHANNELS)[number];
-export const SURVEY_CHANNEL_LABELS: Record<SurveyChannel, string> = {
-  email: 'Email',
-  sms: 'SMS',
-  email_then_sms: 'Email → SMS fallback',
-  sms_then_email: 'SMS → Email fallback',
-};
-/** Whether a survey's channel sends e-mail / SMS at all (a fallback counts). */
-export const channelUsesEmail = (channel: SurveyChannel | string | null | undefined): boolean =>
-  channel === 'email' || channel === 'email_then_sms' || channel === 'sms_then_email';
-export const channelUsesSms = (channel: SurveyChannel | string | null | undefined): boolean =>
-  channel === 'sms' || channel === 'email_then_sms' || channel === 'sms_then_email';
-
-export const SURVEY_LANGUAGES = ['en', 'es', 'fr'] as const;
-export type SurveyLanguage = (typeof SURVEY_LANGUAGES)[number];
-
-export const REVIEW_INVITE_MODES = ['all_respondents', 'threshold'] as const;
-export type ReviewInviteMode = (typeof REVIEW_INVITE_MODES)[number];
-
-/** The channel one invitation goes by (a survey's fallback channel resolves to one of these). */
-export const PROCESSING_ITEM_CHANNELS = ['email', 'sms'] as const;
-export type ProcessingItemChannel = (typeof PROCESSING_ITEM_CHANNELS)[number];
-
-/**
- * Where an invitation came from: a Send test, the demo data (apps/server/src/db/seed/surveys.ts),
- * or a feed's row (a CSV upload, an SFTP pull, the ingest API).
- */
-export const PROCESSING_ITEM_SOURCES = ['manual_test', 'demo', 'csv_upload', 'sftp', 'api'] as const;
-export type ProcessingItemSource = (typeof PROCESSING_ITEM_SOURCES)[number];
-
-/** An invitation's life (Survey Processing). */
-export const PROCESSING_ITEM_STATUSES = [
-  'queued',
-  'scheduled',
-  'sent',
-  'delivered',
-  'opened',
-  'responded',
-  'reminded',
-  'expired',
-  'skipped_duplicate',
-  'skipped_over_survey',
-  'skipped_opt_out',
-  'skipped_suppressed',
-  'skipped_paused',
-  'skipped_manual',
-  'invalid_contact',
-  'failed',
-] as const;
-export type ProcessingItemStatus = (typeof PROCESSING_ITEM_STATUSES)[number];
-
-export const SURVEY_TYPE_LABELS: Record<SurveyType, string> = {
-  nps: 'NPS',
-  csat: 'CSAT 1–5',
-  star: 'Star 1–5',
-  custom: 'Custom',
-};
-export const SURVEY_LANGUAGE_LABELS: Record<SurveyLanguage, string> = { en: 'English', es: 'Spanish', fr: 'French' };
-export const REVIEW_INVITE_MODE_LABELS: Record<ReviewInviteMode, string> = {
-  all_respondents: 'Every respondent',
-  threshold: 'Respondents at or above a score',
-};
-const options = <T extends string>(labels: Record<T, string>) =>
-  (Object.keys(labels) as T[]).map((value) => ({ value, label: labels[value] }));
-export const SURVEY_TYPE_OPTIONS = options(SURVEY_TYPE_LABELS);
-export const SURVEY_CHANNEL_OPTIONS = options(SURVEY_CHANNEL_LABELS);
-export const SURVEY_LANGUAGE_OPTIONS = options(SURVEY_LANGUAGE_LABELS);
-export const REVIEW_INVITE_MODE_OPTIONS = options(REVIEW_INVITE_MODE_LABELS);
-export const SURVEY_REVIEW_SITE_OPTIONS = REVIEW_SITES.map((s) => ({ value: s.value, label: s.label }));
-/** At most this many review sites are offered to a respondent. */
-export const MAX_REVIEW_SITES = 4;
-
-/** The tokens an invitation e-mail's body must hold: the survey link and the unsubscribe link. */
-export const REQUIRED_EMAIL_TOKENS = ['{survey_link}', '{unsubscribe_link}'] as const;
-/** Every token an invitation e-mail may use, filled per invitation. */
-export const EMAIL_TOKENS = ['{first_name}', '{location_name}', '{personnel_name}', ...REQUIRED_EMAIL_TOKENS] as const;
 
 const LOCATION_ID = /^[a-f0-9]{24}$/;
 const whole = z.number().int().nullable().optional();
@@ -316,47 +259,3 @@ export const surveyDuplicateSchema = z.strictObject({ client_id: z.number().int(
 
 /** Duplicate's one field as its Copy to another client dialog labels it. */
 export const SURVEY_DUPLICATE_LABELS = { client_id: 'Client' } as const satisfies Record<string, string>;
-
-const E164 = /^\+[1-9]\d{6,14}$/;
-/** Send test's one field as its dialog labels it; the server's 422s name it so. */
-export const SURVEY_TEST_LABELS = { to: 'Send to' } as const satisfies Record<string, string>;
-/** `POST /api/surveys/:id/send-test`: an e-mail address or an E.164 phone. */
-export const surveyTestSchema = z.strictObject({
-  to: z
-    .string()
-    .trim()
-    .min(1, `The ${SURVEY_TEST_LABELS.to} field is required`)
-    .max(254)
-    .refine(
-      (v) => E164.test(v) || z.email().safeParse(v).success,
-      `The ${SURVEY_TEST_LABELS.to} field must be an email or a phone in international format, e.g. +13035550142`,
-    ),
-});
-/** What a test send made: the invitation (its link opens the public survey page) and the message's row in Tracking Logs. */
-export const surveyTestResultSchema = z.object({
-  item_id: z.number().int(),
-  channel: z.enum(PROCESSING_ITEM_CHANNELS),
-  status: z.enum(PROCESSING_ITEM_STATUSES),
-  link: z.string(),
-  expires_at: z.string(),
-  notification_id: z.number().int(),
-  notification_status: z.string(),
-  error: z.string().nullable(),
-});
-export type SurveyTestResult = z.infer<typeof surveyTestResultSchema>;
-
-/** The sample values a test invitation is rendered with. */
-export const SAMPLE_FIRST_NAME = 'Alex';
-
-/** An invitation e-mail's text (subject or body) with its tokens filled. */
-export function renderSurveyEmail(
-  text: string,
-  values: { firstName: string; locationName: string; personnelName: string; surveyLink: string; unsubscribeLink: string },
-): string {
-  return text
-    .replaceAll('{first_name}', values.firstName)
-    .replaceAll('{location_name}', values.locationName)
-    .replaceAll('{personnel_name}', values.personnelName)
-    .replaceAll('{survey_link}', values.surveyLink)
-    .replaceAll('{unsubscribe_link}', values.unsubscribeLink);
-}
