@@ -261,8 +261,8 @@ async function ceiling(
 
 async function seed(url: string): Promise<void> {
   const { openDatabase, rowsOf } = await import('../../apps/server/src/db/client.ts');
-  const { seedDemoData } = await import('../../apps/server/src/db/seed/demo.ts');
-  const { generateSystemLogs } = await import('../../apps/server/src/db/seed/system-logs.ts');
+  const { seedDemoData } = await import('../../apps/server/src/seed/demo.ts');
+  const { generateSystemLogs } = await import('../../apps/server/src/seed/system-logs.ts');
   const { sql } = await import('drizzle-orm');
   const t0 = performance.now();
   const database = await openDatabase({ kind: 'pg', url });

@@ -25,8 +25,8 @@ import { buildApp } from '../../apps/server/src/app.ts';
 import { type Config, testConfig } from '../../apps/server/src/config.ts';
 import { type Database, openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
 import { users } from '../../apps/server/src/db/schema/index.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
 import * as identity from '../../apps/server/src/modules/identity/repository.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 150);

@@ -19,8 +19,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { users } from '../../apps/server/src/db/schema/index.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
-import { generateSystemLogs } from '../../apps/server/src/db/seed/system-logs.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
+import { generateSystemLogs } from '../../apps/server/src/seed/system-logs.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);

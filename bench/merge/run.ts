@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);

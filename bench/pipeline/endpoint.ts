@@ -24,7 +24,7 @@ import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { endpointConfigs, locations, surveys, users } from '../../apps/server/src/db/schema/index.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);

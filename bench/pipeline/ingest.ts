@@ -22,11 +22,11 @@ import pg from 'pg';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { clientSurveySettings, dataFeeds, locations, personnel, products, surveys } from '../../apps/server/src/db/schema/index.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
 import { systemClock } from '../../apps/server/src/pipeline/clock.ts';
 import { normalize } from '../../apps/server/src/pipeline/ingest/normalize.ts';
 import { parseFeedFile } from '../../apps/server/src/pipeline/ingest/parse.ts';
 import { feedForIngest, runFeed } from '../../apps/server/src/pipeline/ingest/run.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);

@@ -21,7 +21,7 @@ import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 import { PROCESSING_ITEM_STATUSES } from '../../packages/shared/src/resources/surveys.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -14,7 +14,7 @@ import {
   referralSources,
   surveys,
 } from '../../apps/server/src/db/schema/index.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 export const PASSWORD = 'demo-password';
 /** Rows per generating statement: PGlite holds the one in progress in memory. */

@@ -19,8 +19,8 @@ import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
-import { seedDemoData } from '../../apps/server/src/db/seed/demo.ts';
 import { makeTestimonial } from '../../apps/server/src/modules/testimonials/make.ts';
+import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

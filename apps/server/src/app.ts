@@ -9,7 +9,6 @@ import { alertTestRoute } from './alerts/test-route.ts';
 import { surveyAlertEventRoutes } from './alerts/unsent/routes.ts';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
-import { seedDemoData } from './db/seed/demo.ts';
 import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { messagingPlugin } from './messaging/plugin.ts';
@@ -56,6 +55,7 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
+import { seedDemoData } from './seed/demo.ts';
 
 /** The zod schemas a route declared for its input; the fuzz suite generates requests from them. */
 export type RouteSchemas = { params?: unknown; querystring?: unknown; body?: unknown };

@@ -13,7 +13,7 @@ import {
 import { bearer, login, startTestApp, type TestContext } from './helpers.ts';
 
 /**
- * The demo feeds are ingested by the pipeline (apps/server/src/db/seed/feeds.ts): runFeed, the
+ * The demo feeds are ingested by the pipeline (apps/server/src/seed/feeds.ts): runFeed, the
  * rules, the send engine on a simulated clock. Their runs, items, messages and answers must agree,
  * and a first start must find nothing overdue.
  */

@@ -17,7 +17,7 @@ import { bearer, login, startTestApp, type TestContext } from './helpers.ts';
 
 const DAY_MS = 86_400_000;
 
-/** The demo surveys are made by running the product's code (apps/server/src/db/seed/surveys.ts): their numbers must agree. */
+/** The demo surveys are made by running the product's code (apps/server/src/seed/surveys.ts): their numbers must agree. */
 describe('Demo data: surveys, invitations and responses', () => {
   let ctx: TestContext;
   let headers: Record<string, string>;

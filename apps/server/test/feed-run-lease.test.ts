@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../src/config.ts';
 import type { Database, Db } from '../src/db/client.ts';
 import { dataFeedRuns, surveyProcessingItems } from '../src/db/schema/index.ts';
-import { seedDemoData } from '../src/db/seed/demo.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { processRun } from '../src/pipeline/ingest/process.ts';
 import { startRun } from '../src/pipeline/ingest/run.ts';
 import { markReceived, newLease, openRun, RUN_LEASE_MS, stageBatch } from '../src/pipeline/ingest/run-store.ts';
 import { feedRunLoop } from '../src/pipeline/ingest/runs-loop.ts';
+import { seedDemoData } from '../src/seed/demo.ts';
 import { insertTestFeed } from './feed-fixture.ts';
 import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
 

@@ -4,10 +4,10 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
-import { seedDemoData } from '../src/db/seed/demo.ts';
 import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { createSession, findUserByEmail } from '../src/modules/identity/repository.ts';
 import type { NormalRow } from '../src/pipeline/types.ts';
+import { seedDemoData } from '../src/seed/demo.ts';
 
 export type DbKind = 'pglite' | 'pg';
 

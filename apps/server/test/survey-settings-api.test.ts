@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
-import { seedDemoData } from '../src/db/seed/demo.ts';
 import { type DnsResolver, dkimTokens } from '../src/modules/survey-settings/domain-check.ts';
+import { seedDemoData } from '../src/seed/demo.ts';
 import { bearer, DEMO_PASSWORD, login, openTestDatabase, testDatabaseKinds } from './helpers.ts';
 
 /** DNS as a map: name → TXT strings or CNAME targets; anything else is "no such name". */

@@ -2,8 +2,8 @@ import { LOG_LEVELS } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
-import { generateSystemLogs } from '../src/db/seed/system-logs.ts';
 import { ESTIMATE_TTL_MS, EXACT_COUNT_LIMIT } from '../src/kit/totals.ts';
+import { generateSystemLogs } from '../src/seed/system-logs.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 type Page = { total: number; totalIsEstimate: boolean };

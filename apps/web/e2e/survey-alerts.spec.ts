@@ -4,7 +4,7 @@ import { apiOf, collectConsoleErrors, listRows, signInAsAdmin } from './support.
 // The alert engine end to end (issue 20, items 3 and 4): a rule made through the API, a real
 // invitation of the demo answered on its public JSON twin as a detractor with a comment; the
 // alert is a Tracking Logs row within seconds; the demo's rule whose only recipient is on the
-// suppression list ("Comments to the old front desk", db/seed/alert-rules.ts) shows its event in
+// suppression list ("Comments to the old front desk", apps/server/src/seed/alert-rules.ts) shows its event in
 // Unsent events with its reason, and Resend to… another address delivers it.
 
 type Log = { id: number; client_id: number | null; client_timezone: string | null };

@@ -6,7 +6,7 @@ import { openTestDatabase } from '../../../test/helpers.ts';
 import { testConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { locations, personnel, products } from '../../db/schema/index.ts';
-import { seedDemoData } from '../../db/seed/demo.ts';
+import { seedDemoData } from '../../seed/demo.ts';
 import { CronError, nextRun, parseCron } from './cron.ts';
 import { type FeedForIngest, feedDate, normalize } from './normalize.ts';
 import { FeedFileError, parseFeedFile } from './parse.ts';

@@ -5,7 +5,7 @@ import { openTestDatabase } from '../../../test/helpers.ts';
 import { testConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { dataFeedRowErrors } from '../../db/schema/index.ts';
-import { seedDemoData } from '../../db/seed/demo.ts';
+import { seedDemoData } from '../../seed/demo.ts';
 import { movableClock } from '../clock.ts';
 import { runFeed } from './run.ts';
 

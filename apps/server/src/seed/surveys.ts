@@ -2,17 +2,8 @@ import { checkSmsTemplateBody, checkSurvey, type SurveyBody, smsTemplateResource
 import type { Answers, SurveyQuestion } from '@admin/shared/surveys/questions';
 import { answerProblems, commentOf, keyScoreOf } from '@admin/shared/surveys/questions';
 import { and, asc, eq } from 'drizzle-orm';
-import type { MessagingConfig } from '../../config.ts';
-import { validateFields } from '../../kit/validate-body.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
-import { createMessenger, type SendResult } from '../../messaging/send.ts';
-import { smsTemplateStore } from '../../modules/sms-templates/repository.ts';
-import { setLocations, surveyStore } from '../../modules/surveys/repository.ts';
-import { newSurveyToken } from '../../modules/surveys/routes.ts';
-import { itemStatusOf } from '../../pipeline/item-status.ts';
-import { findInvitation, type Invitation, optOut, recordResponse } from '../../public/repository.ts';
-import type { Db } from '../client.ts';
+import type { MessagingConfig } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import {
   clients,
   emailSuppressions,
@@ -23,7 +14,16 @@ import {
   smsTemplates,
   surveyProcessingItems,
   surveys,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
+import { validateFields } from '../kit/validate-body.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
+import { createMessenger, type SendResult } from '../messaging/send.ts';
+import { smsTemplateStore } from '../modules/sms-templates/repository.ts';
+import { setLocations, surveyStore } from '../modules/surveys/repository.ts';
+import { newSurveyToken } from '../modules/surveys/routes.ts';
+import { itemStatusOf } from '../pipeline/item-status.ts';
+import { findInvitation, type Invitation, optOut, recordResponse } from '../public/repository.ts';
 import { seededRandom } from './random.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,18 +1,6 @@
 import { checkFeed, type DataFeedBody, dataFeedResource, type FeedTriggerEvent } from '@admin/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, min, sql } from 'drizzle-orm';
-import { validateFields } from '../../kit/validate-body.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import { createMessenger } from '../../messaging/send.ts';
-import { dataFeedStore } from '../../modules/data-feeds/repository.ts';
-import { surveySettingsOn } from '../../modules/survey-settings/repository.ts';
-import { movableClock } from '../../pipeline/clock.ts';
-import { nextRun, parseCron } from '../../pipeline/ingest/cron.ts';
-import { parseFeedFile } from '../../pipeline/ingest/parse.ts';
-import { type DataFeedRow, runFeed } from '../../pipeline/ingest/run.ts';
-import type { SecretBox } from '../../pipeline/ingest/secret.ts';
-import { localTimeOf } from '../../pipeline/schedule.ts';
-import { createSendEngine } from '../../pipeline/send.ts';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
 import {
   clients,
   dataFeeds,
@@ -24,7 +12,19 @@ import {
   surveyResponses,
   surveys,
   users,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
+import { validateFields } from '../kit/validate-body.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { createMessenger } from '../messaging/send.ts';
+import { dataFeedStore } from '../modules/data-feeds/repository.ts';
+import { surveySettingsOn } from '../modules/survey-settings/repository.ts';
+import { movableClock } from '../pipeline/clock.ts';
+import { nextRun, parseCron } from '../pipeline/ingest/cron.ts';
+import { parseFeedFile } from '../pipeline/ingest/parse.ts';
+import { type DataFeedRow, runFeed } from '../pipeline/ingest/run.ts';
+import type { SecretBox } from '../pipeline/ingest/secret.ts';
+import { localTimeOf } from '../pipeline/schedule.ts';
+import { createSendEngine } from '../pipeline/send.ts';
 import { seededRandom } from './random.ts';
 import { ANSWER_RATE, answerInvitation, demoOutbox } from './surveys.ts';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
 
 /**
  * Deterministic system-log rows, generated inside the database with generate_series so a

@@ -1,9 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
-import { hashPassword } from '../../lib/crypto.ts';
-import { seedTestimonials } from '../../modules/testimonials/demo.ts';
-import { secretBox } from '../../pipeline/ingest/secret.ts';
-import type { Db } from '../client.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
 import {
   clients,
   clientUsers,
@@ -14,7 +11,10 @@ import {
   referralSources,
   teams,
   users,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
+import { hashPassword } from '../lib/crypto.ts';
+import { seedTestimonials } from '../modules/testimonials/demo.ts';
+import { secretBox } from '../pipeline/ingest/secret.ts';
 import { seedAlertRules } from './alert-rules.ts';
 import { seedFeeds } from './feeds.ts';
 import { seededRandom } from './random.ts';

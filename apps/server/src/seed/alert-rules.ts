@@ -1,7 +1,7 @@
 import { DEFAULT_USER_ENTRY } from '@admin/shared';
 import { and, asc, eq, isNull, or } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { clients, clientUsers, emailSuppressions, smsOptOuts, surveyAlertRecipients, surveyAlertRules, users } from '../schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { clients, clientUsers, emailSuppressions, smsOptOuts, surveyAlertRecipients, surveyAlertRules, users } from '../db/schema/index.ts';
 
 const DAY = 86_400_000;
 
