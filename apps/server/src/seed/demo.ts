@@ -16,78 +16,11 @@ import { hashPassword } from '../lib/crypto.ts';
 import { seedTestimonials } from '../modules/testimonials/demo.ts';
 import { secretBox } from '../pipeline/ingest/secret.ts';
 import { seedAlertRules } from './alert-rules.ts';
+import { AREAS, CATALOG, DEMO_CLIENTS, FIRST, LAST, STREETS, slug, TITLES } from './demo-names.ts';
 import { seedFeeds } from './feeds.ts';
 import { seededRandom } from './random.ts';
 import { seedSurveys } from './surveys.ts';
 import { generateSystemLogs } from './system-logs.ts';
-
-/** The demo clients: realistic names across the industries the platform serves. */
-const DEMO_CLIENTS = [
-  { name: 'Summit Heating & Air', industry: 'home_services', city: 'Denver', state: 'CO', timezone: 'America/Denver' },
-  { name: 'Lakeside Honda', industry: 'automotive', city: 'Madison', state: 'WI', timezone: 'America/Chicago' },
-  { name: 'Bright Smile Dental Group', industry: 'dental', city: 'Austin', state: 'TX', timezone: 'America/Chicago' },
-  { name: 'Harborview Senior Living', industry: 'senior_care', city: 'Seattle', state: 'WA', timezone: 'America/Los_Angeles' },
-  { name: 'Keystone Family Medicine', industry: 'healthcare', city: 'Harrisburg', state: 'PA', timezone: 'America/New_York' },
-  { name: 'Pioneer Plumbing Co.', industry: 'home_services', city: 'Phoenix', state: 'AZ', timezone: 'America/Phoenix' },
-  { name: 'Crescent City Law', industry: 'legal', city: 'New Orleans', state: 'LA', timezone: 'America/Chicago' },
-  { name: 'Evergreen Credit Union', industry: 'financial', city: 'Portland', state: 'OR', timezone: 'America/Los_Angeles' },
-  { name: 'Maple Street Outfitters', industry: 'retail', city: 'Burlington', state: 'VT', timezone: 'America/New_York' },
-  { name: 'Bayside Inn & Suites', industry: 'hospitality', city: 'Monterey', state: 'CA', timezone: 'America/Los_Angeles' },
-  { name: 'Northstar Toyota', industry: 'automotive', city: 'Minneapolis', state: 'MN', timezone: 'America/Chicago' },
-  { name: 'Clearwater Pest Control', industry: 'home_services', city: 'Tampa', state: 'FL', timezone: 'America/New_York' },
-] as const;
-
-const FIRST = [
-  'Olivia',
-  'Liam',
-  'Emma',
-  'Noah',
-  'Ava',
-  'Mason',
-  'Sophia',
-  'Lucas',
-  'Mia',
-  'Ethan',
-  'Harper',
-  'Logan',
-  'Ella',
-  'Caleb',
-  'Grace',
-  'Owen',
-  'Chloe',
-  'Isaac',
-  'Nora',
-  'Wyatt',
-];
-const LAST = [
-  'Garcia',
-  'Nguyen',
-  'Patel',
-  'Johnson',
-  'Kim',
-  'Brown',
-  'Lopez',
-  'Miller',
-  'Davis',
-  'Wilson',
-  'Moore',
-  'Taylor',
-  'Anderson',
-  'Thomas',
-  'Martin',
-  'Clark',
-  'Lewis',
-  'Walker',
-  'Young',
-  'Hall',
-];
-
-function slug(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
 
 /**
  * Loads the demo data into an empty database, in one transaction (all or nothing).
@@ -156,8 +89,6 @@ export async function seedDemoData(
     }
 
     // Locations (the API endpoints): a few per client, in and around the client's city.
-    const STREETS = ['Main St', 'Oak Ave', 'Market St', 'Broadway', 'Cedar Rd', 'Lakeview Dr', 'Park Blvd', 'Mill Rd'];
-    const AREAS = ['Downtown', 'North', 'South', 'East', 'West', 'Airport', 'Riverside', 'Uptown'];
     const hex = () => Array.from({ length: 24 }, () => '0123456789abcdef'[rnd.int(0, 15)]).join('');
     for (const [index, clientId] of clientIds.entries()) {
       const c = DEMO_CLIENTS[index];
@@ -185,7 +116,6 @@ export async function seedDemoData(
 
       // Personnel: technicians, advisors … with one or two locations each. Every third client
       // also gets a typical feed duplicate (same person, a nickname and a second code) for merging.
-      const TITLES = ['Technician', 'Service advisor', 'Sales consultant', 'Office manager', 'Coordinator', 'Specialist'];
       const people: (typeof personnel.$inferInsert)[] = Array.from({ length: rnd.int(15, 25) }, (_, i) => {
         const first = rnd.pick(FIRST);
         const last = rnd.pick(LAST);
@@ -223,53 +153,6 @@ export async function seedDemoData(
     }
 
     // Products and services, by industry.
-    const CATALOG: Record<string, [string, string, string][]> = {
-      home_services: [
-        ['AC repair', 'AC-REP', 'Cooling'],
-        ['Furnace tune-up', 'FURN-TUNE', 'Heating'],
-        ['Drain cleaning', 'DRAIN', 'Plumbing'],
-        ['Water heater install', 'WH-INST', 'Plumbing'],
-      ],
-      automotive: [
-        ['Oil change', 'OIL', 'Service'],
-        ['Brake service', 'BRAKES', 'Service'],
-        ['New vehicle sale', 'NEW-SALE', 'Sales'],
-        ['Used vehicle sale', 'USED-SALE', 'Sales'],
-      ],
-      dental: [
-        ['Cleaning', 'CLEAN', 'Hygiene'],
-        ['Whitening', 'WHITE', 'Cosmetic'],
-        ['Crown', 'CROWN', 'Restorative'],
-      ],
-      senior_care: [
-        ['Assisted living', 'AL', 'Residential'],
-        ['Memory care', 'MC', 'Residential'],
-        ['Respite stay', 'RESPITE', 'Short stay'],
-      ],
-      healthcare: [
-        ['Annual physical', 'PHYS', 'Primary care'],
-        ['Telehealth visit', 'TELE', 'Primary care'],
-        ['Lab work', 'LAB', 'Diagnostics'],
-      ],
-      legal: [
-        ['Estate planning', 'ESTATE', 'Consultation'],
-        ['Personal injury', 'PI', 'Litigation'],
-      ],
-      financial: [
-        ['Auto loan', 'AUTO-LOAN', 'Lending'],
-        ['Mortgage', 'MORTGAGE', 'Lending'],
-        ['Checking account', 'CHK', 'Accounts'],
-      ],
-      retail: [
-        ['In-store purchase', 'STORE', 'Sales'],
-        ['Online order', 'ONLINE', 'Sales'],
-        ['Gear rental', 'RENTAL', 'Rentals'],
-      ],
-      hospitality: [
-        ['Overnight stay', 'STAY', 'Rooms'],
-        ['Event booking', 'EVENT', 'Events'],
-      ],
-    };
     for (const [index, clientId] of clientIds.entries()) {
       const items = CATALOG[DEMO_CLIENTS[index]?.industry ?? ''] ?? [];
       if (items.length === 0) continue;

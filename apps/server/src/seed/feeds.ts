@@ -1,4 +1,3 @@
-import { checkFeed, type DataFeedBody, dataFeedResource, type FeedTriggerEvent } from '@admin/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, lte, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
@@ -13,59 +12,26 @@ import {
   surveys,
   users,
 } from '../db/schema/index.ts';
-import { validateFields } from '../kit/validate-body.ts';
-import { HttpError } from '../lib/http-error.ts';
 import { createMessenger } from '../messaging/send.ts';
-import { dataFeedStore } from '../modules/data-feeds/repository.ts';
 import { surveySettingsOn } from '../modules/survey-settings/repository.ts';
 import { movableClock } from '../pipeline/clock.ts';
-import { nextRun, parseCron } from '../pipeline/ingest/cron.ts';
 import { parseFeedFile } from '../pipeline/ingest/parse.ts';
 import { type DataFeedRow, runFeed } from '../pipeline/ingest/run.ts';
 import type { SecretBox } from '../pipeline/ingest/secret.ts';
-import { localTimeOf } from '../pipeline/schedule.ts';
 import { createSendEngine } from '../pipeline/send.ts';
+import { ANSWER_RATE, answerInvitation } from './answer.ts';
+import { csvUploadFeed } from './feed-csv.ts';
+import { customerMaker, feedFiles, SYSTEMS } from './feed-exports.ts';
+import type { FeedSchedule } from './feed-records.ts';
+import { sftpDropFeed } from './feed-sftp.ts';
+import { demoOutbox } from './outbox.ts';
 import { seededRandom } from './random.ts';
-import { ANSWER_RATE, answerInvitation, demoOutbox } from './surveys.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** Sources the send engine's sweeps leave alone (apps/server/src/pipeline/send.ts): not feed-made. */
 const NOT_SWEPT = ['manual_test', 'demo'];
 
-/** Each industry's business system: the CSV export someone uploads, and the SFTP drop some clients have. */
-const SYSTEMS: Record<string, { csv: [string, FeedTriggerEvent, string]; sftp: [string, FeedTriggerEvent, string] }> = {
-  home_services: { csv: ['ServiceTitan', 'job_completed', 'Completed jobs'], sftp: ['Housecall Pro', 'invoice_paid', 'Paid invoices'] },
-  automotive: { csv: ['CDK Global', 'ro_closed', 'Closed repair orders'], sftp: ['DealerSocket', 'sale_delivered', 'Vehicle deliveries'] },
-  dental: { csv: ['Dentrix', 'appointment_completed', 'Completed appointments'], sftp: ['Eaglesoft', 'invoice_paid', 'Paid statements'] },
-  senior_care: { csv: ['PointClickCare', 'discharge', 'Discharges'], sftp: ['MatrixCare', 'discharge', 'Respite discharges'] },
-  healthcare: { csv: ['athenahealth', 'appointment_completed', 'Visits'], sftp: ['eClinicalWorks', 'appointment_completed', 'Visits'] },
-  legal: { csv: ['Clio', 'invoice_paid', 'Paid matters'], sftp: ['MyCase', 'invoice_paid', 'Paid invoices'] },
-  financial: { csv: ['Jack Henry', 'sale_delivered', 'Funded loans'], sftp: ['Fiserv', 'sale_delivered', 'New accounts'] },
-  retail: { csv: ['Lightspeed', 'sale_delivered', 'Sales'], sftp: ['Shopify POS', 'sale_delivered', 'Orders'] },
-  hospitality: { csv: ['Opera PMS', 'invoice_paid', 'Checkouts'], sftp: ['Cloudbeds', 'invoice_paid', 'Checkouts'] },
-};
-
-/** The columns of the demo exports, as a business system names them; each feed's mapping reads them. */
-const COLUMNS = {
-  first_name: 'Customer First Name',
-  last_name: 'Customer Last Name',
-  email: 'Email',
-  phone: 'Mobile',
-  transaction_id: 'Invoice #',
-  transaction_date: 'Date',
-  location_code: 'Store',
-  personnel_code: 'Employee ID',
-  product_code: 'Item Code',
-  amount: 'Total',
-  opt_in_sms: 'Text OK',
-} as const;
-type Column = keyof typeof COLUMNS;
-
-const FIRST = ['Harper', 'Elijah', 'Zoe', 'Mateo', 'Layla', 'Henry', 'Aria', 'Jack', 'Nora', 'Levi', 'Lily', 'Ezra', 'Stella', 'Miles'];
-const LAST = ['Ortiz', 'Fischer', 'Kowalski', 'Ramos', 'Bennett', 'Sato', 'Price', 'Hughes', 'Ward', 'Foster', 'Reid', 'Castillo'];
-/** SFTP drops twice a month, on the 1st and the 15th (at the hour `seedFeeds` picks). */
-const SFTP_DAYS = '1,15';
 /**
  * The days (before start-up) the clients upload their exports, at 18:00 UTC (late morning to
  * early afternoon across the US). The same moments for every client on purpose: each upload's
@@ -76,47 +42,6 @@ const UPLOAD_DAYS_AGO = [24, 17, 10, 3];
 const UPLOAD_HOUR_UTC = 18;
 
 type Client = { id: number; name: string; industry: string; timezone: string; phone: string | null };
-type Row = Partial<Record<Column, string>>;
-
-/** A CSV file's text, the columns in COLUMNS' order and quoted where needed, as a business system exports it. */
-function csvOf(rows: Row[]): string {
-  const columns = Object.keys(COLUMNS) as Column[];
-  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return [columns.map((c) => COLUMNS[c]), ...rows.map((r) => columns.map((c) => r[c] ?? ''))]
-    .map((line) => line.map(cell).join(','))
-    .join('\r\n');
-}
-
-/** `2026-11-23` as the feed's date format writes it. */
-function dateIn(day: string, format: 'yyyy-MM-dd' | 'MM/dd/yyyy'): string {
-  const [y, m, d] = day.split('-');
-  return format === 'yyyy-MM-dd' ? day : `${m}/${d}/${y}`;
-}
-
-/**
- * A feed made the way `POST /api/data-feeds` makes one: the definition's defaults and schema, its
- * field rules, `checkFeed` and the schedule read by the cron matcher, then the store's `values`
- * (which encrypts the SFTP password). No pull is queued: the route's hook does that, and the demo's
- * SFTP feeds are paused once their runs are made.
- */
-async function createFeed(db: Db, secrets: SecretBox, clientId: number, at: Date, input: Partial<DataFeedBody>): Promise<DataFeedRow> {
-  const body: DataFeedBody = { ...dataFeedResource.defaults, ...dataFeedResource.createSchema.parse(input) };
-  await validateFields(body, dataFeedResource.rules, { names: dataFeedResource.labels });
-  const errors = checkFeed({ ...body, field_mapping: body.field_mapping ?? null });
-  if (body.schedule_cron) parseCron(body.schedule_cron);
-  if (Object.keys(errors).length > 0) throw new HttpError(422, `Demo feed ${body.name}: ${JSON.stringify(errors)}`, errors);
-  const [row] = await db
-    .insert(dataFeeds)
-    .values({
-      ...(dataFeedStore(secrets).values(body, { clientId }) as typeof dataFeeds.$inferInsert),
-      clientId,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  if (!row) throw new Error('insert returned nothing');
-  return row;
-}
 
 /** One file of a feed: when it arrived, its name, and the rows in it. */
 type Planned = { feed: DataFeedRow; client: Client; at: Date; name: string; text: string; source: 'csv_upload' | 'sftp' };
@@ -201,123 +126,27 @@ export async function seedFeeds(db: Db, options: { publicBaseUrl: string; anchor
       .where(eq(emailOptOuts.clientId, client.id))
       .orderBy(asc(emailOptOuts.email));
 
-    const texting = survey.channel !== 'email';
-    // The client's own area code (a real one, so the rows' phones pass as valid), as seed/surveys.ts does.
-    const areaCode = client.phone?.slice(2, 5) ?? '303';
-    let phoneSeq = 50;
-    let txSeq = 1000 + index * 1000;
     const prefix = client.name.slice(0, 3).toUpperCase();
-    /** A customer of this client: a fresh name, an address, and a phone that may be texted where the survey texts. */
-    const customer = (tag: string, day: string, format: 'yyyy-MM-dd' | 'MM/dd/yyyy'): Row => {
-      const first = rnd.pick(FIRST);
-      const last = rnd.pick(LAST);
-      const byText = texting && (survey.channel === 'sms' || rnd.next() < 0.4);
-      // The fictional 555-0150…0199 range, after the surveys' 555-01xx invitations.
-      const phone = byText && phoneSeq < 100 ? `(${areaCode}) 555-01${String(phoneSeq++)}` : '';
-      txSeq += rnd.int(1, 9);
-      return {
-        first_name: first,
-        last_name: last,
-        email: phone && survey.channel === 'sms' ? '' : `${first}.${last}.${tag}@example.com`.toLowerCase(),
-        phone,
-        transaction_id: `${prefix}-${txSeq}`,
-        transaction_date: dateIn(day, format),
-        location_code: rnd.pick(stores).code ?? '',
-        personnel_code: staff.length > 0 ? (rnd.pick(staff).code ?? '') : '',
-        product_code: items.length > 0 ? rnd.pick(items).code : '',
-        amount: (rnd.int(4000, 90000) / 100).toFixed(2),
-        opt_in_sms: phone ? 'Y' : 'N',
-      };
-    };
-
-    const feeds: { feed: DataFeedRow; source: 'csv_upload' | 'sftp'; times: Date[]; format: 'yyyy-MM-dd' | 'MM/dd/yyyy' }[] = [];
-    const mapping = Object.fromEntries(Object.entries(COLUMNS));
-    const [csvVendor, csvTrigger, csvWhat] = system.csv;
-    const csvFormat = index % 2 === 0 ? 'MM/dd/yyyy' : 'yyyy-MM-dd';
+    const customer = customerMaker(rnd, { index, phone: client.phone, prefix, survey, stores, staff, items });
     const created = new Date(anchor.getTime() - 29 * DAY_MS);
-    const csvFeed = await createFeed(db, options.secrets, client.id, created, {
-      name: `${csvVendor} ${csvWhat.toLowerCase()}`,
-      source_type: 'csv_upload',
-      vendor: csvVendor,
-      trigger_event: csvTrigger,
-      survey_id: survey.id,
-      location_mode: 'column',
-      date_format: csvFormat,
-      field_mapping: mapping,
-    });
-    // The first upload day and one of the later ones (small businesses upload when they think of it).
-    const later = rnd.int(1, uploadDays.length - 1);
-    const uploads = uploadDays.filter((_, i) => i === 0 || i === later);
-    // The last file a few hours before start-up: its invitations are the queue.
-    uploads.push(new Date(Math.floor(anchor.getTime() - (2 + rnd.next() * 8) * HOUR_MS)));
-    feeds.push({ feed: csvFeed, source: 'csv_upload', times: uploads, format: csvFormat });
-
+    const feeds: FeedSchedule[] = [
+      await csvUploadFeed(db, options.secrets, rnd, {
+        clientId: client.id,
+        index,
+        surveyId: survey.id,
+        system: system.csv,
+        created,
+        uploadDays,
+        anchor,
+      }),
+    ];
     if (index % 3 === 0 && canEncrypt) {
-      const [vendor, trigger, what] = system.sftp;
-      const second = ownSurveys[1] ?? survey;
-      // The drop's local hour is the uploads' moment (18:00 UTC) in the client's zone, so all the
-      // drops of a day fall due together and the send engine needs one pass for them.
-      const hour = Math.floor(localTimeOf(uploadDays[0] ?? anchor, client.timezone).minute / 60);
-      const cronText = `0 ${hour} ${SFTP_DAYS} * *`;
-      const host = `sftp.${client.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com`;
-      const sftpFeed = await createFeed(db, options.secrets, client.id, created, {
-        name: `${vendor} ${what.toLowerCase()} (SFTP)`,
-        source_type: 'sftp',
-        vendor,
-        trigger_event: trigger,
-        survey_id: second.id,
-        location_mode: 'column',
-        schedule_cron: cronText,
-        sftp_host: host,
-        sftp_port: 22,
-        sftp_path: '/outbound/surveys',
-        sftp_username: 'reviews',
-        sftp_password: `demo-${rnd.int(100000, 999999)}`,
-        file_name_pattern: 'export_*.csv',
-        date_format: 'yyyy-MM-dd',
-        field_mapping: mapping,
-      });
-      // Its pulls over the last four weeks, the latest at least a day and a half old.
-      const pulls: Date[] = [];
-      const cron = parseCron(cronText);
-      for (let at = nextRun(cron, created, client.timezone); at && at.getTime() < anchor.getTime() - 36 * HOUR_MS; ) {
-        pulls.push(at);
-        at = nextRun(cron, at, client.timezone);
-      }
-      feeds.push({ feed: sftpFeed, source: 'sftp', times: pulls, format: 'yyyy-MM-dd' });
+      const surveyId = (ownSurveys[1] ?? survey).id;
+      feeds.push(await sftpDropFeed(db, options.secrets, rnd, { client, surveyId, system: system.sftp, created, uploadDays, anchor }));
     }
-
-    for (const { feed, source, times, format } of feeds) {
-      let previous: Row[] = [];
-      for (const [n, at] of times.entries()) {
-        const day = new Date(at.getTime() - rnd.int(1, 3) * DAY_MS).toISOString().slice(0, 10);
-        const rows = Array.from({ length: rnd.int(5, 9) }, (_, i) => customer(`f${feed.id}-${n}-${i}`, day, format));
-        const extra = (row: Row | undefined) => {
-          if (row) rows.splice(rnd.int(0, rows.length), 0, row);
-        };
-        // What real exports bring: a row repeated from the file before (the rules skip the repeat)…
-        if (n > 0 && n % 2 === 1) extra(previous[0] ? { ...previous[0] } : undefined);
-        // … a customer the client surveyed lately (over-survey protection skips them) …
-        const again = recent[n];
-        if (n === 1 && again) {
-          extra({ ...customer(`again-${feed.id}`, day, format), first_name: again.first, email: again.email ?? '', phone: '' });
-        }
-        // … one who unsubscribed from an earlier invitation (skipped: opted out) …
-        const optedOut = optedOutEmails[0]?.email;
-        if (n === 2 && optedOut) extra({ ...customer(`out-${feed.id}`, day, format), email: optedOut, phone: '' });
-        // … and a couple of rows the feed cannot read (partial runs, with their row errors).
-        if (n === 0 || n === 2) {
-          const bad = customer(`bad-${feed.id}-${n}`, day, format);
-          const kind = (feed.id + n) % 4;
-          if (kind === 0) extra({ ...bad, email: `${bad.first_name?.toLowerCase()}@@example.com`, phone: '555-12' });
-          else if (kind === 1) extra({ ...bad, transaction_date: '31/31/2026' });
-          else if (kind === 2) extra({ ...bad, location_code: `${prefix}-999` });
-          else extra({ ...bad, first_name: '' });
-        }
-        previous = rows;
-        const stamp = at.toISOString().slice(0, 10).replace(/-/g, '');
-        const name = source === 'sftp' ? `export_${stamp}.csv` : `${feed.vendor?.toLowerCase().replace(/[^a-z]+/g, '-')}-${stamp}.csv`;
-        planned.push({ feed, client, at, name, text: csvOf(rows), source });
+    for (const schedule of feeds) {
+      for (const file of feedFiles(rnd, customer, schedule, { prefix, recent, optedOutEmails })) {
+        planned.push({ ...file, feed: schedule.feed, client, source: schedule.source });
       }
     }
   }

@@ -1,35 +1,19 @@
-import { checkSmsTemplateBody, checkSurvey, type SurveyBody, smsTemplateResource, surveyResource } from '@admin/shared';
-import type { Answers, SurveyQuestion } from '@admin/shared/surveys/questions';
-import { answerProblems, commentOf, keyScoreOf } from '@admin/shared/surveys/questions';
 import { and, asc, eq } from 'drizzle-orm';
-import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import {
-  clients,
-  emailSuppressions,
-  locations,
-  notificationEvents,
-  notificationLogs,
-  personnel,
-  smsTemplates,
-  surveyProcessingItems,
-  surveys,
-} from '../db/schema/index.ts';
-import { validateFields } from '../kit/validate-body.ts';
-import { HttpError } from '../lib/http-error.ts';
+import { clients, locations, personnel, surveyProcessingItems, type surveys } from '../db/schema/index.ts';
 import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
 import { createMessenger, type SendResult } from '../messaging/send.ts';
-import { smsTemplateStore } from '../modules/sms-templates/repository.ts';
-import { setLocations, surveyStore } from '../modules/surveys/repository.ts';
 import { newSurveyToken } from '../modules/surveys/routes.ts';
 import { itemStatusOf } from '../pipeline/item-status.ts';
-import { findInvitation, type Invitation, optOut, recordResponse } from '../public/repository.ts';
+import { optOut } from '../public/repository.ts';
+import { ANSWER_RATE, answerInvitation, invitationOf } from './answer.ts';
+import { demoOutbox } from './outbox.ts';
 import { seededRandom } from './random.ts';
+import { EMAIL_BODY, FIRST, GLOBAL_SMS_TEMPLATES, LAST, questionsOf, SECOND_SURVEY, TEXTING_CLIENTS } from './survey-definitions.ts';
+import { createSmsTemplate, createSurvey, hardBounce } from './survey-records.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
-/** Share of invitations answered: a typical e-mail survey response rate. */
-export const ANSWER_RATE = 0.35;
 /**
  * Invitations to returning customers who unsubscribed from an earlier one (refused: opted out), to
  * addresses that hard-bounced before (refused: suppressed), and e-mails mistyped in the business's
@@ -42,224 +26,6 @@ const MISTYPED_RATE = 0.015;
 const EARLIER_VISIT_DAYS: [number, number] = [95, 140];
 /** Customers of an e-mail → SMS survey who gave only a phone, so the text is their invitation. */
 const PHONE_ONLY_RATE = 0.3;
-
-/** The demo clients that text their customers: an SMS survey, or e-mail with SMS for those without an address. */
-const TEXTING_CLIENTS: Record<string, 'sms' | 'email_then_sms'> = {
-  'Pioneer Plumbing Co.': 'sms',
-  'Clearwater Pest Control': 'sms',
-  'Northstar Toyota': 'email_then_sms',
-};
-
-/** The texting clients' own survey invitation (SMS Text), written to pass the compliance rules. */
-const SMS_INVITE = {
-  name: 'Survey invite (text)',
-  purpose: 'survey_invite',
-  language: 'en',
-  body: 'Hi {first_name}, thanks for choosing {business_name}! How did we do? It takes 30 seconds: {link} Reply STOP to opt out',
-} as const;
-
-/**
- * The global defaults every client sees on SMS Text and may copy for itself (docs/screens.md,
- * SMS Text): one per purpose a demo client would start from.
- */
-const GLOBAL_SMS_TEMPLATES = [
-  { ...SMS_INVITE, name: 'Survey invite (default)' },
-  {
-    name: 'Review request (default)',
-    purpose: 'review_invite',
-    language: 'en',
-    body: 'Hi {first_name}, thank you for visiting {business_name}! Would you share a quick review? {link} Reply STOP to opt out',
-  },
-] as const;
-
-/** Promoters, passives, detractors (shares summing to 1) of an industry's NPS answers. */
-const NPS_MIX: Record<string, [number, number, number]> = {
-  home_services: [0.62, 0.24, 0.14],
-  automotive: [0.55, 0.27, 0.18],
-  dental: [0.7, 0.2, 0.1],
-  senior_care: [0.58, 0.27, 0.15],
-  healthcare: [0.6, 0.25, 0.15],
-  legal: [0.57, 0.26, 0.17],
-  financial: [0.52, 0.3, 0.18],
-  retail: [0.5, 0.3, 0.2],
-  hospitality: [0.6, 0.25, 0.15],
-};
-const DEFAULT_MIX: [number, number, number] = [0.6, 0.25, 0.15];
-
-/** Industries that also run a satisfaction survey next to NPS, and its kind. */
-const SECOND_SURVEY: Record<string, 'csat' | 'star'> = {
-  healthcare: 'csat',
-  dental: 'csat',
-  senior_care: 'csat',
-  hospitality: 'star',
-  retail: 'star',
-};
-
-const COMMENTS = {
-  promoter: [
-    'Friendly staff and everything was done on time.',
-    'Very professional, explained every step. Highly recommend!',
-    'Quick, easy and fairly priced. Will be back.',
-    'Great experience from start to finish.',
-    'They went above and beyond for us.',
-  ],
-  passive: [
-    'Good overall, but I waited longer than expected.',
-    'Fine service, a bit pricey.',
-    'Did the job. Communication could be better.',
-    'Solid work, scheduling was a little hard.',
-  ],
-  detractor: [
-    'Nobody called me back about my question.',
-    'Had to come back twice to get it fixed.',
-    'The bill was higher than the estimate.',
-    'Long wait and the front desk seemed overwhelmed.',
-  ],
-} as const;
-
-const FIRST = ['Avery', 'Jordan', 'Riley', 'Morgan', 'Casey', 'Taylor', 'Jamie', 'Quinn', 'Parker', 'Reese', 'Drew', 'Skyler'];
-const LAST = ['Reyes', 'Chen', 'Okafor', 'Schmidt', 'Rossi', 'Silva', 'Novak', 'Haddad', 'Larsen', 'Murphy', 'Ito', 'Bauer'];
-
-const EMAIL_BODY = [
-  'Hi {first_name},',
-  '',
-  'Thank you for choosing {location_name}. {personnel_name} and the team would love to hear how it went.',
-  'It takes less than a minute: {survey_link}',
-  '',
-  'No longer want these e-mails? {unsubscribe_link}',
-].join('\n');
-
-function questionsOf(type: 'nps' | 'csat' | 'star', clientName: string): SurveyQuestion[] {
-  const key: SurveyQuestion =
-    type === 'nps'
-      ? {
-          id: 1,
-          type: 'nps_0_10',
-          text: `How likely are you to recommend ${clientName} to a friend or colleague?`,
-          options: [],
-          required: true,
-          is_key_metric: true,
-        }
-      : {
-          id: 1,
-          type: 'rating_1_5',
-          text: type === 'csat' ? 'How satisfied were you with your visit?' : 'How would you rate your stay overall?',
-          options: [],
-          required: true,
-          is_key_metric: true,
-        };
-  return [
-    key,
-    { id: 2, type: 'yes_no', text: 'Was everything done the way you expected?', options: [], required: false, is_key_metric: false },
-    { id: 3, type: 'text', text: 'Tell us more about your experience', options: [], required: false, is_key_metric: false },
-  ];
-}
-
-/**
- * A client's SMS template made the way `POST /api/sms-templates` makes one: the definition's rules,
- * the compliance check and the store's values (the computed encoding, segments and opt-out flag).
- */
-async function createSmsTemplate(
-  db: Db,
-  clientId: number | null,
-  template: (typeof GLOBAL_SMS_TEMPLATES)[number] | typeof SMS_INVITE = SMS_INVITE,
-): Promise<typeof smsTemplates.$inferSelect> {
-  const body = smsTemplateResource.createSchema.parse(template);
-  await validateFields(body, smsTemplateResource.rules, { names: smsTemplateResource.labels });
-  const { errors } = checkSmsTemplateBody(body.purpose, body.body ?? '');
-  if (errors.length > 0) throw new HttpError(422, `Demo SMS template: ${errors.join('; ')}`, { body: errors });
-  const [row] = await db
-    .insert(smsTemplates)
-    .values({ ...(smsTemplateStore.values(body, { clientId }) as typeof smsTemplates.$inferInsert), clientId })
-    .returning();
-  if (!row) throw new Error('insert returned nothing');
-  return row;
-}
-
-/**
- * A hard bounce as Amazon SES reports it (Permanent, a few minutes after the send) and as the SES
- * event path is to record it (no such route yet): the message `bounced` in Tracking Logs with the
- * provider's words, and the address on the suppression list, which the messenger checks before
- * every send.
- */
-async function hardBounce(db: Db, notificationId: number, address: string, at: Date): Promise<void> {
-  const detail = 'Bounce (Permanent, General): smtp; 550 5.1.1 user unknown';
-  await db.update(notificationLogs).set({ status: 'bounced', error: detail, updatedAt: at }).where(eq(notificationLogs.id, notificationId));
-  await db.insert(notificationEvents).values({ notificationId, status: 'bounced', at, detail });
-  await db.insert(emailSuppressions).values({ email: address.toLowerCase(), reason: 'BOUNCE', createdAt: at });
-}
-
-/**
- * A survey made the way `POST /api/surveys` makes one: the body checked by the definition's rules
- * and `checkSurvey`, turned into columns by the store's `values`, its locations by `setLocations`.
- */
-async function createSurvey(db: Db, clientId: number, input: Partial<SurveyBody>): Promise<typeof surveys.$inferSelect> {
-  const body = { ...surveyResource.defaults, ...surveyResource.createSchema.parse(input) } as SurveyBody;
-  await validateFields(body, surveyResource.rules, { names: surveyResource.labels });
-  const errors = checkSurvey(body);
-  if (Object.keys(errors).length > 0) throw new HttpError(422, `Demo survey ${body.name}: ${JSON.stringify(errors)}`, errors);
-  const [row] = await db
-    .insert(surveys)
-    .values({ ...(surveyStore.values(body, { clientId }) as typeof surveys.$inferInsert), clientId })
-    .returning();
-  if (!row) throw new Error('insert returned nothing');
-  await setLocations(db, row.id, body.location_ids ?? []);
-  return row;
-}
-
-/** The invitation just sent, as the public pages find it by its link. */
-async function invitationOf(db: Db, token: string): Promise<Invitation> {
-  const invitation = await findInvitation(db, token);
-  if (!invitation) throw new Error('the invitation just sent was not found');
-  return invitation;
-}
-
-/**
- * A customer answers an invitation as the public page records it: found by its link
- * (`findInvitation`), the answers checked (`answerProblems`), the key score and comment taken
- * (`keyScoreOf`, `commentOf`), then `recordResponse`; within two days of the send, never after
- * the anchor, in the industry's mix of promoters, passives and detractors.
- */
-export async function answerInvitation(
-  db: Db,
-  rnd: ReturnType<typeof seededRandom>,
-  options: { token: string; sentAt: Date; anchor: Date; industry: string },
-): Promise<void> {
-  const { sentAt } = options;
-  const [promoterShare, passiveShare] = NPS_MIX[options.industry] ?? DEFAULT_MIX;
-  const invitation = await invitationOf(db, options.token);
-  const submittedAt = new Date(Math.min(options.anchor.getTime(), sentAt.getTime() + (0.5 + rnd.next() * 47.5) * HOUR_MS));
-  const roll = rnd.next();
-  const mood = roll < promoterShare ? 'promoter' : roll < promoterShare + passiveShare ? 'passive' : 'detractor';
-  const keyQuestion = invitation.questions.find((q) => q.is_key_metric);
-  const score =
-    keyQuestion?.type === 'nps_0_10'
-      ? mood === 'promoter'
-        ? rnd.int(9, 10)
-        : mood === 'passive'
-          ? rnd.int(7, 8)
-          : rnd.pick([2, 3, 4, 5, 5, 6, 6, 6])
-      : mood === 'promoter'
-        ? 5
-        : mood === 'passive'
-          ? rnd.pick([3, 4])
-          : rnd.pick([1, 2, 2]);
-  const answers: Answers = { '1': score };
-  if (rnd.next() < 0.6) answers['2'] = mood !== 'detractor';
-  if (rnd.next() < 0.45) answers['3'] = rnd.pick(COMMENTS[mood]);
-  const problems = answerProblems(invitation.questions, answers);
-  if (Object.keys(problems).length > 0) throw new Error(`demo answers refused: ${JSON.stringify(problems)}`);
-  const key = keyScoreOf(invitation.questions, answers);
-  const comment = commentOf(invitation.questions, answers);
-  await recordResponse(db, invitation, {
-    answers,
-    keyScore: key?.score ?? null,
-    npsClass: key?.npsClass ?? null,
-    comment,
-    testimonialConsent: comment !== null && mood === 'promoter' && rnd.next() < 0.5,
-    submittedAt,
-  });
-}
 
 /** One invitation to send: to whom, by which channel, and what the customer does afterwards. */
 type Planned = {
@@ -289,15 +55,6 @@ type Planned = {
  * Tracking Logs, Survey Manager and Surveys count the same. Tokens stay random (they are
  * credentials); everything else follows the seeded random.
  */
-/** The outbox whatever the configuration: demo invitations go to made-up addresses. */
-export const demoOutbox = (publicBaseUrl: string): MessagingConfig => ({
-  publicBaseUrl,
-  email: { transport: 'outbox' },
-  emailFrom: 'Demo <demo@example.com>',
-  sms: { transport: 'outbox' },
-  smsFrom: '',
-});
-
 export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anchor: Date }): Promise<void> {
   const rnd = seededRandom(20261123);
   let clock = options.anchor;
