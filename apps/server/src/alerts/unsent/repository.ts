@@ -3,34 +3,16 @@ import { UNSENT_EVENT_STATES } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { clients, locations, surveyAlertEvents, surveyAlertRules, surveyResponses, surveys } from '../../db/schema/index.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  cursorFields,
-  decodeCursor,
-  inList,
-  orderBy,
-  pageOf,
-  type SortSpec,
-} from '../../kit/keyset.ts';
+import { allOf, containsPattern, inList, type SortSpec } from '../../kit/keyset.ts';
+import { keysetPage, timeThenId, whereClause } from '../../kit/keyset-page.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 type Sort = NonNullable<SurveyAlertEventListQuery['sort']>;
 export type Filters = Omit<SurveyAlertEventListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 export type PageQuery = Filters & { sort?: Sort | undefined; order?: 'asc' | 'desc' | undefined; cursor?: string | undefined };
 
-const SORTS: Record<Sort, SortSpec> = {
-  created_at: [
-    { expr: sql`${surveyAlertEvents.createdAt}`, cast: 'timestamptz' },
-    { expr: sql`${surveyAlertEvents.id}`, cast: 'bigint' },
-  ],
-  state: [
-    { expr: sql`${surveyAlertEvents.state}`, cast: 'text' },
-    { expr: sql`${surveyAlertEvents.createdAt}`, cast: 'timestamptz' },
-    { expr: sql`${surveyAlertEvents.id}`, cast: 'bigint' },
-  ],
-};
+const newest = timeThenId(sql`${surveyAlertEvents.createdAt}`, sql`${surveyAlertEvents.id}`);
+const SORTS: Record<Sort, SortSpec> = { created_at: newest.keys, state: newest.after(sql`${surveyAlertEvents.state}`) };
 
 /**
  * The WHERE of a list, export or bulk Resend: events that did not reach their recipient (or were
@@ -121,13 +103,13 @@ function toRecord(r: Row): SurveyAlertEvent {
 }
 
 export async function listPage(db: Db, q: PageQuery, limit: number): Promise<{ rows: SurveyAlertEvent[]; nextCursor: string | null }> {
-  const keys = SORTS[q.sort ?? 'created_at'];
-  const order = q.order ?? 'desc';
-  const rows = await from(db, cursorFields(keys))
-    .where(allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
+  const spec = { keys: SORTS[q.sort ?? 'created_at'], order: q.order ?? 'desc', where: filtersWhere(q), cursor: q.cursor, limit };
+  const { page, nextCursor } = await keysetPage(spec, (p) =>
+    from(db, p.fields)
+      .where(p.where)
+      .orderBy(...p.orderBy)
+      .limit(p.limit),
+  );
   return { rows: page.map(toRecord), nextCursor };
 }
 
@@ -136,7 +118,7 @@ export function countEvents(db: Db, q: Filters) {
   return countMatching(
     db,
     sql`from ${surveyAlertEvents} join ${surveyAlertRules} on ${surveyAlertRules.id} = ${surveyAlertEvents.ruleId}
-      left join ${surveyResponses} on ${surveyResponses.id} = ${surveyAlertEvents.responseId}${where ? sql` where ${where}` : sql``}`,
+      left join ${surveyResponses} on ${surveyResponses.id} = ${surveyAlertEvents.responseId}${whereClause(where)}`,
   );
 }
 

@@ -10,17 +10,8 @@ import {
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, locations, notificationEvents, notificationLogs } from '../../db/schema/index.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  cursorFields,
-  decodeCursor,
-  inList,
-  orderBy,
-  pageOf,
-  type SortSpec,
-} from '../../kit/keyset.ts';
+import { allOf, containsPattern, inList, type SortSpec } from '../../kit/keyset.ts';
+import { keysetPage, timeThenId, whereClause } from '../../kit/keyset-page.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 type Sort = NonNullable<NotificationLogListQuery['sort']>;
@@ -28,17 +19,8 @@ type Filters = Omit<NotificationLogListQuery, 'sort' | 'order' | 'perPage' | 'cu
 export type PageQuery = Filters & { sort?: Sort | undefined; order?: 'asc' | 'desc' | undefined; cursor?: string | undefined };
 
 /** Each sort ends in (created_at, id): matching indexes exist (schema/notifications.ts). */
-const SORTS: Record<Sort, SortSpec> = {
-  created_at: [
-    { expr: sql`${notificationLogs.createdAt}`, cast: 'timestamptz' },
-    { expr: sql`${notificationLogs.id}`, cast: 'bigint' },
-  ],
-  status: [
-    { expr: sql`${notificationLogs.status}`, cast: 'text' },
-    { expr: sql`${notificationLogs.createdAt}`, cast: 'timestamptz' },
-    { expr: sql`${notificationLogs.id}`, cast: 'bigint' },
-  ],
-};
+const newest = timeThenId(sql`${notificationLogs.createdAt}`, sql`${notificationLogs.id}`);
+const SORTS: Record<Sort, SortSpec> = { created_at: newest.keys, status: newest.after(sql`${notificationLogs.status}`) };
 
 /** The WHERE of a list or export; dates are whole days in UTC, end date inclusive. */
 function filtersWhere(q: Filters): SQL | undefined {
@@ -128,23 +110,23 @@ function toRecord(r: Row): NotificationLog {
 
 /** One keyset page: `limit` rows after `cursor` in the chosen sort (newest first by default). */
 export async function listPage(db: Db, q: PageQuery, limit: number): Promise<{ rows: NotificationLog[]; nextCursor: string | null }> {
-  const keys = SORTS[q.sort ?? 'created_at'];
-  const order = q.order ?? 'desc';
-  const rows = await db
-    .select({ ...fields, ...cursorFields(keys) })
-    .from(notificationLogs)
-    .leftJoin(clients, eq(clients.id, notificationLogs.clientId))
-    .leftJoin(locations, eq(locations.id, notificationLogs.locationId))
-    .where(allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
+  const spec = { keys: SORTS[q.sort ?? 'created_at'], order: q.order ?? 'desc', where: filtersWhere(q), cursor: q.cursor, limit };
+  const { page, nextCursor } = await keysetPage(spec, (p) =>
+    db
+      .select({ ...fields, ...p.fields })
+      .from(notificationLogs)
+      .leftJoin(clients, eq(clients.id, notificationLogs.clientId))
+      .leftJoin(locations, eq(locations.id, notificationLogs.locationId))
+      .where(p.where)
+      .orderBy(...p.orderBy)
+      .limit(p.limit),
+  );
   return { rows: page.map(toRecord), nextCursor };
 }
 
 export function countLogs(db: Db, q: Filters) {
   const where = filtersWhere(q);
-  return countMatching(db, sql`from ${notificationLogs}${where ? sql` where ${where}` : sql``}`);
+  return countMatching(db, sql`from ${notificationLogs}${whereClause(where)}`);
 }
 
 /** One message with its rendered body and status history (oldest first). */
