@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personnel } from '../src/db/schema/index.ts';
-import { phoneDigits } from '../src/modules/personnel-merge/repository.ts';
+import { phoneDigits } from '../src/modules/personnel-merge/merge.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 type Preview = {

@@ -12,7 +12,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { notFound } from '../lib/http-error.ts';
-import { type ListDefinition, type ListPaging, listRoutes, type Page, validated } from './resource-routes.ts';
+import { type ListDefinition, type ListPaging, listRoutes, type Page } from './list-routes.ts';
+import { validated } from './validated.ts';
 
 /**
  * What a read-only screen's module gives the kit (System Logs, Tracking Logs, Survey Manager):

@@ -4,7 +4,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { clients } from '../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, cursorFields, decodeCursor, inList, type KeyColumn, orderBy, pageOf } from './keyset.ts';
-import type { ResourceStore, ResourceTable } from './resource-routes.ts';
+import type { ResourceStore, ResourceTable } from './resource-store.ts';
 import { countMatching } from './totals.ts';
 
 type Owned = { id: number; clientId: number | null; status: string; updatedAt: Date; name: string };

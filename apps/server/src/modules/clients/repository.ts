@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { type Db, isoText, rowsOf } from '../../db/client.ts';
 import { clients, teams, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused } from '../../lib/http-error.ts';
 

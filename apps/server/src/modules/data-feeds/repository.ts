@@ -28,7 +28,7 @@ import {
   orderBy,
   pageOf,
 } from '../../kit/keyset.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { sftpHostRefusal } from '../../lib/outbound-address.ts';

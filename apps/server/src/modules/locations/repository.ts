@@ -26,7 +26,7 @@ import {
   type SortSpec,
 } from '../../kit/keyset.ts';
 import { pagedOptions } from '../../kit/options.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 

@@ -13,18 +13,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
-import { listRoutes } from '../../kit/resource-routes.ts';
+import { listRoutes } from '../../kit/list-routes.ts';
 import { fieldsRefused } from '../../lib/http-error.ts';
-import {
-  applyMerge,
-  assertClientPeople,
-  countHistory,
-  dismissGroup,
-  findGroups,
-  listHistory,
-  type MergePlan,
-  planMerge,
-} from './repository.ts';
+import { countHistory, listHistory } from './history.ts';
+import { applyMerge, type MergePlan, planMerge } from './merge.ts';
+import { assertClientPeople, dismissGroup, findGroups } from './repository.ts';
 
 const labels = MERGE_REQUEST_LABELS;
 /** Routes with a body carry the panel's labels, so the input guard names refused fields by them (plugins/input-guard.ts). */
@@ -146,7 +139,7 @@ export const personnelMergeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // The History tab on the kit's list and export routes (kit/resource-routes.ts `listRoutes`):
+  // The History tab on the kit's list and export routes (kit/list-routes.ts `listRoutes`):
   // the definition's schemas, sorts and columns, the CSV through the columns' formats, the export
   // audited. Not `readOnlyRoutes`, whose store is given no request, so no current client.
   const history = mergeHistoryResource;

@@ -13,7 +13,7 @@ import { type Db, isoText, rowsOf } from '../../db/client.ts';
 import { locations, personnel, personnelLocations } from '../../db/schema/index.ts';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 

@@ -14,7 +14,7 @@ import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsTemplates } from '../../db/schema/index.ts';
 import { containsPattern } from '../../kit/keyset.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { tableStore } from '../../kit/table-store.ts';
 import { fieldsRefused } from '../../lib/http-error.ts';
 

@@ -10,18 +10,9 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, surveyAlertRecipients, surveyAlertRules } from '../../db/schema/index.ts';
 import { clientScopeOf, inClientScope } from '../../kit/current-client.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  cursorFields,
-  decodeCursor,
-  inList,
-  type KeyColumn,
-  orderBy,
-  pageOf,
-} from '../../kit/keyset.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import { allOf, containsPattern, inList, type KeyColumn } from '../../kit/keyset.ts';
+import { keysetPage, resourceSort, whereClause } from '../../kit/keyset-page.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { notFound } from '../../lib/http-error.ts';
 import { checkRule } from './checks.ts';
@@ -111,16 +102,16 @@ function where(q: Filters, clientId: number | null): SQL | undefined {
 }
 
 async function listRules(db: Db, q: SurveyAlertRuleListQuery, clientId: number | null, limit: number) {
-  const keys = [SORTS[q.sort ?? 'name'], byId];
-  const order = q.order ?? (q.sort ? 'asc' : surveyAlertRuleResource.defaultSort.order);
-  const rows = await db
-    .select({ row: surveyAlertRules, clientName: clients.name, ...cursorFields(keys) })
-    .from(surveyAlertRules)
-    .leftJoin(clients, eq(clients.id, surveyAlertRules.clientId))
-    .where(allOf([where(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
+  const sort = resourceSort(SORTS, byId, q, { sort: 'name', order: surveyAlertRuleResource.defaultSort.order });
+  const { page, nextCursor } = await keysetPage({ ...sort, where: where(q, clientId), cursor: q.cursor, limit }, (p) =>
+    db
+      .select({ row: surveyAlertRules, clientName: clients.name, ...p.fields })
+      .from(surveyAlertRules)
+      .leftJoin(clients, eq(clients.id, surveyAlertRules.clientId))
+      .where(p.where)
+      .orderBy(...p.orderBy)
+      .limit(p.limit),
+  );
   const extras = await extrasOf(
     db,
     page.map((r) => r.row),
@@ -129,8 +120,7 @@ async function listRules(db: Db, q: SurveyAlertRuleListQuery, clientId: number |
 }
 
 function countRules(db: Db, q: SurveyAlertRuleListQuery, clientId: number | null) {
-  const condition = where(q, clientId);
-  return countMatching(db, sql`from ${surveyAlertRules}${condition ? sql` where ${condition}` : sql``}`);
+  return countMatching(db, sql`from ${surveyAlertRules}${whereClause(where(q, clientId))}`);
 }
 
 const trimmed = (list: readonly string[] | undefined) =>

@@ -18,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { clientSurveySettings } from '../../db/schema/index.ts';
-import { listRoutes } from '../../kit/resource-routes.ts';
+import { listRoutes } from '../../kit/list-routes.ts';
 import { assertFresh, versionRequired } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';

@@ -4,18 +4,9 @@ import type { Db } from '../../db/client.ts';
 import { clients, locations, smsTemplates, surveyLocations, surveyProcessingItems, surveys } from '../../db/schema/index.ts';
 import { score30d } from '../../kit/counted-responses.ts';
 import { clientScopeOf, inClientScope } from '../../kit/current-client.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  cursorFields,
-  decodeCursor,
-  inList,
-  type KeyColumn,
-  orderBy,
-  pageOf,
-} from '../../kit/keyset.ts';
-import type { ResourceStore } from '../../kit/resource-routes.ts';
+import { allOf, containsPattern, inList, type KeyColumn } from '../../kit/keyset.ts';
+import { keysetPage, resourceSort, whereClause } from '../../kit/keyset-page.ts';
+import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { logSurveyChanges, statusAction, surveyChanges } from './change-log.ts';
@@ -164,16 +155,16 @@ function where(q: Filters, clientId: number | null): SQL | undefined {
 
 /** A page of surveys of the chosen clients, each with its client's name, locations and counts. */
 async function listSurveys(db: Db, q: SurveyListQuery, clientId: number | null, limit: number) {
-  const keys = [SORTS[q.sort ?? 'name'], byId];
-  const order = q.order ?? (q.sort ? 'asc' : surveyResource.defaultSort.order);
-  const rows = await db
-    .select({ row: surveys, clientName: clients.name, ...cursorFields(keys) })
-    .from(surveys)
-    .leftJoin(clients, eq(clients.id, surveys.clientId))
-    .where(allOf([where(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
+  const sort = resourceSort(SORTS, byId, q, { sort: 'name', order: surveyResource.defaultSort.order });
+  const { page, nextCursor } = await keysetPage({ ...sort, where: where(q, clientId), cursor: q.cursor, limit }, (p) =>
+    db
+      .select({ row: surveys, clientName: clients.name, ...p.fields })
+      .from(surveys)
+      .leftJoin(clients, eq(clients.id, surveys.clientId))
+      .where(p.where)
+      .orderBy(...p.orderBy)
+      .limit(p.limit),
+  );
   const extras = await extrasOf(
     db,
     page.map((r) => r.row.id),
@@ -182,8 +173,7 @@ async function listSurveys(db: Db, q: SurveyListQuery, clientId: number | null, 
 }
 
 function countSurveys(db: Db, q: SurveyListQuery, clientId: number | null) {
-  const condition = where(q, clientId);
-  return countMatching(db, sql`from ${surveys}${condition ? sql` where ${condition}` : sql``}`);
+  return countMatching(db, sql`from ${surveys}${whereClause(where(q, clientId))}`);
 }
 
 /** Column values from a (partial) body: text trimmed, blank optional text and numbers null. */
