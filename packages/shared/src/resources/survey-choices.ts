@@ -33,7 +33,7 @@ export const PROCESSING_ITEM_CHANNELS = ['email', 'sms'] as const;
 export type ProcessingItemChannel = (typeof PROCESSING_ITEM_CHANNELS)[number];
 
 /**
- * Where an invitation came from: a Send test, the demo data (apps/server/src/db/seed/surveys.ts),
+ * Where an invitation came from: a Send test, the demo data (apps/server/src/seed/surveys.ts),
  * or a feed's row (a CSV upload, an SFTP pull, the ingest API).
  */
 export const PROCESSING_ITEM_SOURCES = ['manual_test', 'demo', 'csv_upload', 'sftp', 'api'] as const;
