@@ -128,5 +128,54 @@ for (const kind of testDatabaseKinds()) {
       expect(ran).toBe(1);
       expect(await jobOf(id)).toMatchObject({ status: 'done', attempts: 2 });
     });
+
+    it('runs a claimed batch through the batch handler at once and marks every job done', async () => {
+      const queue = createQueue(database.db, clock);
+      const batches: unknown[][] = [];
+      const single: unknown[] = [];
+      queue.register(
+        'q.many',
+        async (payload) => {
+          single.push(payload.n);
+        },
+        { batchSize: 3, batch: async (payloads) => void batches.push(payloads.map((p) => p.n)) },
+      );
+      const ids = [];
+      for (const n of [1, 2, 3, 4]) ids.push(await queue.enqueue('q.many', { n }));
+      expect(await queue.runDue()).toBe(4);
+      // Three claimed together go as one batch; the fourth, alone, through the job handler.
+      expect(batches).toEqual([[1, 2, 3]]);
+      expect(single).toEqual([4]);
+      for (const id of ids) expect((await jobOf(id)).status).toBe('done');
+    });
+
+    it('when a batch fails, runs its jobs one by one so only the bad one is retried', async () => {
+      const errors: string[] = [];
+      const queue = createQueue(database.db, clock, { onError: (_err, what) => errors.push(what) });
+      const single: unknown[] = [];
+      queue.register(
+        'q.poisoned',
+        async (payload) => {
+          if (payload.n === 2) throw new Error('bad payload');
+          single.push(payload.n);
+        },
+        {
+          batchSize: 10,
+          batch: async (payloads) => {
+            if (payloads.some((p) => p.n === 2)) throw new Error('bad payload in batch');
+          },
+        },
+      );
+      const ids = [];
+      for (const n of [1, 2, 3]) ids.push(await queue.enqueue('q.poisoned', { n }));
+      await queue.runDue();
+      expect(single).toEqual([1, 3]);
+      expect((await jobOf(ids[0] ?? null)).status).toBe('done');
+      expect((await jobOf(ids[2] ?? null)).status).toBe('done');
+      const bad = await jobOf(ids[1] ?? null);
+      expect(bad.status).toBe('pending');
+      expect(bad.lastError).toBe('bad payload');
+      expect(errors[0]).toMatch(/^batch q\.poisoned of 3/);
+    });
   });
 }

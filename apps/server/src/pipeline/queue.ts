@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
-import type { Clock, JobHandler, Jobs } from './types.ts';
+import type { BatchJobHandler, Clock, JobHandler, Jobs } from './types.ts';
 
 /**
  * The durable job queue on the `jobs` table (docs/decisions/028-job-queue.md). A worker claims a
@@ -79,7 +79,7 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const defaultBatch = options.batchSize ?? 20;
   const onError = options.onError ?? (() => undefined);
-  const handlers = new Map<string, { handler: JobHandler; batchSize: number }>();
+  const handlers = new Map<string, { handler: JobHandler; batchSize: number; batch?: BatchJobHandler }>();
   const loops: WorkerLoop[] = [];
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -135,13 +135,35 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
       where id = ${job.id} and locked_by = ${workerId}`);
   }
 
+  /**
+   * Runs claimed jobs through their queue's batch handler and marks them all done in one update;
+   * answers false (nothing marked) when it threw, and the caller runs them one by one.
+   */
+  async function ranAsBatch(claimed: ClaimedJob[], batch: BatchJobHandler, now: Date): Promise<boolean> {
+    try {
+      await batch(
+        claimed.map((j) => j.payload),
+        now,
+      );
+    } catch (err) {
+      onError(err, `batch ${claimed[0]?.queue ?? ''} of ${claimed.length}`);
+      return false;
+    }
+    const at = iso(now);
+    await db.execute(sql`
+      update jobs set status = 'done', finished_at = ${at}::timestamptz, locked_by = null, locked_until = null
+      where id in (select jsonb_array_elements_text(${JSON.stringify(claimed.map((j) => j.id))}::jsonb)::bigint) and locked_by = ${workerId}`);
+    return true;
+  }
+
   /** One pass over every queue and loop; answers how much work was found. */
   async function pass(now: Date): Promise<{ jobs: number; work: number }> {
     let jobs = 0;
     let work = 0;
-    for (const [queue, { handler, batchSize }] of handlers) {
+    for (const [queue, { handler, batchSize, batch }] of handlers) {
       const claimed = await claim(queue, batchSize, now);
       jobs += claimed.length;
+      if (batch && claimed.length > 1 && (await ranAsBatch(claimed, batch, now))) continue;
       for (const job of claimed) {
         let error: unknown;
         try {
@@ -184,7 +206,7 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
   return {
     enqueue: (queue, payload, opts = {}) => insertJob(opts.tx ?? db, clock.now(), queue, payload, opts),
     register(queue, handler, opts = {}) {
-      handlers.set(queue, { handler, batchSize: opts.batchSize ?? defaultBatch });
+      handlers.set(queue, { handler, batchSize: opts.batchSize ?? defaultBatch, batch: opts.batch });
     },
     addLoop(loop) {
       loops.push(loop);

@@ -66,6 +66,13 @@ export type AdmitRows = (tx: Db, ctx: AdmitContext, rows: NormalRow[], now: Date
 /** A job handler: runs at least once, so it must be safe to run again (idempotent). */
 export type JobHandler = (payload: Record<string, unknown>, job: { id: number; attempts: number; now: Date }) => Promise<void>;
 
+/**
+ * Runs a whole claimed batch of one queue's jobs at once (e.g. evaluating many responses in a few
+ * queries). When it throws, the queue runs the batch's jobs one by one through the queue's
+ * `JobHandler`, so one bad job fails alone.
+ */
+export type BatchJobHandler = (payloads: Record<string, unknown>[], now: Date) => Promise<void>;
+
 /** The job queue as the app reaches it (`app.jobs`). */
 export type Jobs = {
   /** Adds a job (in `tx` when given, so it exists only if the caller's writes commit). */
@@ -75,5 +82,5 @@ export type Jobs = {
     options?: { runAt?: Date; singletonKey?: string; maxAttempts?: number; tx?: Db },
   ): Promise<number | null>;
   /** Declares what runs a queue's jobs; workers started by `start` take them. */
-  register(queue: string, handler: JobHandler, options?: { batchSize?: number }): void;
+  register(queue: string, handler: JobHandler, options?: { batchSize?: number; batch?: BatchJobHandler }): void;
 };
