@@ -17,17 +17,8 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, dataFeedRuns, dataFeeds, locations, surveys } from '../../db/schema/index.ts';
 import { clientScopeOf, inClientScope } from '../../kit/current-client.ts';
-import {
-  afterCursor,
-  allOf,
-  containsPattern,
-  cursorFields,
-  decodeCursor,
-  inList,
-  type KeyColumn,
-  orderBy,
-  pageOf,
-} from '../../kit/keyset.ts';
+import { allOf, containsPattern, inList, type KeyColumn } from '../../kit/keyset.ts';
+import { keysetPage, resourceSort, whereClause } from '../../kit/keyset-page.ts';
 import type { ResourceStore } from '../../kit/resource-store.ts';
 import { countMatching } from '../../kit/totals.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
@@ -160,18 +151,18 @@ function where(q: Filters, clientId: number | null): SQL | undefined {
 }
 
 async function listFeeds(db: Db, q: DataFeedListQuery, clientId: number | null, limit: number) {
-  const keys = [SORTS[q.sort ?? 'name'], byId];
-  const order = q.order ?? (q.sort ? 'asc' : dataFeedResource.defaultSort.order);
-  const rows = await db
-    .select({ ...joinedSelect, ...cursorFields(keys) })
-    .from(dataFeeds)
-    .leftJoin(clients, eq(clients.id, dataFeeds.clientId))
-    .leftJoin(surveys, eq(surveys.id, dataFeeds.surveyId))
-    .leftJoin(locations, eq(locations.id, dataFeeds.locationId))
-    .where(allOf([where(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
-    .orderBy(...orderBy(keys, order))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, keys);
+  const sort = resourceSort(SORTS, byId, q, { sort: 'name', order: dataFeedResource.defaultSort.order });
+  const { page, nextCursor } = await keysetPage({ ...sort, where: where(q, clientId), cursor: q.cursor, limit }, (p) =>
+    db
+      .select({ ...joinedSelect, ...p.fields })
+      .from(dataFeeds)
+      .leftJoin(clients, eq(clients.id, dataFeeds.clientId))
+      .leftJoin(surveys, eq(surveys.id, dataFeeds.surveyId))
+      .leftJoin(locations, eq(locations.id, dataFeeds.locationId))
+      .where(p.where)
+      .orderBy(...p.orderBy)
+      .limit(p.limit),
+  );
   const runs = await lastRuns(
     db,
     page.map((r) => r.row.id),
@@ -180,8 +171,7 @@ async function listFeeds(db: Db, q: DataFeedListQuery, clientId: number | null, 
 }
 
 function countFeeds(db: Db, q: DataFeedListQuery, clientId: number | null) {
-  const condition = where(q, clientId);
-  return countMatching(db, sql`from ${dataFeeds}${condition ? sql` where ${condition}` : sql``}`);
+  return countMatching(db, sql`from ${dataFeeds}${whereClause(where(q, clientId))}`);
 }
 
 /** A mapping with its column names trimmed and unmapped fields left out. */
