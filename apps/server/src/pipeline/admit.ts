@@ -75,7 +75,7 @@ const ITEM_COLUMNS: readonly (readonly [keyof ItemRow, string])[] = [
 ];
 
 /**
- * `count` survey tokens as `newSurveyToken` (modules/surveys/routes.ts) makes them, 32 random
+ * `count` survey tokens as `newSurveyToken` (modules/surveys/sample.ts) makes them, 32 random
  * bytes in base64url each, from one read of the random source instead of one per row.
  */
 function surveyTokens(count: number): string[] {
