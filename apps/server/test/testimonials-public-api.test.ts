@@ -1,27 +1,39 @@
 import { gzipSync } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import { clients, surveyProcessingItems, surveyResponses, testimonials } from '../src/db/schema/index.ts';
-import { startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { FEED_CACHE_MS } from '../src/modules/testimonials/feed-cache.ts';
+import { movableClock } from '../src/pipeline/clock.ts';
+import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 type Item = { id: number; name: string; text: string; featured: boolean; date: string; rating: number | null; rating_max: number | null };
 
 for (const kind of testDatabaseKinds()) {
   describe(`Testimonial widget: public feed, script and iframe page (${kind})`, () => {
     let ctx: TestContext;
+    /** The server on a clock the tests move, so the feed's few seconds in memory pass at once. */
+    let app: FastifyInstance;
+    const clock = movableClock(new Date());
     let clientId: number;
-    const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+    let staff: Record<string, string>;
+    const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+    /** A change made outside this server (another process, by hand) shows once the kept answer's time is up. */
+    const outlastCache = () => clock.advance(FEED_CACHE_MS);
 
     beforeAll(async () => {
       ctx = await startTestApp(kind);
-      const [first] = await ctx.database.db
-        .select({ clientId: testimonials.clientId })
-        .from(testimonials)
-        .where(eq(testimonials.status, 'published'))
-        .limit(1);
-      clientId = first?.clientId ?? 0;
+      app = await buildApp(ctx.config, { database: ctx.database, clock });
+      await app.ready();
+      staff = bearer(await login(app, 'admin@example.com'));
+      const user = await app.inject({ method: 'GET', url: '/api/user', headers: staff });
+      clientId = user.json().data.user.current_client_id;
     });
-    afterAll(() => ctx.close());
+    afterAll(async () => {
+      await app?.close();
+      await ctx?.close();
+    });
 
     it('answers the published ones only, featured first then newest, with the display name and no personal data', async () => {
       const res = await get(`/api/public/testimonials?client=${clientId}`, { origin: 'https://www.example.org' });
@@ -73,6 +85,9 @@ for (const kind of testDatabaseKinds()) {
         .update(testimonials)
         .set({ status: 'approved' })
         .where(eq(testimonials.id, one?.id ?? 0));
+      // Changed by hand in the database: the answer kept in memory stands for a few seconds, then goes.
+      expect((await get(`/api/public/testimonials?client=${clientId}`, { 'if-none-match': etag })).statusCode).toBe(304);
+      outlastCache();
       const changed = await get(`/api/public/testimonials?client=${clientId}`, { 'if-none-match': etag });
       expect(changed.statusCode).toBe(200);
       expect(changed.json().data.map((d: Item) => d.id)).not.toContain(one?.id);
@@ -80,6 +95,18 @@ for (const kind of testDatabaseKinds()) {
         .update(testimonials)
         .set({ status: 'published' })
         .where(eq(testimonials.id, one?.id ?? 0));
+      outlastCache();
+    });
+
+    it('shows a change made in the Testimonials Tool at once', async () => {
+      const feed = async () => (await get(`/api/public/testimonials?client=${clientId}&limit=50`)).json().data.map((d: Item) => d.id);
+      const before: number[] = await feed();
+      const id = before[0] ?? 0;
+      const act = (action: string) => app.inject({ method: 'POST', url: `/api/testimonials/${id}/${action}`, headers: staff, payload: {} });
+      expect((await act('unpublish')).statusCode).toBe(200);
+      expect(await feed()).not.toContain(id);
+      expect((await act('publish')).statusCode).toBe(200);
+      expect(await feed()).toContain(id);
     });
 
     it('filters by location and limits the count', async () => {
@@ -128,8 +155,10 @@ for (const kind of testDatabaseKinds()) {
       expect((await get(`/api/public/testimonials?client=${clientId}&location=${other?.location}`)).statusCode).toBe(404);
       // An archived client publishes nothing.
       await ctx.database.db.update(clients).set({ status: 'inactive' }).where(eq(clients.id, clientId));
+      outlastCache();
       expect((await get(`/api/public/testimonials?client=${clientId}`)).statusCode).toBe(404);
       await ctx.database.db.update(clients).set({ status: 'active' }).where(eq(clients.id, clientId));
+      outlastCache();
     });
 
     it('serves the widget script: a custom element in a shadow root, no dependencies, at most 10 KB gzipped', async () => {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { clients, locations, surveyResponses, testimonials } from '../../db/schema/index.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import type { FeedCache } from './feed-cache.ts';
 import { ratingMaxOf } from './repository.ts';
 import { WIDGET_SCRIPT } from './widget-script.ts';
 
@@ -65,12 +66,13 @@ export async function publishedFeed(db: Db, clientId: number, locationId: string
 const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The widget's public surface (decision 046): the feed (CORS open, cached a minute with an ETag),
+ * The widget's public surface (decision 046): the feed (CORS open, cached a minute with an ETag,
+ * kept a few seconds in `feeds`),
  * the script of the `<selected-testimonials>` element, and a page to put in an iframe. Declared
  * public like `/s/` (apps/server/src/public/routes.ts); this plugin's own onSend hook runs after
  * the app's security headers and lets other sites use what is meant for them.
  */
-export const publicTestimonialRoutes: FastifyPluginAsyncZod = async (app) => {
+export const publicTestimonialRoutes: FastifyPluginAsyncZod<{ feeds: FeedCache }> = async (app, { feeds }) => {
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url ?? '';
     if (url === '/api/public/testimonials' || url === '/w/testimonials.js') {
@@ -91,11 +93,17 @@ export const publicTestimonialRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api/public/testimonials', { ...page, schema: { querystring: publicTestimonialsQuerySchema } }, async (request, reply) => {
     const clientId = Number(request.query.client);
-    await checkTarget(app.db, clientId, request.query.location);
-    const data = await publishedFeed(app.db, clientId, request.query.location, request.query.limit ?? DEFAULT_LIMIT);
-    // Serialised here (not by a response schema) so the ETag is the hash of the very bytes sent.
-    const body = JSON.stringify({ data });
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const limit = request.query.limit ?? DEFAULT_LIMIT;
+    let answer = feeds.kept(clientId, request.query.location, limit);
+    if (!answer) {
+      await checkTarget(app.db, clientId, request.query.location);
+      const data = await publishedFeed(app.db, clientId, request.query.location, limit);
+      // Serialised here (not by a response schema) so the ETag is the hash of the very bytes sent.
+      const body = JSON.stringify({ data });
+      answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+      feeds.keep(clientId, request.query.location, limit, answer);
+    }
+    const { body, etag } = answer;
     reply.header('cache-control', `public, max-age=${FEED_MAX_AGE_S}`).header('etag', etag).header('vary', 'Origin');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(body);

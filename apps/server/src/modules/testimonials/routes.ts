@@ -25,6 +25,7 @@ import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { assertFresh } from '../../kit/status.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { editOf, pendingOf, transition, unchanged } from './actions.ts';
+import { createFeedCache } from './feed-cache.ts';
 import { registerMakeTestimonial } from './make.ts';
 import { publicTestimonialRoutes } from './public.ts';
 import { filtersOf, findTestimonial, selectTestimonials, type TestimonialRow, toTestimonial, whereOf } from './repository.ts';
@@ -42,7 +43,8 @@ const asList = (v: string | string[] | undefined) => (v === undefined ? undefine
  */
 export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
   registerMakeTestimonial(app.jobs, app.db);
-  await app.register(publicTestimonialRoutes);
+  const feeds = createFeedCache(app.clock);
+  await app.register(publicTestimonialRoutes, { feeds });
 
   app.post(
     '/api/survey-comments-testimonials',
@@ -101,6 +103,7 @@ export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }>
       if (done.length === 0) throw raced();
       await request.audit({ ...audit, clientId: row.clientId, entityType: 'testimonial', entityId: row.id }, tx);
     });
+    feeds.forget(row.clientId);
     return answer(row.clientId, row.id);
   }
 
