@@ -1,4 +1,4 @@
-import { and, eq, inArray, like } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, like } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -114,6 +114,28 @@ for (const kind of testDatabaseKinds()) {
       expect(ignoredEvent?.escalatedAt?.getTime()).toBe(sentAt + 2 * HOUR);
       const [handledEvent] = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.responseId, handled));
       expect(handledEvent?.escalatedAt).toBeNull();
+    });
+
+    it('an escalation due more than a week ago (the workers were stopped) is not sent late; one due within the week is', async () => {
+      clock.set(new Date('2026-03-20T15:00:00Z'));
+      const boss = `late-boss-${kind}@alert.test`;
+      await onlyRule({ trigger: 'detractor', extraEmails: [`late-${kind}@alert.test`], escalateAfterHours: 1, escalationEmails: [boss] });
+      clock.advance(MINUTE);
+      const stale = await makeResponse(database.db, world, { score: 0 }, clock.now());
+      await app.jobs.runDue();
+      // The workers stop, and start again a week and a minute after its escalation fell due.
+      clock.set(new Date(clock.now().getTime() + HOUR + 7 * DAY + MINUTE));
+      await app.jobs.runDue();
+      const recent = await makeResponse(database.db, world, { score: 0 }, clock.now());
+      await app.jobs.runDue();
+      // Stopped again; back six days after the second one's escalation fell due.
+      clock.set(new Date(clock.now().getTime() + HOUR + 6 * DAY));
+      await app.jobs.runDue();
+      const escalated = await database.db.select().from(surveyAlertEvents).where(isNotNull(surveyAlertEvents.escalatedAt));
+      const ids = escalated.map((e) => e.responseId);
+      expect(ids).toContain(recent);
+      expect(ids).not.toContain(stale);
+      expect(await logsTo(boss)).toHaveLength(1);
     });
 
     it('no_response_days alerts once per invitation still unanswered N days after it was sent', async () => {

@@ -2,12 +2,20 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
 
+const LOOKBACK = '7 days';
+
 /**
  * Escalation (pipeline.md "Alerts"): an alert (a rule's events for one response or invitation)
  * delivered `escalate_after_hours` ago that nobody acknowledged goes to the rule's escalation
  * addresses, once: `escalated_at` is set on all its events in the same statement that picks them,
  * so a second worker finds nothing. An acknowledgement by any recipient stops it. Answers how
  * many alerts it escalated.
+ *
+ * This runs on every worker poll, so it reads only rules with escalation, and of each only the
+ * alerts that fell due within LOOKBACK (survey_alert_events_escalation_idx): acknowledged alerts
+ * are never marked escalated and would otherwise be read again on every poll, forever. An alert
+ * whose escalation was due more than a week ago (the workers stopped that long) is not escalated
+ * late.
  */
 export async function escalateDue(db: Db, messenger: Messenger, now: Date): Promise<number> {
   const at = now.toISOString();
@@ -15,10 +23,12 @@ export async function escalateDue(db: Db, messenger: Messenger, now: Date): Prom
     await db.execute(sql`
       with due as (
         select e.rule_id, coalesce(e.response_id, 0) as response_id, coalesce(e.processing_item_id, 0) as item_id
-        from survey_alert_events e join survey_alert_rules r on r.id = e.rule_id
-        where e.state in ('sent', 'resent') and e.escalated_at is null and not e.test
-          and r.escalate_after_hours is not null and cardinality(r.escalation_emails) > 0
-          and e.last_attempt_at + make_interval(hours => r.escalate_after_hours) <= ${at}::timestamptz
+        from survey_alert_rules r
+        join survey_alert_events e on e.rule_id = r.id
+          and e.escalated_at is null and e.state in ('sent', 'resent') and not e.test
+          and e.last_attempt_at <= ${at}::timestamptz - make_interval(hours => r.escalate_after_hours)
+          and e.last_attempt_at > ${at}::timestamptz - make_interval(hours => r.escalate_after_hours) - ${LOOKBACK}::interval
+        where r.escalate_after_hours is not null and cardinality(r.escalation_emails) > 0
         group by 1, 2, 3
         having bool_and(e.acknowledged_at is null)),
       marked as (

@@ -116,6 +116,10 @@ export const surveyAlertEvents = pgTable(
     index('survey_alert_events_retry_idx').on(t.nextRetryAt).where(sql`${t.state} in ('pending', 'retrying')`),
     index('survey_alert_events_rule_idx').on(t.ruleId, t.createdAt),
     index('survey_alert_events_ack_idx').on(t.ackTokenHash),
+    // Escalation's scan (apps/server/src/alerts/escalate.ts): per rule, delivered alerts not yet escalated, by time.
+    index('survey_alert_events_escalation_idx')
+      .on(t.ruleId, t.lastAttemptAt)
+      .where(sql`${t.escalatedAt} is null and ${t.state} in ('sent', 'resent') and not ${t.test}`),
   ],
 );
 

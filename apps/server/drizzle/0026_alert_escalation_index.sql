@@ -1,0 +1,1 @@
+CREATE INDEX "survey_alert_events_escalation_idx" ON "survey_alert_events" USING btree ("rule_id","last_attempt_at") WHERE "survey_alert_events"."escalated_at" is null and "survey_alert_events"."state" in ('sent', 'resent') and not "survey_alert_events"."test";
