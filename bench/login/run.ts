@@ -25,7 +25,7 @@ import { buildApp } from '../../apps/server/src/app.ts';
 import { type Config, testConfig } from '../../apps/server/src/config.ts';
 import { type Database, openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
 import { users } from '../../apps/server/src/db/schema/index.ts';
-import * as identity from '../../apps/server/src/modules/identity/repository.ts';
+import * as identity from '../../apps/server/src/modules/identity/throttle.ts';
 import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginRefusalSummaries, systemLogs, users } from '../src/db/schema/index.ts';
 import { dummyPasswordHash, hashPassword, kdfRuns, parseHash, verifyPassword } from '../src/lib/crypto.ts';
-import { backOffSeconds, retryAfterSeconds, SUMMARY_MAX_ACCOUNTS } from '../src/modules/identity/repository.ts';
+import { backOffSeconds, retryAfterSeconds, SUMMARY_MAX_ACCOUNTS } from '../src/modules/identity/throttle.ts';
 import { DEMO_PASSWORD, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 /**

@@ -6,7 +6,7 @@ import { apiRefusalSummaries, systemLogs } from '../../db/schema/index.ts';
  * Ingest calls refused before a credential was established — no token, an unknown or unusable
  * one, a wrong webhook secret — are nobody's calls: they get no call-log row (they would push an
  * endpoint's real calls out of its recent calls) but a count in one summary per caller address and
- * window, shown by one System Logs row, as refused sign-ins are (modules/identity/repository.ts,
+ * window, shown by one System Logs row, as refused sign-ins are (modules/identity/throttle.ts,
  * recordRefusal). An address refused REFUSALS_PER_WINDOW times in a window is answered 429 for the
  * rest of it without any credential lookup, and its throttled calls are written at most once every
  * FLUSH_MS. The tallies live in this process's memory, like the endpoints' rate limit (ingest.ts):

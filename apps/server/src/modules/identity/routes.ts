@@ -16,17 +16,8 @@ import type { Config } from '../../config.ts';
 import { dummyPasswordHash, verifyPassword } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { bearerToken } from '../../plugins/auth.ts';
-import {
-  admitLoginAttempt,
-  createSession,
-  findUserByEmail,
-  isAllowed,
-  markAttemptSucceeded,
-  markLoggedIn,
-  recordRefusal,
-  revokeSession,
-  toUser,
-} from './repository.ts';
+import { createSession, findUserByEmail, isAllowed, markLoggedIn, revokeSession, toUser } from './repository.ts';
+import { admitLoginAttempt, markAttemptSucceeded, recordRefusal } from './throttle.ts';
 
 type Options = Pick<Config, 'retiredMasterEmail' | 'cookieDomain' | 'session' | 'loginLimits'>;
 
