@@ -15,10 +15,7 @@ import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { invitationEmail, invitationSms } from '../../messaging/invitation.ts';
 import type { SendResult } from '../../messaging/send.ts';
 import {
-  countResponses,
   findItemForResend,
-  findResponse,
-  listPage,
   locationOfClient,
   locationOptionsOf,
   personnelOptionsOf,
@@ -27,7 +24,8 @@ import {
   recordResend,
   setExcluded,
   smsTemplateOf,
-} from './repository.ts';
+} from './actions.ts';
+import { countResponses, findResponse, listPage } from './repository.ts';
 
 const def = surveyResponseResource;
 /** The reassign inputs' labels; their routes carry them for the input guard (plugins/input-guard.ts). */
