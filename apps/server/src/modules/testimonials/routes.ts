@@ -1,11 +1,9 @@
 import {
   dataEnvelope,
-  exportMoment,
   idParamSchema,
   TESTIMONIAL_ACTIONS,
   TESTIMONIAL_LABELS,
   TESTIMONIAL_QUERY_LIMIT,
-  TESTIMONIAL_STATUS_LABELS,
   testimonialActionSchema,
   testimonialBulkApproveSchema,
   testimonialEditSchema,
@@ -15,23 +13,24 @@ import {
   testimonialQuerySchema,
   testimonialSchema,
 } from '@admin/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { testimonials } from '../../db/schema/index.ts';
-import { csvFileName, csvRecords } from '../../kit/csv.ts';
+import { csvFileName } from '../../kit/csv.ts';
+import { sendCsv } from '../../kit/csv-export.ts';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { assertFresh } from '../../kit/status.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { editOf, pendingOf, transition, unchanged } from './actions.ts';
+import { cursorOf, EXPORT_COLUMNS, exportRow } from './export.ts';
 import { createFeedCache } from './feed-cache.ts';
 import { registerMakeTestimonial } from './make.ts';
 import { publicTestimonialRoutes } from './public.ts';
 import { filtersOf, findTestimonial, selectTestimonials, type TestimonialRow, toTestimonial, whereOf } from './repository.ts';
 
 /** The most rows one export writes (a client's testimonials; the screen's query shows the newest 500). */
-const EXPORT_LIMIT = 20_000;
 const listAnswer = z.object({ data: z.array(testimonialSchema), more: z.boolean() });
 const asList = (v: string | string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
 
@@ -188,43 +187,29 @@ export const testimonialRoutes: FastifyPluginAsyncZod<{ publicBaseUrl: string }>
       startDate: q.startDate,
       endDate: q.endDate,
     });
-    const client = await app.clients.find(clientId);
-    const rows = (await selectTestimonials(app.db, whereOf(clientId, filters)).limit(EXPORT_LIMIT)).map(toTestimonial);
-    const header = [
-      'Date',
-      'Location',
-      'Survey',
-      'Personnel',
-      'Display name',
-      'Score/stars',
-      'Comment',
-      'Original comment',
-      'Consent',
-      'Status',
-      'Featured',
-      'Words',
-    ];
-    const body = csvRecords([
-      header,
-      ...rows.map((t) => [
-        exportMoment(t.submitted_at, client?.timezone ?? null),
-        t.location_name ?? '',
-        t.survey_name,
-        t.personnel_name ?? '',
-        t.display_name,
-        t.rating === null ? '' : `${t.rating}/${t.rating_max ?? ''}`,
-        t.display_text,
-        t.original_text,
-        t.consent ? 'Yes' : 'No',
-        TESTIMONIAL_STATUS_LABELS[t.status],
-        t.featured ? 'Yes' : 'No',
-        t.words,
-      ]),
-    ]);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${csvFileName('testimonials-tool', app.clock.now())}"`)
-      .send(body);
+    const zone = (await app.clients.find(clientId))?.timezone ?? null;
+    // Streamed in paced keyset pages like every export (kit/csv-export.ts), newest first.
+    return sendCsv(reply, {
+      fileName: csvFileName('testimonials-tool', app.clock.now()),
+      columns: EXPORT_COLUMNS,
+      async read(cursor, limit) {
+        const after = cursor ? cursorOf(cursor) : null;
+        const page = await selectTestimonials(
+          app.db,
+          and(
+            whereOf(clientId, filters),
+            after ? sql`(${testimonials.submittedAt}, ${testimonials.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
+          ),
+        ).limit(limit);
+        const last = page.at(-1);
+        return {
+          rows: page.map((row) => exportRow(toTestimonial(row), zone)),
+          nextCursor: page.length === limit && last ? `${last.t.submittedAt.toISOString()}_${last.t.id}` : null,
+        };
+      },
+      onStart: () =>
+        request.audit({ action: 'testimonials.export', message: 'Exported testimonials as CSV', entityType: 'testimonial', clientId }),
+    });
   });
 
   app.get(
