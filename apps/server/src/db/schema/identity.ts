@@ -43,6 +43,8 @@ export const clientUsers = pgTable(
     /** active, or inactive (deactivated in this client: no alerts, not listed as a recipient). */
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The record's version (its user's name, e-mail and phone included): set by every write of Client Manager's Users panel. */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.userId] }), index('client_users_user_idx').on(t.userId)],
 );

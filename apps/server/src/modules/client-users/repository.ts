@@ -2,20 +2,15 @@ import type { ClientUser } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 
-/** The audit entity of a client user; its latest entry's time is the record's version. */
+/** The audit entity of a client user. */
 export const ENTITY = 'client_user';
 
-/**
- * Users of clients, with their version: the time of the latest audit entry of the user (every
- * write of a client user is audited in its transaction), else when they joined. client_users has
- * no updated_at (docs/decisions/044-client-users.md).
- */
+/** Users of clients, with their version (client_users.updated_at, set by every write of the Users panel). */
 function select(where: ReturnType<typeof sql>) {
   return sql`
     select u.id, cu.client_id, u.name, u.email, u.phone, cu.role, cu.alert_channels, cu.status,
       to_char(cu.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-      to_char(greatest(cu.created_at, (select max(l.at) from system_logs l
-        where l.entity_type = ${ENTITY} and l.entity_id = u.id::text)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
+      to_char(cu.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
     from client_users cu join users u on u.id = cu.user_id
     where ${where}
     order by lower(u.name), u.id`;

@@ -82,11 +82,14 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
         .values({ name: (body.name ?? '').trim(), email, phone: clean(body.phone) ?? null, isSuperadmin: 0 })
         .returning({ id: users.id });
       if (!user) throw new Error('insert returned nothing');
+      const now = app.clock.now();
       await tx.insert(clientUsers).values({
         clientId: client.id,
         userId: user.id,
         role: body.role ?? 'staff',
         alertChannels: channelsOf(body.alert_channels) ?? ['email'],
+        createdAt: now,
+        updatedAt: now,
       });
       const joined = await joinDefaultRules(tx, client.id, user.id);
       const record = await findClientUser(tx, user.id);
@@ -103,8 +106,7 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         tx,
       );
-      // The version is the audit entry's time: read again now that it is written.
-      return (await findClientUser(tx, user.id)) ?? record;
+      return record;
     });
     return reply.code(201).send({ data: created });
   });
@@ -142,7 +144,11 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
             ([, v]) => v !== undefined,
           ),
         );
-        if (Object.keys(memberValues).length > 0) await tx.update(clientUsers).set(memberValues).where(eq(clientUsers.userId, before.id));
+        // The membership carries the version of the whole record, the user's own fields included.
+        await tx
+          .update(clientUsers)
+          .set({ ...memberValues, updatedAt: app.clock.now() })
+          .where(eq(clientUsers.userId, before.id));
         const after = await findClientUser(tx, before.id);
         if (!after) throw notFound('Client user');
         await request.audit(
@@ -157,7 +163,7 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
           },
           tx,
         );
-        return (await findClientUser(tx, before.id)) ?? after;
+        return after;
       });
       return { data: updated };
     },
@@ -171,7 +177,7 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
       const updated = await app.db.transaction(async (tx) => {
         const before = await lock(tx, request.params.id);
         assertFresh(new Date(before.updated_at), seen, 'This user');
-        await tx.update(clientUsers).set({ status }).where(eq(clientUsers.userId, before.id));
+        await tx.update(clientUsers).set({ status, updatedAt: app.clock.now() }).where(eq(clientUsers.userId, before.id));
         await request.audit(
           {
             action: `${ENTITY}.${status === 'active' ? 'reactivate' : 'deactivate'}`,
