@@ -1,14 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evaluateResponse } from '../src/alerts/evaluate.ts';
-import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
-import type { Database } from '../src/db/client.ts';
 import { jobs, surveyAlertEvents, surveyAlertRules } from '../src/db/schema/index.ts';
-import { movableClock } from '../src/pipeline/clock.ts';
-import { type AlertWorld, makeResponse, makeRule, makeWorld } from './alerts-fixture.ts';
-import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
+import { alertBed } from './alerts-bed.ts';
+import { makeResponse, makeRule } from './alerts-fixture.ts';
+import { testDatabaseKinds } from './helpers.ts';
 
 const START = new Date('2026-03-02T15:00:00Z');
 const MINUTE = 60_000;
@@ -16,38 +12,40 @@ const MINUTE = 60_000;
 /** The alert engine takes the queue's claimed batch of `evaluate-alerts` jobs at once (apps/server/src/alerts/install.ts). */
 for (const kind of testDatabaseKinds()) {
   describe(`Alert engine: evaluation in batches (${kind})`, () => {
-    let database: Database;
-    let app: FastifyInstance;
-    let world: AlertWorld;
-    const clock = movableClock(START);
-
-    beforeAll(async () => {
-      database = await openTestDatabase(kind);
-      app = await buildApp(testConfig(), { database, clock });
-      await app.ready();
-      world = await makeWorld(database.db, `batch-${kind}`);
-    });
-    afterAll(async () => {
-      await app?.close();
-      await database?.close();
-    });
+    const bed = alertBed(kind, START, `batch-${kind}`);
+    const { clock } = bed;
 
     const eventsOf = async (responseIds: number[]) =>
-      (await database.db.select().from(surveyAlertEvents).where(inArray(surveyAlertEvents.responseId, responseIds)))
+      (await bed.database.db.select().from(surveyAlertEvents).where(inArray(surveyAlertEvents.responseId, responseIds)))
         .map((e) => `${e.responseId} ${e.ruleId} ${e.channel}:${e.recipient} ${e.state} ${e.reason ?? ''}`)
         .sort();
     const pauseAll = (ids: number[]) =>
-      database.db.update(surveyAlertRules).set({ status: 'paused' }).where(inArray(surveyAlertRules.id, ids));
+      bed.database.db.update(surveyAlertRules).set({ status: 'paused' }).where(inArray(surveyAlertRules.id, ids));
 
     it('a batch of responses gets exactly the events each would get alone', async () => {
       clock.advance(MINUTE);
       const at = clock.now();
       const rules = [
-        await makeRule(database.db, world, { trigger: 'detractor', notifyAssignedPersonnel: true, userIds: [world.ann] }, at),
-        await makeRule(database.db, world, { trigger: 'keyword', keywords: ['rude', 'dirty'], extraEmails: ['words@alert.test'] }, at),
-        await makeRule(database.db, world, { trigger: 'keyword', keywords: ['cold coffee'], extraEmails: ['phrase@alert.test'] }, at),
-        await makeRule(database.db, world, { trigger: 'score_between', scoreMin: 9, scoreMax: 10, notifyLocationManager: true }, at),
-        await makeRule(database.db, world, { trigger: 'any_comment', extraEmails: [] }, at),
+        await makeRule(bed.database.db, bed.world, { trigger: 'detractor', notifyAssignedPersonnel: true, userIds: [bed.world.ann] }, at),
+        await makeRule(
+          bed.database.db,
+          bed.world,
+          { trigger: 'keyword', keywords: ['rude', 'dirty'], extraEmails: ['words@alert.test'] },
+          at,
+        ),
+        await makeRule(
+          bed.database.db,
+          bed.world,
+          { trigger: 'keyword', keywords: ['cold coffee'], extraEmails: ['phrase@alert.test'] },
+          at,
+        ),
+        await makeRule(
+          bed.database.db,
+          bed.world,
+          { trigger: 'score_between', scoreMin: 9, scoreMax: 10, notifyLocationManager: true },
+          at,
+        ),
+        await makeRule(bed.database.db, bed.world, { trigger: 'any_comment', extraEmails: [] }, at),
       ];
       clock.advance(MINUTE);
       const inputs = [
@@ -59,16 +57,16 @@ for (const kind of testDatabaseKinds()) {
         { score: 0, comment: 'dirty tables', excluded: true },
       ];
       const ids: number[] = [];
-      for (const input of inputs) ids.push(await makeResponse(database.db, world, input, clock.now()));
+      for (const input of inputs) ids.push(await makeResponse(bed.database.db, bed.world, input, clock.now()));
       // All six jobs wait; one worker pass takes them as one batch.
-      expect(await app.jobs.runDue()).toBeGreaterThanOrEqual(ids.length);
-      const pending = await database.db.select().from(jobs).where(eq(jobs.queue, 'evaluate-alerts'));
+      expect(await bed.app.jobs.runDue()).toBeGreaterThanOrEqual(ids.length);
+      const pending = await bed.database.db.select().from(jobs).where(eq(jobs.queue, 'evaluate-alerts'));
       expect(pending.filter((j) => j.status !== 'done')).toEqual([]);
       const batched = await eventsOf(ids);
       expect(batched.length).toBeGreaterThan(5);
 
-      await database.db.delete(surveyAlertEvents).where(inArray(surveyAlertEvents.responseId, ids));
-      for (const id of ids) await evaluateResponse(database.db, id, clock.now());
+      await bed.database.db.delete(surveyAlertEvents).where(inArray(surveyAlertEvents.responseId, ids));
+      for (const id of ids) await evaluateResponse(bed.database.db, id, clock.now());
       const alone = (await eventsOf(ids)).map((e) => e.replace(/ sent | pending /, ' pending '));
       expect(batched.map((e) => e.replace(/ sent | pending /, ' pending '))).toEqual(alone);
       // The keyword rule fired on the whole word only, the phrase rule on its phrase only.
@@ -80,28 +78,28 @@ for (const kind of testDatabaseKinds()) {
     it('a rule changed after the rules were read counts from the next batch on', async () => {
       clock.advance(MINUTE);
       const id = await makeRule(
-        database.db,
-        world,
+        bed.database.db,
+        bed.world,
         { trigger: 'keyword', keywords: ['slow'], extraEmails: ['edit@alert.test'] },
         clock.now(),
       );
       clock.advance(MINUTE);
-      const first = await makeResponse(database.db, world, { score: 8, comment: 'noisy room' }, clock.now());
-      await app.jobs.runDue();
+      const first = await makeResponse(bed.database.db, bed.world, { score: 8, comment: 'noisy room' }, clock.now());
+      await bed.app.jobs.runDue();
       expect(await eventsOf([first])).toEqual([]);
       // Changed behind the engine's back (no API call): the rule set's stamp still sees it.
-      await database.db
+      await bed.database.db
         .update(surveyAlertRules)
         .set({ keywords: ['noisy'] })
         .where(eq(surveyAlertRules.id, id));
       clock.advance(MINUTE);
-      const second = await makeResponse(database.db, world, { score: 8, comment: 'noisy room' }, clock.now());
-      await app.jobs.runDue();
+      const second = await makeResponse(bed.database.db, bed.world, { score: 8, comment: 'noisy room' }, clock.now());
+      await bed.app.jobs.runDue();
       expect((await eventsOf([second])).filter((e) => e.includes('edit@alert.test'))).toHaveLength(1);
       await pauseAll([id]);
       clock.advance(MINUTE);
-      const third = await makeResponse(database.db, world, { score: 8, comment: 'noisy room' }, clock.now());
-      await app.jobs.runDue();
+      const third = await makeResponse(bed.database.db, bed.world, { score: 8, comment: 'noisy room' }, clock.now());
+      await bed.app.jobs.runDue();
       expect(await eventsOf([third])).toEqual([]);
     });
   });

@@ -1,52 +1,35 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evaluateResponse } from '../src/alerts/evaluate.ts';
-import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
-import type { Database } from '../src/db/client.ts';
 import { clientUsers, notificationLogs, surveyAlertEvents, surveyAlertRecipients, surveyAlertRules } from '../src/db/schema/index.ts';
-import { movableClock } from '../src/pipeline/clock.ts';
-import { type AlertWorld, makeResponse, makeRule, makeWorld } from './alerts-fixture.ts';
-import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
+import { alertBed } from './alerts-bed.ts';
+import { makeResponse, makeRule } from './alerts-fixture.ts';
+import { testDatabaseKinds } from './helpers.ts';
 
 const START = new Date('2026-03-02T15:00:00Z');
 const MINUTE = 60_000;
 
 for (const kind of testDatabaseKinds()) {
   describe(`Alert engine: evaluation (${kind})`, () => {
-    let database: Database;
-    let app: FastifyInstance;
-    let world: AlertWorld;
-    const clock = movableClock(START);
+    const bed = alertBed(kind, START);
+    const { clock } = bed;
     let n = 0;
-
-    beforeAll(async () => {
-      database = await openTestDatabase(kind);
-      app = await buildApp(testConfig(), { database, clock });
-      await app.ready();
-      world = await makeWorld(database.db, kind);
-    });
-    afterAll(async () => {
-      await app?.close();
-      await database?.close();
-    });
 
     /** A rule made a minute ago, paused at once after the test so rules never see each other's responses. */
     const rule = async (input: Parameters<typeof makeRule>[2]) => {
       clock.advance(MINUTE);
-      return makeRule(database.db, world, { extraEmails: [`extra${++n}@alert.test`], ...input }, clock.now());
+      return makeRule(bed.database.db, bed.world, { extraEmails: [`extra${++n}@alert.test`], ...input }, clock.now());
     };
-    const pause = (id: number) => database.db.update(surveyAlertRules).set({ status: 'paused' }).where(eq(surveyAlertRules.id, id));
+    const pause = (id: number) => bed.database.db.update(surveyAlertRules).set({ status: 'paused' }).where(eq(surveyAlertRules.id, id));
     /** A response stored now, its jobs run (the job `evaluate-alerts` and the delivery loop). */
     const respond = async (input: Parameters<typeof makeResponse>[2]) => {
       clock.advance(MINUTE);
-      const id = await makeResponse(database.db, world, input, clock.now());
-      await app.jobs.runDue();
+      const id = await makeResponse(bed.database.db, bed.world, input, clock.now());
+      await bed.app.jobs.runDue();
       return id;
     };
     const eventsOf = (ruleId: number, responseId?: number) =>
-      database.db
+      bed.database.db
         .select()
         .from(surveyAlertEvents)
         .where(
@@ -96,13 +79,13 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('matches surveys and locations (empty = all), and only responses submitted after the rule was made', async () => {
-      const id = await rule({ trigger: 'detractor', surveyIds: [world.surveyId], locationIds: [world.locationId] });
+      const id = await rule({ trigger: 'detractor', surveyIds: [bed.world.surveyId], locationIds: [bed.world.locationId] });
       expect(await fired(id, { score: 1 })).toBe(true);
-      expect(await fired(id, { score: 1, surveyId: world.otherSurveyId })).toBe(false);
-      expect(await fired(id, { score: 1, locationId: world.otherLocationId })).toBe(false);
+      expect(await fired(id, { score: 1, surveyId: bed.world.otherSurveyId })).toBe(false);
+      expect(await fired(id, { score: 1, locationId: bed.world.otherLocationId })).toBe(false);
       clock.advance(MINUTE);
-      const early = await makeResponse(database.db, world, { score: 1 }, new Date(clock.now().getTime() - 60 * MINUTE));
-      await app.jobs.runDue();
+      const early = await makeResponse(bed.database.db, bed.world, { score: 1 }, new Date(clock.now().getTime() - 60 * MINUTE));
+      await bed.app.jobs.runDue();
       expect(await eventsOf(id, early)).toHaveLength(0);
       await pause(id);
     });
@@ -123,7 +106,7 @@ for (const kind of testDatabaseKinds()) {
         extraPhones: ['+13125550199'],
         notifyAssignedPersonnel: true,
         notifyLocationManager: true,
-        userIds: [world.ann, world.bob, world.cat, 1000],
+        userIds: [bed.world.ann, bed.world.bob, bed.world.cat, 1000],
       });
       const responseId = await respond({ score: 2, personnel: true });
       const got = (await eventsOf(id, responseId)).map((e) => `${e.channel}:${e.recipient}`).sort();
@@ -144,7 +127,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('a rule that reaches nobody records one unsent event with reason no_recipients', async () => {
-      const id = await rule({ trigger: 'detractor', extraEmails: [], userIds: [world.bob] });
+      const id = await rule({ trigger: 'detractor', extraEmails: [], userIds: [bed.world.bob] });
       const responseId = await respond({ score: 1 });
       const events = await eventsOf(id, responseId);
       expect(events.map((e) => ({ recipient: e.recipient, state: e.state, reason: e.reason }))).toEqual([
@@ -154,48 +137,53 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('an instant alert is sent at once, a Tracking Logs row of type survey_alert with the facts and both links', async () => {
-      const id = await rule({ trigger: 'detractor', extraEmails: [], userIds: [world.ann] });
+      const id = await rule({ trigger: 'detractor', extraEmails: [], userIds: [bed.world.ann] });
       const responseId = await respond({ score: 3, comment: 'Cold food' });
       const [event] = await eventsOf(id, responseId);
       expect(event?.state).toBe('sent');
       expect(event?.attempts).toBe(1);
       expect(event?.ackTokenHash).toMatch(/^[0-9a-f]{64}$/);
-      const [log] = await database.db
+      const [log] = await bed.database.db
         .select()
         .from(notificationLogs)
         .where(eq(notificationLogs.id, event?.notificationId ?? 0));
-      expect(log).toMatchObject({ type: 'survey_alert', status: 'sent', recipient: `ann-${kind}@alert.test`, clientId: world.clientId });
+      expect(log).toMatchObject({
+        type: 'survey_alert',
+        status: 'sent',
+        recipient: `ann-${kind}@alert.test`,
+        clientId: bed.world.clientId,
+      });
       expect(log?.subjectOrTemplate).toBe(`Survey alert: score 3 at Alert Co ${kind}, Downtown`);
       expect(log?.bodyText).toContain('Comment: Cold food');
       expect(log?.bodyText).toContain('Customer: Dana (dana@customer.test, +13125559999)');
       expect(log?.bodyText).toMatch(/Acknowledge this alert: http\S+\/a\/[\w-]{32}/);
-      expect(log?.bodyText).toContain(`/admin/survey-manager?survey=${world.surveyId}`);
+      expect(log?.bodyText).toContain(`/admin/survey-manager?survey=${bed.world.surveyId}`);
       await pause(id);
     });
 
     it('runs twice, alerts once', async () => {
-      const id = await rule({ trigger: 'detractor', userIds: [world.ann, world.cat] });
+      const id = await rule({ trigger: 'detractor', userIds: [bed.world.ann, bed.world.cat] });
       const responseId = await respond({ score: 0 });
       const first = await eventsOf(id, responseId);
       expect(first).toHaveLength(3);
-      expect(await evaluateResponse(database.db, responseId, clock.now())).toBe(0);
-      await app.jobs.enqueue('evaluate-alerts', { responseId });
-      await app.jobs.runDue();
+      expect(await evaluateResponse(bed.database.db, responseId, clock.now())).toBe(0);
+      await bed.app.jobs.enqueue('evaluate-alerts', { responseId });
+      await bed.app.jobs.runDue();
       expect(await eventsOf(id, responseId)).toHaveLength(3);
       const ids = first.map((e) => String(e.id));
-      const logs = await database.db.select().from(notificationLogs).where(inArray(notificationLogs.relatedId, ids));
+      const logs = await bed.database.db.select().from(notificationLogs).where(inArray(notificationLogs.relatedId, ids));
       expect(logs).toHaveLength(3);
       await pause(id);
     });
 
     it('an inactive client user and id 1000 are never recipients, however the rule lists them', async () => {
-      await database.db.update(clientUsers).set({ status: 'inactive' }).where(eq(clientUsers.userId, world.cat));
-      const id = await rule({ trigger: 'detractor', extraEmails: [], userIds: [world.cat, 1000] });
+      await bed.database.db.update(clientUsers).set({ status: 'inactive' }).where(eq(clientUsers.userId, bed.world.cat));
+      const id = await rule({ trigger: 'detractor', extraEmails: [], userIds: [bed.world.cat, 1000] });
       const responseId = await respond({ score: 0 });
       expect((await eventsOf(id, responseId)).map((e) => e.reason)).toEqual(['no_recipients']);
-      const listed = await database.db.select().from(surveyAlertRecipients).where(eq(surveyAlertRecipients.ruleId, id));
+      const listed = await bed.database.db.select().from(surveyAlertRecipients).where(eq(surveyAlertRecipients.ruleId, id));
       expect(listed).toHaveLength(2);
-      await database.db.update(clientUsers).set({ status: 'active' }).where(eq(clientUsers.userId, world.cat));
+      await bed.database.db.update(clientUsers).set({ status: 'active' }).where(eq(clientUsers.userId, bed.world.cat));
       await pause(id);
     });
   });

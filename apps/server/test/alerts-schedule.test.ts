@@ -1,13 +1,9 @@
 import { and, eq, inArray, isNotNull, like } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
-import type { Database } from '../src/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { notificationLogs, surveyAlertDigests, surveyAlertEvents, surveyAlertRules } from '../src/db/schema/index.ts';
-import { movableClock } from '../src/pipeline/clock.ts';
-import { type AlertWorld, makeInvitation, makeResponse, makeRule, makeWorld } from './alerts-fixture.ts';
-import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
+import { alertBed } from './alerts-bed.ts';
+import { makeInvitation, makeResponse, makeRule } from './alerts-fixture.ts';
+import { testDatabaseKinds } from './helpers.ts';
 
 /** Monday 2 March 2026, 09:00 in Chicago (UTC−6). */
 const START = new Date('2026-03-02T15:00:00Z');
@@ -17,30 +13,17 @@ const DAY = 24 * HOUR;
 
 for (const kind of testDatabaseKinds()) {
   describe(`Alert engine: digests, escalation, unanswered invitations (${kind})`, () => {
-    let database: Database;
-    let app: FastifyInstance;
-    let world: AlertWorld;
-    const clock = movableClock(START);
-
-    beforeAll(async () => {
-      database = await openTestDatabase(kind);
-      app = await buildApp(testConfig(), { database, clock });
-      await app.ready();
-      world = await makeWorld(database.db, kind);
-    });
-    afterAll(async () => {
-      await app?.close();
-      await database?.close();
-    });
+    const bed = alertBed(kind, START);
+    const { clock } = bed;
 
     const onlyRule = async (input: Parameters<typeof makeRule>[2]) => {
-      await database.db.update(surveyAlertRules).set({ status: 'archived' }).where(eq(surveyAlertRules.clientId, world.clientId));
-      return makeRule(database.db, world, input, clock.now());
+      await bed.database.db.update(surveyAlertRules).set({ status: 'archived' }).where(eq(surveyAlertRules.clientId, bed.world.clientId));
+      return makeRule(bed.database.db, bed.world, input, clock.now());
     };
-    const logsTo = (to: string) => database.db.select().from(notificationLogs).where(eq(notificationLogs.recipient, to));
+    const logsTo = (to: string) => bed.database.db.select().from(notificationLogs).where(eq(notificationLogs.recipient, to));
     const at = async (iso: string) => {
       clock.set(new Date(iso));
-      await app.jobs.runDue();
+      await bed.app.jobs.runDue();
     };
 
     it('a daily digest sends one message per recipient and channel at its hour in the client zone, then nothing more that day', async () => {
@@ -55,10 +38,10 @@ for (const kind of testDatabaseKinds()) {
         extraPhones: ['+13125550166'],
       });
       clock.advance(MINUTE);
-      await makeResponse(database.db, world, { score: 1, comment: 'Slow' }, clock.now());
+      await makeResponse(bed.database.db, bed.world, { score: 1, comment: 'Slow' }, clock.now());
       clock.advance(MINUTE);
-      await makeResponse(database.db, world, { score: 2, comment: 'Cold' }, clock.now());
-      await app.jobs.runDue();
+      await makeResponse(bed.database.db, bed.world, { score: 2, comment: 'Cold' }, clock.now());
+      await bed.app.jobs.runDue();
       expect(await logsTo(to)).toHaveLength(0);
       await at('2026-03-02T22:59:59Z'); // 16:59:59 in Chicago
       expect(await logsTo(to)).toHaveLength(0);
@@ -69,13 +52,13 @@ for (const kind of testDatabaseKinds()) {
       expect(mails[0]?.bodyText).toContain('score 1 · Dana: “Slow”');
       expect(mails[0]?.bodyText).toContain('score 2 · Dana: “Cold”');
       expect(await logsTo('+13125550166')).toHaveLength(1);
-      const digests = await database.db.select().from(surveyAlertDigests).where(eq(surveyAlertDigests.ruleId, ruleId));
+      const digests = await bed.database.db.select().from(surveyAlertDigests).where(eq(surveyAlertDigests.ruleId, ruleId));
       expect(digests.map((d) => d.periodStart.toISOString())).toEqual(['2026-03-02T23:00:00.000Z', '2026-03-02T23:00:00.000Z']);
-      const events = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId));
+      const events = await bed.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId));
       expect(new Set(events.map((e) => e.state))).toEqual(new Set(['sent']));
       // A response after the hour waits for the next day's digest.
       clock.advance(MINUTE);
-      await makeResponse(database.db, world, { score: 3 }, clock.now());
+      await makeResponse(bed.database.db, bed.world, { score: 3 }, clock.now());
       await at('2026-03-03T05:00:00Z');
       expect(await logsTo(to)).toHaveLength(1);
       await at('2026-03-03T23:00:00Z');
@@ -92,27 +75,27 @@ for (const kind of testDatabaseKinds()) {
         escalationEmails: [boss],
       });
       clock.advance(MINUTE);
-      const ignored = await makeResponse(database.db, world, { score: 0 }, clock.now());
-      const handled = await makeResponse(database.db, world, { score: 1 }, clock.now());
-      await app.jobs.runDue();
+      const ignored = await makeResponse(bed.database.db, bed.world, { score: 0 }, clock.now());
+      const handled = await makeResponse(bed.database.db, bed.world, { score: 1 }, clock.now());
+      await bed.app.jobs.runDue();
       const sentAt = clock.now().getTime();
-      await database.db
+      await bed.database.db
         .update(surveyAlertEvents)
         .set({ acknowledgedAt: clock.now() })
         .where(and(eq(surveyAlertEvents.ruleId, ruleId), eq(surveyAlertEvents.responseId, handled)));
       clock.set(new Date(sentAt + 2 * HOUR - 1000));
-      await app.jobs.runDue();
+      await bed.app.jobs.runDue();
       expect(await logsTo(boss)).toHaveLength(0);
       clock.set(new Date(sentAt + 2 * HOUR));
-      await app.jobs.runDue();
+      await bed.app.jobs.runDue();
       clock.advance(HOUR);
-      await app.jobs.runDue();
+      await bed.app.jobs.runDue();
       const escalations = await logsTo(boss);
       expect(escalations).toHaveLength(1);
       expect(escalations[0]?.subjectOrTemplate).toBe(`Escalated survey alert: not acknowledged in 2 h at Alert Co ${kind}`);
-      const [ignoredEvent] = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.responseId, ignored));
+      const [ignoredEvent] = await bed.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.responseId, ignored));
       expect(ignoredEvent?.escalatedAt?.getTime()).toBe(sentAt + 2 * HOUR);
-      const [handledEvent] = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.responseId, handled));
+      const [handledEvent] = await bed.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.responseId, handled));
       expect(handledEvent?.escalatedAt).toBeNull();
     });
 
@@ -121,17 +104,17 @@ for (const kind of testDatabaseKinds()) {
       const boss = `late-boss-${kind}@alert.test`;
       await onlyRule({ trigger: 'detractor', extraEmails: [`late-${kind}@alert.test`], escalateAfterHours: 1, escalationEmails: [boss] });
       clock.advance(MINUTE);
-      const stale = await makeResponse(database.db, world, { score: 0 }, clock.now());
-      await app.jobs.runDue();
+      const stale = await makeResponse(bed.database.db, bed.world, { score: 0 }, clock.now());
+      await bed.app.jobs.runDue();
       // The workers stop, and start again a week and a minute after its escalation fell due.
       clock.set(new Date(clock.now().getTime() + HOUR + 7 * DAY + MINUTE));
-      await app.jobs.runDue();
-      const recent = await makeResponse(database.db, world, { score: 0 }, clock.now());
-      await app.jobs.runDue();
+      await bed.app.jobs.runDue();
+      const recent = await makeResponse(bed.database.db, bed.world, { score: 0 }, clock.now());
+      await bed.app.jobs.runDue();
       // Stopped again; back six days after the second one's escalation fell due.
       clock.set(new Date(clock.now().getTime() + HOUR + 6 * DAY));
-      await app.jobs.runDue();
-      const escalated = await database.db.select().from(surveyAlertEvents).where(isNotNull(surveyAlertEvents.escalatedAt));
+      await bed.app.jobs.runDue();
+      const escalated = await bed.database.db.select().from(surveyAlertEvents).where(isNotNull(surveyAlertEvents.escalatedAt));
       const ids = escalated.map((e) => e.responseId);
       expect(ids).toContain(recent);
       expect(ids).not.toContain(stale);
@@ -143,22 +126,22 @@ for (const kind of testDatabaseKinds()) {
       const to = `quiet-${kind}@alert.test`;
       const ruleId = await onlyRule({ trigger: 'no_response_days', noResponseDays: 3, extraEmails: [to] });
       clock.advance(MINUTE);
-      const silent = await makeInvitation(database.db, world, {}, clock.now());
-      const answered = await makeResponse(database.db, world, { score: 10 }, clock.now());
+      const silent = await makeInvitation(bed.database.db, bed.world, {}, clock.now());
+      const answered = await makeResponse(bed.database.db, bed.world, { score: 10 }, clock.now());
       const sentAt = clock.now().getTime();
       clock.set(new Date(sentAt + 3 * DAY - HOUR));
-      await app.jobs.runDue();
-      expect(await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId))).toHaveLength(0);
+      await bed.app.jobs.runDue();
+      expect(await bed.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId))).toHaveLength(0);
       clock.set(new Date(sentAt + 3 * DAY));
-      await app.jobs.runDue();
+      await bed.app.jobs.runDue();
       clock.advance(2 * HOUR);
-      await app.jobs.runDue();
-      const events = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId));
+      await bed.app.jobs.runDue();
+      const events = await bed.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId));
       expect(events.map((e) => ({ item: e.processingItemId, response: e.responseId, state: e.state }))).toEqual([
         { item: silent, response: null, state: 'sent' },
       ]);
       expect(answered).toBeGreaterThan(0);
-      const mails = await database.db
+      const mails = await bed.database.db
         .select()
         .from(notificationLogs)
         .where(and(inArray(notificationLogs.recipient, [to]), like(notificationLogs.subjectOrTemplate, '%no response after 3 days%')));
