@@ -1,26 +1,52 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiOf, collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
 
-// The alert engine end to end (issue 20, items 3 and 4): a rule made through the API, a real
-// invitation of the demo answered on its public JSON twin as a detractor with a comment; the
+// The alert engine end to end (issue 20, items 3 and 4): a rule made on screen, a real
+// invitation of the demo answered on its public page as a detractor with a comment; the
 // alert is a Tracking Logs row within seconds; the demo's rule whose only recipient is on the
 // suppression list ("Comments to the old front desk", apps/server/src/seed/alert-rules.ts) shows its event in
 // Unsent events with its reason, and Resend to… another address delivers it.
 
 type Log = { id: number; client_id: number | null; client_timezone: string | null };
 
-/** A demo invitation of the current client still open to answers, answered as a detractor with `comment`; answers the client's zone. */
-async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<string> {
+/**
+ * A demo invitation of the current client still open to answers, answered on its public page as a
+ * respondent does it: a score of 2 and `comment` in the first comment box, then "Send my answers".
+ */
+async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<void> {
   const api = await apiOf(page);
   const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
   for (const log of logs.data) {
     const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
     const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
     if (!token) continue;
-    const res = await page.request.post(`/api/public/responses/${token}`, { data: { answers: { '1': 2, '3': comment } } });
-    if (res.status() === 201) return log.client_timezone ?? 'UTC';
+    // Still open: its page is the form (an answered or expired link shows a page without it).
+    const open = await page.request.get(`/s/${token}`, { headers: { accept: 'text/html' } });
+    if (!(await open.text()).includes('Send my answers')) continue;
+    await page.goto(`/s/${token}`);
+    await page.getByRole('radio', { name: '2', exact: true }).first().check();
+    await page.getByRole('textbox').first().fill(comment);
+    await page.getByRole('button', { name: 'Send my answers' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(/thank/i);
+    return;
   }
   throw new Error('no open invitation found in the demo data');
+}
+
+/** A rule made in Survey Alert Settings' form: the default trigger (Detractor), instant, to one extra address. */
+async function makeRuleOnScreen(page: Page, name: string, address: string): Promise<void> {
+  await page.goto('/admin/survey-alert-settings');
+  await page.getByRole('button', { name: 'Create alert rule' }).first().click();
+  const drawer = page.getByRole('dialog', { name: 'Create alert rule' });
+  await drawer.getByRole('textbox', { name: 'Rule name' }).fill(name);
+  await expect(drawer.getByRole('combobox', { name: 'Trigger' })).toHaveValue('Detractor (NPS 0–6)');
+  const emails = drawer.getByRole('textbox', { name: 'Extra emails' }).or(drawer.getByRole('combobox', { name: 'Extra emails' }));
+  await emails.fill(address);
+  await emails.press('Enter');
+  await drawer.getByRole('textbox', { name: 'Rule name' }).click();
+  await drawer.getByRole('button', { name: 'Create alert rule' }).click();
+  await expect(drawer).toHaveCount(0);
+  await expect(listRows(page, 'Alert rules').filter({ hasText: name })).toBeVisible();
 }
 
 test.describe('Survey alerts', () => {
@@ -36,13 +62,7 @@ test.describe('Survey alerts', () => {
       const clientId = me.data.user.current_client_id;
       const stamp = `${width}-${Date.now()}`;
       const address = `alerts-${stamp}@example.com`;
-      await api.post('/api/survey-alert-settings', {
-        name: `Detractors e2e ${stamp}`,
-        trigger: 'detractor',
-        channels: ['email'],
-        extra_emails: [address],
-        frequency: 'instant',
-      });
+      await makeRuleOnScreen(page, `Detractors e2e ${stamp}`, address);
       await answerAsDetractor(page, clientId, `Rude and slow ${stamp}`);
 
       // Within seconds the workers evaluate the response and send the alert: a Tracking Logs row.
