@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { clients, locations, personnel, surveyProcessingItems, type surveys } from '../db/schema/index.ts';
 import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
 import { createMessenger, type SendResult } from '../messaging/send.ts';
-import { newSurveyToken } from '../modules/surveys/routes.ts';
+import { newSurveyToken } from '../modules/surveys/sample.ts';
 import { itemStatusOf } from '../pipeline/item-status.ts';
 import { optOut } from '../public/repository.ts';
 import { ANSWER_RATE, answerInvitation, invitationOf } from './answer.ts';

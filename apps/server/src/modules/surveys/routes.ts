@@ -19,9 +19,6 @@ import { loadSurvey, setLocations, surveyStore } from './repository.ts';
 import { findSurvey } from './sample.ts';
 import { surveySendTestRoute } from './send-test.ts';
 
-// The demo seed makes its invitations' tokens with it (seed/surveys.ts).
-export { newSurveyToken } from './sample.ts';
-
 /**
  * Surveys (collection `/api/surveys`): the kit's routes for the definition, the spec's
  * `GET /api/admin/surveys` (the current client's surveys as filter options), Duplicate (to the same
