@@ -1,37 +1,23 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asc, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type MessagingConfig } from '../src/config.ts';
+import type { MessagingConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { clients, emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../src/db/schema/index.ts';
 import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { openTestDatabase } from './helpers.ts';
+import { BAD_PHONE, type Listeners, openListeners, REFUSED_ADDRESS, type Received, type SmsRequest } from './messaging-listeners.ts';
 
-// The transports against real listeners on this machine: an SMTP server (smtp-server) that nodemailer
-// delivers to, and an HTTP server answering as a Twilio-compatible Messages API would.
-
-type Received = { from: string; to: string[]; raw: string };
-type SmsRequest = { path: string; authorization: string | undefined; form: URLSearchParams };
-
-const REFUSED_ADDRESS = 'nobody@refused.example';
-const BAD_PHONE = '+15555550999';
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
-}
+// The transports against real listeners on this machine (messaging-listeners.ts).
 
 describe('messaging: one send for every channel, through real listeners', () => {
   let database: Database;
-  let smtp: SMTPServer;
+  let listeners: Listeners;
   let smtpPort: number;
-  let http: Server;
   let httpPort: number;
-  const mails: Received[] = [];
-  const smsRequests: SmsRequest[] = [];
+  let mails: Received[] = [];
+  let smsRequests: SmsRequest[] = [];
   let messenger: Messenger;
 
   const config = (over: Partial<MessagingConfig> = {}): MessagingConfig => ({
@@ -55,56 +41,14 @@ describe('messaging: one send for every channel, through real listeners', () => 
 
   beforeAll(async () => {
     database = await openTestDatabase('pglite');
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onRcptTo(address, _session, callback) {
-        if (address.address === REFUSED_ADDRESS) {
-          callback(Object.assign(new Error('5.1.1 Mailbox unavailable'), { responseCode: 550 }));
-          return;
-        }
-        callback();
-      },
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
-
-    http = createServer((request, response) => {
-      void readBody(request).then((body) => {
-        const form = new URLSearchParams(body);
-        smsRequests.push({ path: request.url ?? '', authorization: request.headers.authorization, form });
-        response.setHeader('content-type', 'application/json');
-        if (form.get('To') === BAD_PHONE) {
-          response.statusCode = 400;
-          response.end(JSON.stringify({ code: 21211, message: "The 'To' number is not a valid phone number.", status: 400 }));
-          return;
-        }
-        response.statusCode = 201;
-        response.end(JSON.stringify({ sid: `SM${smsRequests.length.toString().padStart(32, '0')}`, status: 'queued' }));
-      });
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    httpPort = (http.address() as AddressInfo).port;
+    listeners = await openListeners();
+    ({ smtpPort, httpPort, mails, smsRequests } = listeners);
     messenger = createMessenger(database.db, config());
   });
 
   afterAll(async () => {
     messenger.close();
-    await new Promise<void>((resolve) => smtp.close(resolve));
-    await new Promise<void>((resolve) => http.close(() => resolve()));
+    await listeners.close();
     await database.close();
   });
 
@@ -312,50 +256,5 @@ describe('messaging: one send for every channel, through real listeners', () => 
     expect(row?.createdAt.toISOString()).toBe('2030-01-02T03:04:05.000Z');
     expect(events.at(-1)?.detail).toBe('Kept in the outbox (EMAIL_TRANSPORT=outbox)');
     expect(outbox.link('/s/abc')).toBe('https://surveys.example.com/s/abc');
-  });
-});
-
-describe('messaging configuration', () => {
-  it('defaults to the outbox for both channels, with the server as the links’ base', () => {
-    const c = loadConfig({}).messaging;
-    expect(c).toEqual({
-      publicBaseUrl: 'http://127.0.0.1:3000',
-      email: { transport: 'outbox' },
-      emailFrom: 'Customer Feedback <no-reply@example.com>',
-      sms: { transport: 'outbox' },
-      smsFrom: '+15555550100',
-    });
-  });
-
-  it('reads the SMTP and SMS API settings', () => {
-    const c = loadConfig({
-      PUBLIC_BASE_URL: 'https://feedback.example.com/',
-      EMAIL_TRANSPORT: 'smtp',
-      SMTP_URL: 'smtp://user:pass@mail.example.com:587',
-      EMAIL_FROM: 'reviews@example.com',
-      SMS_TRANSPORT: 'http',
-      SMS_API_URL: 'https://api.twilio.com/2010-04-01/',
-      SMS_ACCOUNT_SID: 'AC0123',
-      SMS_AUTH_TOKEN: 'tok',
-      SMS_FROM: 'Acme',
-    }).messaging;
-    expect(c).toEqual({
-      publicBaseUrl: 'https://feedback.example.com',
-      email: { transport: 'smtp', url: 'smtp://user:pass@mail.example.com:587' },
-      emailFrom: 'reviews@example.com',
-      sms: { transport: 'http', apiUrl: 'https://api.twilio.com/2010-04-01', accountSid: 'AC0123', authToken: 'tok' },
-      smsFrom: 'Acme',
-    });
-  });
-
-  it('names what a chosen transport lacks and each bad value', () => {
-    expect(() => loadConfig({ EMAIL_TRANSPORT: 'smtp' })).toThrow(/SMTP_URL: required by the chosen transport/);
-    expect(() => loadConfig({ SMS_TRANSPORT: 'http', SMS_API_URL: 'https://x.example' })).toThrow(
-      /SMS_ACCOUNT_SID: required[\s\S]*SMS_AUTH_TOKEN: required/,
-    );
-    expect(() => loadConfig({ EMAIL_TRANSPORT: 'ses' })).toThrow(ConfigError);
-    expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL: must be an smtp/);
-    expect(() => loadConfig({ EMAIL_FROM: 'not an address' })).toThrow(/EMAIL_FROM/);
-    expect(() => loadConfig({ SMS_FROM: '555' })).toThrow(/SMS_FROM/);
   });
 });
