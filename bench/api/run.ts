@@ -23,296 +23,36 @@
  * are also served by that checkout, measured in the same rounds. Results: bench/results/api.json
  * (BENCH_OUT); table: bench/README.md.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { ceiling } from './ceiling.ts';
+import { autocannon, findPostmaster, type Load, medianLoad, type Replay, type Statement } from './measure.ts';
+import { seed } from './seed.ts';
+import { serve } from './serve.ts';
+import {
+  CLIENTS,
+  CONNECTIONS,
+  ENDPOINTS,
+  LOG_ROWS,
+  OUT,
+  PASSWORD,
+  PEOPLE,
+  POOL_SIZE,
+  ROOT,
+  ROUNDS,
+  SECONDS,
+  WARMUP_SECONDS,
+} from './settings.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SELF = fileURLToPath(import.meta.url);
-const AUTOCANNON = join(ROOT, 'node_modules/.bin/autocannon');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2_000);
-const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 20_000);
-const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 100_000);
-/** The server's own pool size (db/client.ts); the ceiling gets as many connections, no more. */
-const POOL_SIZE = 10;
-const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench/results/api.json');
-const PASSWORD = 'demo-password';
-
-const ENDPOINTS = [
-  { name: 'Client Manager', path: '/api/create-client?perPage=50' },
-  { name: 'System Logs', path: '/api/system-logs?perPage=50' },
-  { name: 'Personnel', path: '/api/personnel?perPage=50' },
-] as const;
-
 /** A server under test: this checkout, or the baseline one. */
 type Side = { label: string; root: string; child: ChildProcess; port: number; token: string; results: Record<string, unknown>[] };
 
-/** One statement as the server sent it, with when it started and finished. */
-type Statement = { text: string; values: unknown[]; rowMode?: 'array'; name?: string; startedAt: number; endedAt: number };
-/** Statements the request ran one after another; each group's statements ran at the same time. */
-type Replay = { text: string; values: unknown[]; rowMode?: 'array'; name?: string }[][];
-
-type Load = {
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  requests: number;
-  errors: number;
-  /** CPU time of the Node process that issued the statements (the server, or the bare loop), per request. */
-  nodeCpuMsPerRequest: number;
-  /** CPU time of PostgreSQL's processes per request, when the server runs on this machine (else null). */
-  postgresCpuMsPerRequest: number | null;
-  /** CPU time of the load generator (autocannon) per request; the bare loop has none. */
-  loadGeneratorCpuMsPerRequest: number | null;
-};
-
-// ---------------------------------------------------------------------------------------------
-// Child process 1: the real server, recording the statements of a request when asked.
-
-type QueryConfig = { text?: string; rowMode?: string; values?: unknown[]; name?: string };
-type ServeMessage = { type: 'capture-start' } | { type: 'capture-stop' };
-
-async function serve(url: string): Promise<void> {
-  let capturing: Statement[] | null = null;
-  // Wrapped before the app opens its pool: every statement of the server goes through here.
-  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
-    const log = capturing;
-    const [config, second] = args;
-    const text = typeof config === 'string' ? config : ((config as QueryConfig | undefined)?.text ?? '');
-    if (!log || text === '') return original.apply(this, args);
-    const values = Array.isArray(second) ? second : ((config as QueryConfig | undefined)?.values ?? []);
-    const entry: Statement = {
-      text,
-      values: values.map((v) => (v instanceof Date ? v.toISOString() : v)),
-      ...((config as QueryConfig | undefined)?.rowMode === 'array' ? { rowMode: 'array' as const } : {}),
-      // A prepared statement (the session check) is replayed prepared too, under its name.
-      ...((config as QueryConfig | undefined)?.name ? { name: (config as QueryConfig).name } : {}),
-      startedAt: performance.now(),
-      endedAt: Number.POSITIVE_INFINITY, // set when it finishes
-    };
-    log.push(entry);
-    const done = () => {
-      entry.endedAt = performance.now();
-    };
-    // pg-pool passes a callback; a bare client returns a promise.
-    const last = args[args.length - 1];
-    if (typeof last === 'function') {
-      const callback = last as (...r: unknown[]) => void;
-      args[args.length - 1] = (...r: unknown[]) => {
-        done();
-        callback(...r);
-      };
-    }
-    const result = original.apply(this, args);
-    if (result instanceof Promise) void result.then(done, done);
-    return result;
-  } as typeof pg.Client.prototype.query;
-
-  const { buildApp } = await import('../../apps/server/src/app.ts');
-  const { loadConfig } = await import('../../apps/server/src/config.ts');
-  // The production defaults (log level included), against the bench database, as an API process
-  // (WORKERS=0, the workers in their own process): the send engine's polls would otherwise take
-  // the server's CPU and could be captured as if the request had sent them.
-  const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'off', WORKERS: '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
-  const app = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  // A clean exit, so a `--cpu-prof` profile (BENCH_CPU_PROF) gets written.
-  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-  process.on('message', (message: ServeMessage) => {
-    if (message.type === 'capture-start') capturing = [];
-    else {
-      process.send?.({ type: 'captured', statements: capturing ?? [] });
-      capturing = null;
-    }
-  });
-  process.send?.({ type: 'listening', port: (app.server.address() as AddressInfo).port });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Child process 2: the ceiling, the captured statements from a bare pg loop.
-
-/** The type parsers drizzle's node-postgres driver uses: timestamps stay text (it builds Dates itself). */
-const RAW_TEXT_TYPES = new Set([1082, 1083, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
-const passThroughTypes = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    RAW_TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format ?? 'text'),
-};
-
-/** Clock ticks per second, the unit of CPU times in /proc. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-/** Fields of /proc/<pid>/stat after the command name (field 3 is the first), or null when gone. */
-function statOf(pid: number | string): string[] | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** User + system CPU time of a process so far, in ms; with `children`, that of its waited-for children. */
-function cpuMsOf(pid: number | string, children = false): number {
-  const f = statOf(pid);
-  // utime, stime, cutime, cstime are fields 14-17 of stat: 11-14 here.
-  const [a, b] = children ? [f?.[13], f?.[14]] : [f?.[11], f?.[12]];
-  return ((Number(a ?? 0) + Number(b ?? 0)) * 1000) / CLOCK_TICKS;
-}
-
-/** CPU time so far of every process the postmaster started (backends, writers), in ms. */
-function postgresCpuMs(postmaster: number): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const f = statOf(pid);
-    if (f && Number(f[1]) === postmaster) total += cpuMsOf(pid);
-  }
-  return total;
-}
-
-/** The postmaster's pid when PostgreSQL runs on this machine (its backend is visible in /proc), else null. */
-async function findPostmaster(url: string): Promise<number | null> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-  // Read while the backend lives: its parent is the postmaster.
-  const f = statOf(rows[0]?.pid ?? 0);
-  await client.end();
-  return f ? Number(f[1]) : null;
-}
-
-const perRequest = (ms: number, requests: number) => Math.round((ms / Math.max(1, requests)) * 1000) / 1000;
-
-async function ceiling(
-  url: string,
-  replayJson: string,
-  warmupSeconds: number,
-  seconds: number,
-  concurrency: number,
-  postmaster: number | null,
-): Promise<Load> {
-  const replay = JSON.parse(replayJson) as Replay;
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
-  const latencies: number[] = [];
-  let errors = 0;
-  let measuring = false;
-  let stop = false;
-  const run = async () => {
-    while (!stop) {
-      const t = performance.now();
-      try {
-        for (const group of replay) {
-          await Promise.all(
-            group.map((s) =>
-              pool.query({
-                text: s.text,
-                values: s.values,
-                types: passThroughTypes,
-                ...(s.rowMode ? { rowMode: 'array' } : {}),
-                ...(s.name ? { name: s.name } : {}),
-              }),
-            ),
-          );
-        }
-        if (measuring) latencies.push(performance.now() - t);
-      } catch {
-        if (measuring) errors++;
-      }
-    }
-  };
-  const workers = Array.from({ length: concurrency }, run);
-  await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
-  measuring = true;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const postgresBefore = postmaster ? postgresCpuMs(postmaster) : 0;
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  measuring = false;
-  const cpu = process.cpuUsage(cpuBefore);
-  // Read before the pool closes: its backends' CPU time goes with them.
-  const postgresMs = postmaster ? postgresCpuMs(postmaster) - postgresBefore : null;
-  const elapsed = (performance.now() - started) / 1000;
-  stop = true;
-  await Promise.all(workers);
-  await pool.end();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) / 100;
-  return {
-    requestsPerSecond: Math.round(latencies.length / elapsed),
-    latencyP50Ms: at(0.5),
-    latencyP99Ms: at(0.99),
-    requests: latencies.length,
-    errors,
-    nodeCpuMsPerRequest: perRequest((cpu.user + cpu.system) / 1000, latencies.length),
-    postgresCpuMsPerRequest: postgresMs === null ? null : perRequest(postgresMs, latencies.length),
-    loadGeneratorCpuMsPerRequest: null,
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // The script: seed, then per endpoint capture, load the endpoint, load the ceiling.
-
-async function seed(url: string): Promise<void> {
-  const { openDatabase, rowsOf } = await import('../../apps/server/src/db/client.ts');
-  const { seedDemoData } = await import('../../apps/server/src/seed/demo.ts');
-  const { generateSystemLogs } = await import('../../apps/server/src/seed/system-logs.ts');
-  const { sql } = await import('drizzle-orm');
-  const t0 = performance.now();
-  const database = await openDatabase({ kind: 'pg', url });
-  await database.migrate();
-  const { db } = database;
-  await seedDemoData(db, { demoPassword: PASSWORD, retiredMasterEmail: 'master@example.com' });
-  // Clients enough for 50-row pages of Client Manager, each with its root team like real ones.
-  await db.execute(sql`
-    insert into clients (name, industry, city, state, country, timezone, website, phone, modules, account_coordinator_id, status)
-    select 'Bench Client ' || lpad(i::text, 6, '0'),
-      (array['automotive', 'dental', 'home_services', 'legal', 'retail', 'hospitality'])[1 + i % 6],
-      'Springfield', 'IL', 'US', 'America/Chicago', 'https://bench-' || i || '.example.com',
-      '+1217555' || lpad((i % 10000)::text, 4, '0'), array['surveys', 'reputation'],
-      case when i % 5 <> 0 then (select min(id) from users where is_superadmin = 1) end,
-      case when i % 10 = 0 then 'paused' else 'active' end
-    from generate_series(1, ${CLIENTS}::int) as g(i)`);
-  await db.execute(sql`insert into teams (client_id, name) select id, name from clients where root_team_id is null`);
-  await db.execute(sql`update clients c set root_team_id = t.id from teams t where t.client_id = c.id and c.root_team_id is null`);
-  // Personnel of the admin's current client, each linked to one of its locations.
-  await db.execute(sql`
-    insert into personnel (client_id, first_name, last_name, title, employee_code, email, phone)
-    select u.current_client_id,
-      initcap(substr(translate(md5(i::text), '0123456789', 'ghijklmnop'), 1, 7)),
-      initcap(substr(translate(md5(i::text), '0123456789', 'ghijklmnop'), 8, 9)),
-      (array['Technician', 'Service advisor', 'Sales consultant', 'Office manager'])[1 + i % 4],
-      'B' || i, 'bench' || i || '@example.com', '+1' || (2000000000 + i)::text
-    from generate_series(1, ${PEOPLE}::int) as g(i), users u
-    where u.email = 'admin@example.com'`);
-  await db.execute(sql`
-    insert into personnel_locations (personnel_id, location_id)
-    select p.id, l._id from personnel p
-    cross join lateral (select _id from locations l where l.client_id = p.client_id order by md5(l._id || p.id) limit 1) l
-    where p.employee_code like 'B%'`);
-  const [logs] = rowsOf(await db.execute(sql`select count(*)::int as n from system_logs`));
-  const staff = rowsOf(await db.execute(sql`select id from users where is_superadmin = 1`));
-  const clientIds = rowsOf(await db.execute(sql`select id from clients order by id limit 12`));
-  await generateSystemLogs(db, {
-    count: Math.max(0, LOG_ROWS - Number(logs?.n ?? 0)),
-    anchor: new Date(),
-    days: 365,
-    userIds: staff.map((u) => Number(u.id)),
-    clientIds: clientIds.map((c) => Number(c.id)),
-  });
-  // Fresh statistics, as autovacuum would leave them on a server that has been running.
-  await db.execute(sql`analyze`);
-  await database.close();
-  console.log(
-    `seeded ${CLIENTS.toLocaleString()} clients, ${PEOPLE.toLocaleString()} personnel, ${LOG_ROWS.toLocaleString()} log rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-}
 
 /** The real server of the checkout at `root` (this one, or BENCH_BASELINE) in a child process. */
 function startServer(url: string, root: string): Promise<{ child: ChildProcess; port: number }> {
@@ -361,61 +101,6 @@ function groupsOf(statements: Statement[]): Replay {
     }
   }
   return groups;
-}
-
-type AutocannonReport = {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-};
-
-function autocannon(port: number, path: string, token: string, seconds: number, serverPid: number, postmaster: number | null): Load {
-  const cpuBefore = cpuMsOf(serverPid);
-  const postgresBefore = postmaster ? postgresCpuMs(postmaster) : 0;
-  // autocannon is waited for, so its CPU time lands in this process's children's times.
-  const generatorBefore = cpuMsOf(process.pid, true);
-  const run = spawnSync(
-    AUTOCANNON,
-    ['-c', String(CONNECTIONS), '-d', String(seconds), '--json', '-H', `authorization=Bearer ${token}`, `http://127.0.0.1:${port}${path}`],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
-  const cpuMs = cpuMsOf(serverPid) - cpuBefore;
-  const postgresMs = postmaster ? postgresCpuMs(postmaster) - postgresBefore : null;
-  const generatorMs = cpuMsOf(process.pid, true) - generatorBefore;
-  const r = JSON.parse(run.stdout) as AutocannonReport;
-  return {
-    requestsPerSecond: Math.round(r.requests.average),
-    latencyP50Ms: r.latency.p50,
-    latencyP99Ms: r.latency.p99,
-    requests: r.requests.total,
-    errors: r.errors + r.timeouts + r.non2xx,
-    nodeCpuMsPerRequest: perRequest(cpuMs, r.requests.total),
-    postgresCpuMsPerRequest: postgresMs === null ? null : perRequest(postgresMs, r.requests.total),
-    loadGeneratorCpuMsPerRequest: perRequest(generatorMs, r.requests.total),
-  };
-}
-
-/** The median of each figure over the rounds. */
-function medianLoad(loads: Load[]): Load {
-  const median = (pick: (l: Load) => number) => {
-    const sorted = loads.map(pick).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)] ?? 0;
-  };
-  return {
-    requestsPerSecond: median((l) => l.requestsPerSecond),
-    latencyP50Ms: median((l) => l.latencyP50Ms),
-    latencyP99Ms: median((l) => l.latencyP99Ms),
-    requests: median((l) => l.requests),
-    errors: loads.reduce((n, l) => n + l.errors, 0),
-    nodeCpuMsPerRequest: median((l) => l.nodeCpuMsPerRequest),
-    postgresCpuMsPerRequest: loads.some((l) => l.postgresCpuMsPerRequest === null) ? null : median((l) => l.postgresCpuMsPerRequest ?? 0),
-    loadGeneratorCpuMsPerRequest: loads.some((l) => l.loadGeneratorCpuMsPerRequest === null)
-      ? null
-      : median((l) => l.loadGeneratorCpuMsPerRequest ?? 0),
-  };
 }
 
 function runCeiling(url: string, replay: Replay, postmaster: number | null): Promise<Load> {
