@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../src/app.ts';
-import { pct, toJson, truncate, type Value } from './fuzz/generators.ts';
+import { truncate } from './fuzz/generators.ts';
 import {
   captureLoggedErrors,
   describeError,
@@ -24,6 +24,7 @@ import {
   takesDigits,
   withLeaf,
 } from './fuzz/overflow.ts';
+import { pct, toJson, type Value } from './fuzz/values.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 /**

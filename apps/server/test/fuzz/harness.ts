@@ -2,8 +2,10 @@ import { API_TOKEN_SCOPES, errorEnvelopeSchema } from '@admin/shared';
 import type { FastifyInstance } from 'fastify';
 import type { RouteInfo } from '../../src/app.ts';
 import { bearer } from '../helpers.ts';
-import type { Pool, RouteModel, Value } from './generators.ts';
+import type { RouteModel } from './generators.ts';
 import { shapeOf } from './shape.ts';
+import type { Pool } from './value-generators.ts';
+import type { Value } from './values.ts';
 
 /**
  * What the fuzz suites share (test/fuzz.test.ts, random requests; test/fuzz-overflow.test.ts,

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { type Pool, pct, RawJson, toJson, type Value, validValue } from './generators.ts';
 import type { Shape } from './shape.ts';
+import { type Pool, validValue } from './value-generators.ts';
+import { pct, RawJson, toJson, type Value } from './values.ts';
 
 /**
  * The overflow sweep's requests (test/fuzz-overflow.test.ts): not random, every one of them. Each
