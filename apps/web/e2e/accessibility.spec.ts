@@ -1,13 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { SCREEN_ROUTES } from '../src/app/routes.ts';
 import { apiOf, signInAsAdmin, WIDTHS } from './support.ts';
 
 /**
  * axe-core on every built screen at a phone's and a desktop's width (issue 19, item 19): no
  * serious or critical violation, the rules of WCAG 2.1 A and AA and axe's best practices. The
- * sign-in page, each screen of the route table that is not a "Not built yet" placeholder, and the
- * public survey page. Each screen is checked once its list has its rows, as a person meets it.
+ * sign-in page, each screen of the route table that is not a "Not built yet" placeholder (with its
+ * create form and a row's details open, where it has them), and the public survey page. Each screen is checked once its list has its rows, as a person meets it.
  *
  * Kept short (decision 042): one signed-in tab per width, each screen reached as the menu reaches
  * it (a client-side navigation, not a reload), and axe run inside the page (legacy mode: the
@@ -51,6 +51,17 @@ async function settled(page: Page, heading: string) {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
+/**
+ * The dialogs a screen opens from its list: its create form (the first "Create …" or "Add …"
+ * button) and the first row's details, each audited open, as a person meets them.
+ */
+function dialogOpeners(page: Page): [string, Locator][] {
+  return [
+    ['create form', page.getByRole('button', { name: /^(Create|Add) / }).first()],
+    ['details', page.getByRole('button', { name: /^Details of / }).first()],
+  ];
+}
+
 const report = (found: Found[]) =>
   found.map((f) => `${f.screen}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join('\n    ')}`).join('\n');
 
@@ -68,13 +79,29 @@ for (const width of WIDTHS) {
 
     await signInAsAdmin(page);
     const checked: string[] = [];
+    let dialogs = 0;
     for (const route of SCREEN_ROUTES) {
       await navigate(page, route.path);
       await settled(page, route.label);
       if (await page.getByText('This screen is not built yet.').isVisible()) continue;
       found.push(...(await audit(page, route.label)));
       checked.push(route.label);
+      for (const [what, opener] of dialogOpeners(page)) {
+        if (!(await opener.isVisible())) continue;
+        await opener.click();
+        const dialog = page.getByRole('dialog').last();
+        await expect(dialog).toBeVisible();
+        await expect(dialog.locator('[aria-busy="true"]')).toHaveCount(0);
+        // Audited once its opening transition has ended: mid-fade, colours are blends of the page's.
+        await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+        found.push(...(await audit(page, `${route.label}: ${what}`)));
+        dialogs++;
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+      }
     }
+    // The forms and details were opened too, where the screen has them.
+    expect(dialogs).toBeGreaterThanOrEqual(10);
     // A guard against a sweep that checks nothing: the screens built when this was written.
     expect(checked.length).toBeGreaterThanOrEqual(17);
 
