@@ -17,6 +17,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A failed action's messages for a small form: each field's first error under its key, or the
+ * whole message under `''` when the server named no field.
+ */
+export function messagesOf(e: unknown): Record<string, string> {
+  const message = e instanceof Error ? e.message : String(e);
+  const fields = e instanceof ApiError ? Object.entries(e.fieldErrors) : [];
+  return fields.length > 0 ? Object.fromEntries(fields.map(([k, v]) => [k, v[0] ?? message])) : { '': message };
+}
+
 export type Host = 'api' | 'reputation' | 'identity';
 
 type RequestOptions = {

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
-import { ApiError, api } from '../../lib/http.ts';
+import { api, messagesOf } from '../../lib/http.ts';
 
 const path = surveyAlertEventResource.path;
 
@@ -36,11 +36,7 @@ export function EventActions({ event }: { event: SurveyAlertEvent }) {
       });
       await queryClient.invalidateQueries();
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fieldErrors : {};
-      const message = e instanceof Error ? e.message : String(e);
-      setErrors(
-        Object.keys(fields).length > 0 ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? message])) : { '': message },
-      );
+      setErrors(messagesOf(e));
     } finally {
       setBusy(null);
     }

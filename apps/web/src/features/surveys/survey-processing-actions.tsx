@@ -15,7 +15,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { ApiError, api } from '../../lib/http.ts';
+import { api, messagesOf } from '../../lib/http.ts';
 
 const path = processingItemResource.path;
 /** Sent and not answered: the link may go again (Survey Manager's resend; 409 once expired). */
@@ -52,11 +52,7 @@ function useAction(item: ProcessingItemDetail) {
       notifications.show({ color: 'green', message: done });
       await queryClient.invalidateQueries();
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fieldErrors : {};
-      const message = e instanceof Error ? e.message : String(e);
-      setErrors(
-        Object.keys(fields).length > 0 ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v[0] ?? message])) : { '': message },
-      );
+      setErrors(messagesOf(e));
     } finally {
       setBusy(null);
     }
