@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { evaluateResponse } from '../src/alerts/evaluate.ts';
+import { evaluateResponse, evaluateResponses } from '../src/alerts/evaluate.ts';
 import { jobs, surveyAlertEvents, surveyAlertRules } from '../src/db/schema/index.ts';
 import { alertBed } from './alerts-bed.ts';
 import { makeResponse, makeRule } from './alerts-fixture.ts';
@@ -101,6 +101,24 @@ for (const kind of testDatabaseKinds()) {
       const third = await makeResponse(bed.database.db, bed.world, { score: 8, comment: 'noisy room' }, clock.now());
       await bed.app.jobs.runDue();
       expect(await eventsOf([third])).toEqual([]);
+    });
+
+    it('two workers evaluating the same responses at once write each alert once (the unique index holds it)', async () => {
+      const { clock } = bed;
+      clock.advance(MINUTE);
+      const id = await makeRule(bed.database.db, bed.world, { trigger: 'detractor', extraEmails: ['race@alert.test'] }, clock.now());
+      clock.advance(MINUTE);
+      const ids: number[] = [];
+      for (let i = 0; i < 20; i++) ids.push(await makeResponse(bed.database.db, bed.world, { score: 1 }, clock.now()));
+      // On PostgreSQL these run on two connections at the same moment; PGlite runs them one after the other.
+      const created = await Promise.all([
+        evaluateResponses(bed.database.db, ids, clock.now()),
+        evaluateResponses(bed.database.db, ids, clock.now()),
+      ]);
+      const mine = (await eventsOf(ids)).filter((e) => e.includes('race@alert.test'));
+      expect(mine).toHaveLength(ids.length);
+      expect(created[0] + created[1]).toBe((await eventsOf(ids)).length);
+      await pauseAll([id]);
     });
   });
 }
