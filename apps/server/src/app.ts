@@ -21,6 +21,7 @@ import { clientRoutes } from './modules/clients/routes.ts';
 import { dataFeedRoutes } from './modules/data-feeds/routes.ts';
 import { identityRepository } from './modules/identity/repository.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
+import { listingRoutes } from './modules/listings/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
 import { personnelRepository } from './modules/personnel/repository.ts';
 import { personnelRoutes } from './modules/personnel/routes.ts';
@@ -28,6 +29,8 @@ import { personnelMergeRoutes } from './modules/personnel-merge/routes.ts';
 import { preferenceRoutes } from './modules/preferences/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
+import { reputationRoutes } from './modules/reputation/routes.ts';
+import { reviewAlertRuleRoutes } from './modules/review-alert-rules/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import { surveyAlertRuleRoutes } from './modules/survey-alert-rules/routes.ts';
 import { surveyManagerLogRoutes } from './modules/survey-manager-logs/routes.ts';
@@ -55,6 +58,8 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
+import { amplificationRoutes } from './reputation/amplify/routes.ts';
+import { reviewIngestRoutes } from './reputation/ingest/routes.ts';
 import { seedDemoData } from './seed/demo.ts';
 
 /** The zod schemas a route declared for its input; the fuzz suite generates requests from them. */
@@ -153,7 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(pipelinePlugin, {
     clock,
     workers: config.workers,
-    ingest: { secrets, allowPrivateHosts: config.sftpAllowPrivate },
+    ingest: { secrets, allowPrivateHosts: config.sftpAllowPrivate, providers: config.providers },
   });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(inputGuardPlugin);
@@ -197,6 +202,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(surveyManagerLogRoutes);
   await app.register(apiTokenRoutes);
   await app.register(apiEndpointRoutes);
+  await app.register(reviewIngestRoutes, { secrets, providers: config.providers });
+  await app.register(amplificationRoutes);
+  await app.register(reputationRoutes);
+  await app.register(reviewAlertRuleRoutes);
+  await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');
     await app.register(testClockRoutes, { clock: controlled });

@@ -63,6 +63,18 @@ const envSchema = z.object({
       'must be an E.164 phone (+15555550100) or a sender id of up to 11 letters and digits, with a letter',
     )
     .default('+15555550100'),
+  // Review and listing providers (apps/server/src/reputation, apps/server/src/listings): base URLs
+  // point tests at local fakes; without keys the Listings Tool reads the built-in demo directory.
+  GOOGLE_BUSINESS_API_URL: z.url().default('https://mybusiness.googleapis.com'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GOOGLE_OAUTH_CLIENT_ID: z.string().max(500).optional(),
+  GOOGLE_OAUTH_CLIENT_SECRET: z.string().max(500).optional(),
+  GOOGLE_PLACES_API_URL: z.url().default('https://places.googleapis.com'),
+  GOOGLE_PLACES_API_KEY: z.string().max(500).optional(),
+  YELP_API_URL: z.url().default('https://api.yelp.com'),
+  YELP_API_KEY: z.string().max(500).optional(),
+  // Lets the provider calls reach loopback and private addresses (local fakes; docs/decisions/034-outbound-addresses.md).
+  PROVIDERS_ALLOW_PRIVATE: booleanFlag.optional(),
   // The pipeline's workers (apps/server/src/pipeline): on in the server process unless WORKERS=0.
   WORKERS: booleanFlag.optional(),
   // Browser tests move the server's clock through /api/test-clock (docs/decisions/030-test-clock.md); never in production.
@@ -94,6 +106,15 @@ export type MessagingConfig = {
   emailFrom: string;
   sms: { transport: 'outbox' } | { transport: 'http'; apiUrl: string; accountSid: string; authToken: string };
   smsFrom: string;
+};
+
+/** Review and listing providers; a null key leaves that provider unused. */
+export type ProvidersConfig = {
+  googleBusiness: { apiUrl: string; tokenUrl: string; clientId: string | null; clientSecret: string | null };
+  googlePlaces: { apiUrl: string; apiKey: string | null };
+  yelp: { apiUrl: string; apiKey: string | null };
+  /** Whether provider calls may reach loopback or private addresses (never a metadata service). */
+  allowPrivateHosts: boolean;
 };
 
 export type Config = {
@@ -130,6 +151,7 @@ export type Config = {
    */
   sftpAllowPrivate: boolean;
   messaging: MessagingConfig;
+  providers: ProvidersConfig;
   /** Whether `npm start` runs the pipeline's workers in the server process (`WORKERS=0`: only `npm run worker` does). */
   workers: boolean;
   /** Whether `/api/test-clock` exists, letting a signed-in administrator move the pipeline's clock (browser tests only). */
@@ -171,6 +193,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.SECRET_KEY ?? null,
     sftpAllowPrivate: e.SFTP_ALLOW_PRIVATE ?? false,
     messaging,
+    providers: {
+      googleBusiness: {
+        apiUrl: stripSlash(e.GOOGLE_BUSINESS_API_URL),
+        tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+        clientId: e.GOOGLE_OAUTH_CLIENT_ID ?? null,
+        clientSecret: e.GOOGLE_OAUTH_CLIENT_SECRET ?? null,
+      },
+      googlePlaces: { apiUrl: stripSlash(e.GOOGLE_PLACES_API_URL), apiKey: e.GOOGLE_PLACES_API_KEY ?? null },
+      yelp: { apiUrl: stripSlash(e.YELP_API_URL), apiKey: e.YELP_API_KEY ?? null },
+      allowPrivateHosts: e.PROVIDERS_ALLOW_PRIVATE ?? false,
+    },
     workers: e.WORKERS ?? true,
     clockControl: e.CLOCK_CONTROL ?? false,
   };

@@ -33,6 +33,7 @@ async function main() {
   installWorkers(queue, database.db, messenger, systemClock, surveySettingsOn(database.db), {
     secrets: secretBox(config),
     allowPrivateHosts: config.sftpAllowPrivate,
+    providers: config.providers,
     batchSize: batchSizeFor(database.kind),
   });
   // The ingest call log's retention (the server's workers add it in the api-endpoints module).

@@ -59,17 +59,33 @@ export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
 /** Largest page a list endpoint serves. */
 export const MAX_PER_PAGE = 200;
 
-/** Review sites a client can default to; `google` is the default (docs/overview.md, Shared vocabulary). */
+/**
+ * Review sites (domain.md part D, `ReviewSite`): a client defaults to one (`google`), a survey offers
+ * some, reviews come from them. Facebook rates by recommending, not by stars.
+ */
 export const REVIEW_SITES = [
-  { value: 'google', label: 'Google' },
-  { value: 'facebook', label: 'Facebook' },
-  { value: 'yelp', label: 'Yelp' },
-  { value: 'tripadvisor', label: 'TripAdvisor' },
-  { value: 'bbb', label: 'BBB' },
-  { value: 'cars_com', label: 'Cars.com' },
-  { value: 'dealerrater', label: 'DealerRater' },
-  { value: 'edmunds', label: 'Edmunds' },
+  { value: 'google', label: 'Google', ratingType: 'stars_1_5' },
+  { value: 'facebook', label: 'Facebook', ratingType: 'recommend' },
+  { value: 'yelp', label: 'Yelp', ratingType: 'stars_1_5' },
+  { value: 'tripadvisor', label: 'TripAdvisor', ratingType: 'stars_1_5' },
+  { value: 'bbb', label: 'BBB', ratingType: 'stars_1_5' },
+  { value: 'angi', label: 'Angi', ratingType: 'stars_1_5' },
+  { value: 'healthgrades', label: 'Healthgrades', ratingType: 'stars_1_5' },
+  { value: 'zocdoc', label: 'Zocdoc', ratingType: 'stars_1_5' },
+  { value: 'cars_com', label: 'Cars.com', ratingType: 'stars_1_5' },
+  { value: 'dealerrater', label: 'DealerRater', ratingType: 'stars_1_5' },
+  { value: 'edmunds', label: 'Edmunds', ratingType: 'stars_1_5' },
+  { value: 'other', label: 'Other', ratingType: 'stars_1_5' },
 ] as const;
+
+export type ReviewSite = (typeof REVIEW_SITES)[number]['value'];
+
+export const REVIEW_SITE_CODES = REVIEW_SITES.map((s) => s.value) as [ReviewSite, ...ReviewSite[]];
+
+/** A site's label for people to read ("Cars.com"), or the code itself when unknown. */
+export function reviewSiteLabel(code: string): string {
+  return REVIEW_SITES.find((s) => s.value === code)?.label ?? code;
+}
 
 /**
  * Status transitions (docs/overview.md, Shared vocabulary): active ⇄ paused, active|paused → inactive (Archive),

@@ -1,6 +1,11 @@
 import { installAlerts } from '../alerts/install.ts';
+import type { ProvidersConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { installListings } from '../listings/install.ts';
 import type { Messenger } from '../messaging/send.ts';
+import { installAmplification } from '../reputation/amplify/install.ts';
+import { installReviewPulls } from '../reputation/ingest/install.ts';
+import { installReviewAlerts } from '../review-alerts/install.ts';
 import { feedRunLoop } from './ingest/runs-loop.ts';
 import type { SecretBox } from './ingest/secret.ts';
 import { registerFeedPulls } from './ingest/sftp.ts';
@@ -8,10 +13,14 @@ import type { Queue } from './queue.ts';
 import { createSendEngine, type SendEngine } from './send.ts';
 import type { Clock, SurveySettingsAccess } from './types.ts';
 
-/** What the feed runs and SFTP pulls need: the key of stored SFTP passwords, the outbound rule, the batch size. */
+/**
+ * What the feed runs, SFTP pulls, review pulls and listing scans need: the key of stored secrets,
+ * the outbound rule, the batch size, the review and listing providers.
+ */
 export type IngestOptions = {
   secrets: SecretBox;
   allowPrivateHosts: boolean;
+  providers: ProvidersConfig;
   batchSize: number;
   /** Awaited between two batches of a feed run: on the embedded database, until the requests being answered are done. */
   pause?: () => Promise<void>;
@@ -38,5 +47,9 @@ export function installWorkers(
   queue.addLoop({ name: 'send', run: (now) => engine.run(now) });
   registerFeedPulls(queue, { ...runDeps, secrets: ingest.secrets, allowPrivateHosts: ingest.allowPrivateHosts });
   installAlerts(queue, db, messenger);
+  installReviewPulls(queue, db, clock, { secrets: ingest.secrets, providers: ingest.providers });
+  installAmplification(queue, db, messenger);
+  installReviewAlerts(queue, db, messenger);
+  installListings(queue, db, clock, ingest.providers);
   return engine;
 }

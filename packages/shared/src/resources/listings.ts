@@ -1,0 +1,2 @@
+// Filled by the issue 21 work on this resource.
+export {};
