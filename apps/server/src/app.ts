@@ -60,6 +60,7 @@ import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
 import { amplificationRoutes } from './reputation/amplify/routes.ts';
 import { reviewIngestRoutes } from './reputation/ingest/routes.ts';
+import { reviewAlertTestRoute } from './review-alerts/test-route.ts';
 import { seedDemoData } from './seed/demo.ts';
 
 /** The zod schemas a route declared for its input; the fuzz suite generates requests from them. */
@@ -203,9 +204,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(apiTokenRoutes);
   await app.register(apiEndpointRoutes);
   await app.register(reviewIngestRoutes, { secrets, providers: config.providers });
-  await app.register(amplificationRoutes);
+  await app.register(amplificationRoutes, { now: () => clock.now() });
   await app.register(reputationRoutes);
   await app.register(reviewAlertRuleRoutes);
+  await app.register(reviewAlertTestRoute);
   await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');

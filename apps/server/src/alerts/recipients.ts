@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
+import { type reviewAlertRecipients, surveyAlertRecipients } from '../db/schema/index.ts';
 
 /** "Default for New User" (pipeline.md "Alerts"): a template entry on a rule, never a person. */
 export const DEFAULT_FOR_NEW_USER = 1000;
@@ -25,14 +26,26 @@ export type Named = {
 
 type UserReach = { ruleId: number; email: string; phone: string | null; channels: string[] };
 
-/** The chosen users of these rules who are active users of the client, with the channels each accepts. */
-export async function ruleUsers(db: Db, clientId: number, ruleIds: number[]): Promise<Map<number, UserReach[]>> {
+/** Where a kind of rule keeps its recipient users: survey rules' or review rules' (both rule_id, user_id). */
+export type RecipientTable = typeof surveyAlertRecipients | typeof reviewAlertRecipients;
+
+/**
+ * The chosen users of these rules who are active users of the client, with the channels each
+ * accepts. `table` is the rules' recipient table: survey alert rules by default, review alert rules
+ * (apps/server/src/review-alerts/) read theirs the same way.
+ */
+export async function ruleUsers(
+  db: Db,
+  clientId: number,
+  ruleIds: number[],
+  table: RecipientTable = surveyAlertRecipients,
+): Promise<Map<number, UserReach[]>> {
   const byRule = new Map<number, UserReach[]>();
   if (ruleIds.length === 0) return byRule;
   const rows = rowsOf(
     await db.execute(sql`
       select r.rule_id, u.email, u.phone, cu.alert_channels
-      from survey_alert_recipients r
+      from ${table} r
       join client_users cu on cu.user_id = r.user_id and cu.client_id = ${clientId} and cu.status = 'active'
       join users u on u.id = r.user_id
       where r.rule_id in (select jsonb_array_elements_text(${JSON.stringify(ruleIds)}::jsonb)::int)

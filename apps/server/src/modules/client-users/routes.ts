@@ -22,7 +22,7 @@ import { requireCurrentClientId, requireWritableClient } from '../../kit/current
 import { assertFresh } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
 import { fieldsRefused, notFound } from '../../lib/http-error.ts';
-import { joinDefaultRules, ruleNames } from './default-rules.ts';
+import { joinDefaultReviewRules, joinDefaultRules, ruleNames } from './default-rules.ts';
 import { ENTITY, findClientUser, listClientUsers } from './repository.ts';
 
 const labels = CLIENT_USER_LABELS;
@@ -92,9 +92,10 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
         updatedAt: now,
       });
       const joined = await joinDefaultRules(tx, client.id, user.id);
+      const joinedReview = await joinDefaultReviewRules(tx, client.id, user.id);
       const record = await findClientUser(tx, user.id);
       if (!record) throw new Error('client user not found after insert');
-      const names = await ruleNames(tx, joined);
+      const names = [...(await ruleNames(tx, joined)), ...joinedReview.map((r) => r.name)];
       await request.audit(
         {
           action: `${ENTITY}.create`,
@@ -102,7 +103,7 @@ export const clientUserRoutes: FastifyPluginAsyncZod = async (app) => {
           clientId: client.id,
           entityType: ENTITY,
           entityId: user.id,
-          after: { ...record, joined_rule_ids: joined },
+          after: { ...record, joined_rule_ids: joined, joined_review_rule_ids: joinedReview.map((r) => r.id) },
         },
         tx,
       );

@@ -1,0 +1,53 @@
+import { triggerFires } from '../alerts/triggers.ts';
+
+/** What a rule's filters read of a review rule (review_alert_rules, apps/server/src/db/schema/reputation.ts). */
+export type ReviewFilter = {
+  locationIds: readonly string[];
+  sites: readonly string[];
+  ratingMin: number | null;
+  ratingMax: number | null;
+  recommendFilter: readonly string[];
+  textFilter: string;
+  keywords: readonly string[];
+};
+
+/** What the filters read of a review. */
+export type ReviewFacts = { locationId: string; site: string; rating: number | null; recommend: boolean | null; text: string | null };
+
+/** Reviews older than this when they reach the engine alert nobody (docs/decisions/051-review-alerts.md). */
+export const RECENT_DAYS = 7;
+
+/** Whether a review is recent enough to alert: written on the site at most RECENT_DAYS before `now`. */
+export const isRecent = (reviewCreatedAt: Date, now: Date) => now.getTime() - reviewCreatedAt.getTime() <= RECENT_DAYS * 86_400_000;
+
+/**
+ * The rating part: a star review inside the rule's range (either end open when unset); a recommend
+ * review (Facebook, no stars) by the rule's recommended / not recommended choice, either when none
+ * is chosen. A star range never excludes a recommend review, nor a recommend choice a star one.
+ */
+function ratingMatches(rule: ReviewFilter, review: ReviewFacts): boolean {
+  if (review.rating !== null) {
+    return (rule.ratingMin === null || review.rating >= rule.ratingMin) && (rule.ratingMax === null || review.rating <= rule.ratingMax);
+  }
+  if (review.recommend === null || rule.recommendFilter.length === 0) return true;
+  return rule.recommendFilter.includes(review.recommend ? 'recommended' : 'not_recommended');
+}
+
+/**
+ * Whether a review passes every filter of a rule (domain.md §11): its location (none = all), site,
+ * rating or recommendation, text present or absent, and keywords — any one, as a whole word,
+ * ignoring case and accents, found as survey alert keywords are (apps/server/src/alerts/triggers.ts).
+ */
+export function reviewMatches(rule: ReviewFilter, review: ReviewFacts): boolean {
+  if (rule.locationIds.length > 0 && !rule.locationIds.includes(review.locationId)) return false;
+  if (!rule.sites.includes(review.site)) return false;
+  if (!ratingMatches(rule, review)) return false;
+  const hasText = (review.text ?? '').trim() !== '';
+  if (rule.textFilter === 'with_text' && !hasText) return false;
+  if (rule.textFilter === 'without_text' && hasText) return false;
+  if (rule.keywords.length === 0) return true;
+  return triggerFires(
+    { trigger: 'keyword', scoreMin: null, scoreMax: null, keywords: rule.keywords },
+    { keyScore: null, npsClass: null, comment: review.text, answers: {}, questions: [] },
+  );
+}
