@@ -8,7 +8,8 @@ import { startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts'
 const QUESTIONS: SurveyQuestion[] = [
   { id: 1, type: 'nps_0_10', text: 'How likely are you to recommend us?', options: [], required: true, is_key_metric: true },
 ];
-const REVIEW_LINK = 'href="https://g.page/r/gating/review"';
+/** The offered site's button (its href is the recorded `/r/{token}` link, apps/server/test/amplification-links.test.ts). */
+const REVIEW_LINK = 'Review us on Google';
 
 /**
  * Issue 19 item 4: the builder's hint says who the thank-you page offers review sites to, so the

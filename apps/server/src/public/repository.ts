@@ -12,6 +12,7 @@ import {
   surveys,
 } from '../db/schema/index.ts';
 import { afterResponseStored } from '../pipeline/response-stored.ts';
+import { inviteToReview } from '../reputation/amplify/invite.ts';
 
 /** What the public pages need of one invitation, found by its link token. */
 export type Invitation = {
@@ -23,8 +24,11 @@ export type Invitation = {
   reviewLinks: Record<string, string>;
   personnelId: number | null;
   firstName: string;
+  lastName: string | null;
   email: string | null;
   phone: string | null;
+  /** The channel the invitation went out on (email, sms). */
+  channel: string;
   expiresAt: Date;
   status: string;
   surveyId: number;
@@ -60,8 +64,10 @@ export async function findInvitation(db: Db, token: string): Promise<Invitation 
       reviewLinks: locations.reviewLinks,
       personnelId: surveyProcessingItems.personnelId,
       firstName: surveyProcessingItems.firstName,
+      lastName: surveyProcessingItems.lastName,
       email: surveyProcessingItems.email,
       phone: surveyProcessingItems.phone,
+      channel: surveyProcessingItems.channel,
       expiresAt: surveyProcessingItems.expiresAt,
       status: surveyProcessingItems.status,
       surveyId: surveys.id,
@@ -99,8 +105,9 @@ export type NewResponse = {
 };
 
 /**
- * Records the response, marks the invitation `responded` and enqueues what follows a response
- * (pipeline/response-stored.ts), in one transaction. The unique index
+ * Records the response, marks the invitation `responded`, enqueues what follows a response
+ * (pipeline/response-stored.ts) and invites the respondent to the offered review sites
+ * (reputation/amplify/invite.ts), in one transaction. The unique index
  * on `processing_item_id` decides a race between two submits: the loser gets null.
  */
 export async function recordResponse(db: Db, invitation: Invitation, response: NewResponse): Promise<number | null> {
@@ -131,6 +138,7 @@ export async function recordResponse(db: Db, invitation: Invitation, response: N
       .set({ status: 'responded', updatedAt: response.submittedAt })
       .where(eq(surveyProcessingItems.id, invitation.itemId));
     await afterResponseStored(tx, row.id, response.submittedAt);
+    await inviteToReview(tx, invitation, row.id, response.keyScore, response.submittedAt);
     return row.id;
   });
 }

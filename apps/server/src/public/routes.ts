@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../lib/http-error.ts';
+import { reviewLinksForPage } from '../reputation/amplify/invite.ts';
 import { findInvitation, type Invitation, optOut, recordResponse } from './repository.ts';
 import { SAMPLE_TOKEN } from './sample-link.ts';
 import { answersFromForm, expiredPage, notFoundPage, samplePage, surveyPage, thankYouPage, unsubscribePage } from './survey-page.ts';
@@ -83,10 +84,15 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
     return reply.code(status).type('text/html; charset=utf-8').send(body);
   }
 
-  function closedPage(reply: FastifyReply, outcome: Exclude<Outcome, { kind: 'open' }>) {
+  /** The thank-you page of a recorded response, with its `/r/` review links. */
+  async function thanks(invitation: Invitation, responseId: number | null, justAnswered: boolean) {
+    return thankYouPage(invitation, justAnswered, await reviewLinksForPage(app.db, invitation, responseId, invitation.keyScore));
+  }
+
+  async function closedPage(reply: FastifyReply, outcome: Exclude<Outcome, { kind: 'open' }>) {
     if (outcome.kind === 'not-found') return sendPage(reply, 404, notFoundPage());
     if (outcome.kind === 'expired') return sendPage(reply, 410, expiredPage(outcome.invitation));
-    return sendPage(reply, 409, thankYouPage(outcome.invitation, false));
+    return sendPage(reply, 409, await thanks(outcome.invitation, outcome.invitation.responseId, false));
   }
 
   const page = { config: { access: 'public' as const } };
@@ -96,7 +102,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
     if (request.params.token === SAMPLE_TOKEN) return sendPage(reply, 200, samplePage('survey'));
     const outcome = await outcomeOf(request.params.token);
     // An answered link is not an error when opened again: the thank-you page, with its review links.
-    if (outcome.kind === 'answered') return sendPage(reply, 200, thankYouPage(outcome.invitation, false));
+    if (outcome.kind === 'answered') return sendPage(reply, 200, await thanks(outcome.invitation, outcome.invitation.responseId, false));
     if (outcome.kind !== 'open') return closedPage(reply, outcome);
     return sendPage(
       reply,
@@ -118,9 +124,13 @@ export const publicRoutes: FastifyPluginAsyncZod<{ now?: () => Date }> = async (
         errors: Object.fromEntries(Object.entries(problems).map(([id, message]) => [`q${id}`, [message]])),
       });
     const id = await record(invitation, answers, consent);
-    if (id === null) return sendPage(reply, 409, thankYouPage(invitation, false));
+    if (id === null) {
+      // Another submit won the race: its thank-you page, with its review links.
+      const now = await outcomeOf(request.params.token);
+      return now.kind === 'open' ? sendPage(reply, 409, thankYouPage(invitation, false, [])) : closedPage(reply, now);
+    }
     const keyScore = keyScoreOf(invitation.questions, answers)?.score ?? null;
-    return sendPage(reply, 200, thankYouPage({ ...invitation, keyScore }, true));
+    return sendPage(reply, 200, await thanks({ ...invitation, keyScore }, id, true));
   });
 
   app.post(

@@ -1,5 +1,5 @@
-import { REVIEW_SITES } from '@admin/shared';
 import type { Answers, AnswerValue, SurveyQuestion } from '@admin/shared/surveys/questions';
+import type { PageLink } from '../reputation/amplify/invite.ts';
 import { type Brand, brandColorOf, type Html, html, page } from './html.ts';
 import type { Invitation } from './repository.ts';
 
@@ -123,30 +123,17 @@ ${consent}
   return page(invitation.surveyName, brandOf(invitation), body);
 }
 
-/** The location's review links, in the survey's chosen order when it chose sites, labelled by site. */
-export function reviewLinksOf(invitation: Invitation): { label: string; url: string }[] {
-  const links = invitation.reviewLinks;
-  const codes = invitation.reviewSites.length > 0 ? invitation.reviewSites : Object.keys(links);
-  return codes
-    .map((code) => ({ code, url: links[code] }))
-    .filter((l): l is { code: string; url: string } => typeof l.url === 'string' && /^https?:\/\//i.test(l.url))
-    .map((l) => ({ label: REVIEW_SITES.find((s) => s.value === l.code)?.label ?? l.code, url: l.url }));
-}
-
 /**
- * Shown after a response, and on an answered link: review sites are offered to every respondent,
- * or in the survey's threshold mode (review gating, flagged in the builder) only at or above its score.
+ * Shown after a response, and on an answered link, with the review links the respondent is offered
+ * (reputation/amplify/invite.ts `reviewLinksForPage`: each a `/r/{token}` that records the click).
  */
-export function thankYouPage(invitation: Invitation, justAnswered: boolean): string {
-  const gate = invitation.reviewThreshold;
-  const offered = gate === null || (invitation.keyScore !== null && invitation.keyScore >= gate);
-  const links = offered ? reviewLinksOf(invitation) : [];
+export function thankYouPage(invitation: Invitation, justAnswered: boolean, links: readonly PageLink[]): string {
   const where = invitation.locationName ?? invitation.clientName;
   const reviews =
     links.length > 0
       ? html`<h2>Would you share your experience?</h2>
 <p>A review helps others find ${where}.</p>
-<div class="links">${links.map((l) => html`<a class="button" href="${l.url}" rel="noopener noreferrer" target="_blank">Review us on ${l.label}</a>`)}</div>`
+<div class="links">${links.map((l) => html`<a class="button" href="${l.href}" rel="noopener noreferrer" target="_blank">Review us on ${l.label}</a>`)}</div>`
       : '';
   const body = justAnswered
     ? html`<h1>Thank you, ${invitation.firstName}!</h1><p>Your answers have been recorded.</p>${reviews}`
