@@ -216,3 +216,56 @@ export type ReviewCounts = z.infer<typeof reviewCountsSchema>;
 /** `POST /api/v1/reviews`: the items are checked one by one (a bad one is refused alone), the count as a whole. */
 export const reviewBatchSchema = z.strictObject({ reviews: z.array(z.unknown()) });
 export const reviewBatchAnswerSchema = z.object({ counts: reviewCountsSchema, reviews: z.array(reviewAnswerSchema) });
+
+/**
+ * The Reputation Panel's review import (CSV): one column per item field, headers as the template
+ * writes them; `location` takes a location ID, its name or its external code.
+ */
+export const REVIEW_CSV_COLUMNS = [
+  'review_id',
+  'site',
+  'location',
+  'reviewer',
+  'rating',
+  'recommend',
+  'comment',
+  'created',
+  'updated',
+  'reply',
+  'replied',
+  'url',
+] as const;
+export type ReviewCsvColumn = (typeof REVIEW_CSV_COLUMNS)[number];
+/** Most lines one import file may hold. */
+export const MAX_REVIEW_IMPORT_LINES = 5000;
+/** An example line of the template (Download template). */
+export const REVIEW_CSV_EXAMPLE: Record<ReviewCsvColumn, string> = {
+  review_id: 'AbFvOqn2Example',
+  site: 'google',
+  location: 'Main Street',
+  reviewer: 'Dana Whitfield',
+  rating: '5',
+  recommend: '',
+  comment: 'Quick and friendly service.',
+  created: '2026-05-01T14:30:00Z',
+  updated: '',
+  reply: 'Thank you, Dana!',
+  replied: '2026-05-02T09:00:00Z',
+  url: '',
+};
+
+export const reviewImportSchema = z.strictObject({ csv: z.string().min(1).max(5_000_000), dry_run: z.boolean() });
+export const reviewImportAnswerSchema = z.object({
+  dryRun: z.boolean(),
+  counts: reviewCountsSchema,
+  /** One per line of the file (the header is line 1), in file order. */
+  lines: z.array(
+    z.object({
+      line: z.number().int(),
+      externalId: z.string().nullable(),
+      outcome: z.enum(REVIEW_OUTCOMES),
+      errors: z.record(z.string(), z.array(z.string())),
+    }),
+  ),
+});
+export type ReviewImportAnswer = z.infer<typeof reviewImportAnswerSchema>;
