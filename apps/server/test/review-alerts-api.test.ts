@@ -1,6 +1,14 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientUsers, locations, reviewAlertDeliveries, reviewAlertRecipients, systemLogs } from '../src/db/schema/index.ts';
+import {
+  clients,
+  clientUsers,
+  locations,
+  reviewAlertDeliveries,
+  reviewAlertRecipients,
+  reviewAlertRules,
+  systemLogs,
+} from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const PATH = '/api/review-alert-settings';
@@ -38,6 +46,19 @@ for (const kind of testDatabaseKinds()) {
       other = { locationId: ol.id, userId: ou.userId };
     });
     afterAll(() => ctx.close());
+
+    it('gives every demo client a 1–2 star instant rule and a weekly digest', async () => {
+      const db = ctx.database.db;
+      const seeded = await db.select().from(reviewAlertRules);
+      const allClients = await db.select({ id: clients.id }).from(clients);
+      for (const { id } of allClients) {
+        const own = seeded.filter((r) => r.clientId === id);
+        expect(own.map((r) => `${r.name}:${r.frequency}`).sort()).toEqual([
+          '1–2 star reviews, instant:instant',
+          'Weekly digest of every review:weekly',
+        ]);
+      }
+    });
 
     it('creates a rule as the form sends it, audited, and reads it back with names and labels', async () => {
       const res = await create({
@@ -127,7 +148,9 @@ for (const kind of testDatabaseKinds()) {
     it('filters by site, location, recipient and status; pauses, duplicates and archives', async () => {
       const yelp = (await create({ name: 'Yelp only', sites: ['yelp'], location_ids: [locationId] })).json().data;
       const names = async (query: string) => (await get(`${PATH}?${query}&perPage=100`)).json().data.map((r: { name: string }) => r.name);
-      expect(await names('site=yelp')).toEqual(['Yelp only']);
+      const onYelp = await names('site=yelp');
+      expect(onYelp).toContain('Yelp only');
+      expect(onYelp).not.toContain('1–2 stars');
       expect(await names(`location=${locationId}`)).toContain('Yelp only');
       expect(await names(`recipient=${userId}`)).toContain('Yelp only');
       const paused = await send('PATCH', `${PATH}/${yelp.id}/status`, { status: 'paused', updated_at: yelp.updated_at });

@@ -19,6 +19,7 @@ import { seedAlertRules } from './alert-rules.ts';
 import { AREAS, CATALOG, DEMO_CLIENTS, FIRST, LAST, STREETS, slug, TITLES } from './demo-names.ts';
 import { seedFeeds } from './feeds.ts';
 import { seededRandom } from './random.ts';
+import { seedReviewAlertRules } from './review-alerts.ts';
 import { seedSurveys } from './surveys.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
@@ -185,6 +186,8 @@ export async function seedDemoData(
     await seedFeeds(tx, { publicBaseUrl, anchor, secrets });
     // Survey alert rules and their recipients' phones, once the suppressions and opt-outs above exist (alert-rules.ts).
     await seedAlertRules(tx, anchor);
+    // Review alert rules, before any review is ingested, so negative demo reviews fire them (review-alerts.ts).
+    await seedReviewAlertRules(tx, anchor);
     // Promoters' comments given with consent made testimonials, in every state (the make-testimonial job's function).
     await seedTestimonials(tx, anchor, firstClient);
 
