@@ -179,6 +179,41 @@ for (const kind of testDatabaseKinds()) {
       expect((await ctx.app.inject({ method: 'POST', url: `${PATH}/999999/test`, headers, payload: {} })).statusCode).toBe(404);
     });
 
+    it('a 1-star review posted through POST /api/v1/reviews fires an instant review alert, a Tracking Logs row; posted again, nothing more', async () => {
+      const to = `instant-${kind}@alert.test`;
+      const rule = (await create({ name: 'Instant e2e', rating_min: 1, rating_max: 2, extra_emails: [to], recipient_user_ids: [] })).json()
+        .data;
+      const tokenRes = await send('POST', '/api/api-token', { user_id: userId, name: 'Reviews', scopes: ['reviews:write'] });
+      expect(tokenRes.statusCode, tokenRes.body).toBe(201);
+      const token = tokenRes.json().data.token;
+      const now = ctx.app.clock.now().getTime();
+      const item = {
+        reviewId: `alert-${kind}-${now}`,
+        locationId,
+        reviewer: { displayName: 'Casey Angry' },
+        starRating: 'ONE',
+        comment: 'Waited an hour and nobody said sorry.',
+        createTime: new Date(now - 3_600_000).toISOString(),
+      };
+      const post = () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/reviews',
+          remoteAddress: '127.0.0.1',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          payload: JSON.stringify({ reviews: [item] }),
+        });
+      expect((await post()).statusCode).toBe(200);
+      await ctx.app.jobs.runDue();
+      const logs = (await get(`/api/notifications-logs?recipient=${encodeURIComponent(to)}&client=${clientId}`)).json().data;
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatchObject({ type: 'review_alert', delivery_status: 'sent' });
+      expect((await get(`${PATH}/${rule.id}`)).json().data.last_sent_at).not.toBeNull();
+      expect((await post()).statusCode).toBe(200);
+      await ctx.app.jobs.runDue();
+      expect((await get(`/api/notifications-logs?recipient=${encodeURIComponent(to)}&client=${clientId}`)).json().data).toHaveLength(1);
+    });
+
     it('a user added to the client later joins the review rules that list Default for New User, and only those', async () => {
       const withDefault = (await create({ name: 'Everyone new', recipient_user_ids: [1000] })).json().data;
       const without = (await create({ name: 'Only extra', recipient_user_ids: [], extra_emails: ['x@example.com'] })).json().data;
