@@ -178,7 +178,8 @@ async function run(kind: 'pglite' | 'pg') {
   writeFileSync(join(ROOT, 'bench', 'results', `reputation-panel-${kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
   await app.close();
   await database.close();
-  if (kind === 'pg') {
+  // BENCH_KEEP=1 leaves the PostgreSQL database for a look at its plans.
+  if (kind === 'pg' && !process.env.BENCH_KEEP) {
     const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
     await admin.connect();
     await admin.query(`drop database if exists ${DB_NAME} with (force)`);

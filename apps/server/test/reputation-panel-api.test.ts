@@ -16,7 +16,7 @@ for (const kind of testDatabaseKinds()) {
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as ListAnswer;
     };
-    const customers = (a: ListAnswer) => a.data.map((r) => r.customer_name.split(' ')[0]);
+    const customers = (a: ListAnswer) => a.data.map((r) => r.customer_name.split(' ')[0] ?? '');
     const kpis = async (query: string) => {
       const res = await bed.get(`${BASE}/kpis?site=${SITE}&clientId=${bed.clientId}${query}`);
       expect(res.statusCode, res.body).toBe(200);

@@ -19,7 +19,27 @@ import { useSession } from '../../lib/session-store.ts';
 
 const def = reputationResource;
 const SITE_OPTIONS = REVIEW_SITES.map((s) => ({ value: s.value, label: s.label }));
-const config = listConfigOf(def);
+// `range=all` records a cleared date range, so the default (below) does not come back.
+const config = listConfigOf(def, { single: ['range'] });
+export const DEFAULT_RANGE_DAYS = 30;
+
+/** `yyyy-MM-dd` of a moment in a zone (en-CA writes ISO dates). */
+const dayIn = (at: Date, zone: string | undefined) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(at);
+
+/**
+ * The Invited at range the list asks for: the URL's, or none once cleared, or else the last 30
+ * days of the client's zone (domain.md part B, the default range): the KPI cards then count a
+ * month, not every invitation ever sent (decision 050).
+ */
+export function rangeOf(
+  single: Record<string, string>,
+  zone: string | undefined,
+  now = new Date(),
+): { startDate: string; endDate: string } {
+  if (single.range === 'all') return { startDate: '', endDate: '' };
+  if (single.startDate || single.endDate) return { startDate: single.startDate ?? '', endDate: single.endDate ?? '' };
+  return { startDate: dayIn(new Date(now.getTime() - (DEFAULT_RANGE_DAYS - 1) * 86_400_000), zone), endDate: dayIn(now, zone) };
+}
 
 /**
  * The panel's list, shaped as the kit's `useResourceList` answers it (so the kit's table, pager and
@@ -32,8 +52,11 @@ export function useReputationList() {
   const columns = useColumnPreference(def.screen, def.columns);
   const queryClient = useQueryClient();
   const waiting = currentClient === null;
+  const range = rangeOf(params.single, currentClient?.timezone);
   const filtersOf = (includeCursor: boolean): Record<string, string | string[]> => ({
-    ...toApiQuery(params, includeCursor),
+    ...withoutRange(toApiQuery(params, includeCursor)),
+    ...(range.startDate ? { startDate: range.startDate } : {}),
+    ...(range.endDate ? { endDate: range.endDate } : {}),
     site: params.single.site || DEFAULT_REVIEW_SITE,
     ...(currentClient ? { clientId: String(currentClient.id) } : {}),
   });
@@ -48,6 +71,7 @@ export function useReputationList() {
   return {
     params,
     update,
+    range,
     list,
     columns,
     currentClient,
@@ -66,6 +90,12 @@ export function useReputationList() {
   };
 }
 export type ReputationList = ReturnType<typeof useReputationList>;
+
+/** The URL's dates and marker are replaced by the effective range. */
+function withoutRange(query: Record<string, string | string[]>): Record<string, string | string[]> {
+  const { range: _range, startDate: _start, endDate: _end, ...rest } = query;
+  return rest;
+}
 
 /** The spec's filters call: the options of API endpoints, Locations and Personnel. */
 function useFilterOptions(site: string, clientId: number | undefined) {
@@ -106,9 +136,11 @@ export function ReputationFilterFields({ list }: { list: ReputationList }) {
       {multi('personnel', 'Personnel', options?.personnels ?? [])}
       {multi('status', 'Status', 'options' in def.filters.status ? [...def.filters.status.options] : [])}
       <DateRangeFilter
-        startDate={params.single.startDate ?? ''}
-        endDate={params.single.endDate ?? ''}
-        onChange={(range) => update({ single: range })}
+        startDate={list.range.startDate}
+        endDate={list.range.endDate}
+        onChange={(range) =>
+          update({ single: range.startDate || range.endDate ? { ...range, range: '' } : { startDate: '', endDate: '', range: 'all' } })
+        }
       />
     </>
   );
