@@ -6,7 +6,7 @@ import { type BedLocation, listingClient } from './listings-bed.ts';
 
 type Row = {
   id: number;
-  status: string;
+  listing_status: string;
   directory: string;
   score: number | null;
   phone_match: boolean | null;
@@ -118,18 +118,18 @@ for (const kind of testDatabaseKinds()) {
       expect(tooLong.statusCode).toBe(422);
       expect(tooLong.json().errors.note[0]).toMatch(/^The Note field may not be greater than 500/);
       const updated = await send('POST', `/api/listings/${row.id}/updated`, { note: 'New number sent to the directory' });
-      expect(updated.json().data).toMatchObject({ status: 'pending_update', note: 'New number sent to the directory' });
+      expect(updated.json().data).toMatchObject({ listing_status: 'pending_update', note: 'New number sent to the directory' });
       // A rescan that still finds the old phone keeps it pending.
       await send('POST', '/api/listings/scan', { location_id: row.location_id });
       await ctx.app.jobs.runDue();
       expect((await oneOf(`location=${row.location_id}&directory=${row.directory}&status=pending_update`)).id).toBe(row.id);
 
       const notMine = await send('POST', `/api/listings/${row.id}/not-mine`, {});
-      expect(notMine.json().data).toMatchObject({ status: 'suppressed', is_mine: false });
+      expect(notMine.json().data).toMatchObject({ listing_status: 'suppressed', is_mine: false });
       expect((await send('POST', `/api/listings/${row.id}/not-mine`, {})).statusCode).toBe(409);
       expect((await send('POST', `/api/listings/${row.id}/updated`, {})).statusCode).toBe(409);
       const mine = await send('POST', `/api/listings/${row.id}/mine`, {});
-      expect(mine.json().data).toMatchObject({ status: 'needs_update', is_mine: true });
+      expect(mine.json().data).toMatchObject({ listing_status: 'needs_update', is_mine: true });
 
       const dupTarget = await send('POST', `/api/listings/${row.id}/duplicate`, { duplicate_of_id: row.id });
       expect(dupTarget.statusCode).toBe(422);

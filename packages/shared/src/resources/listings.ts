@@ -47,7 +47,8 @@ export const listingSchema = z.object({
   website_match: z.boolean().nullable(),
   hours_match: z.boolean().nullable(),
   score: z.number().int().nullable(),
-  status: z.enum(LISTING_STATUSES.map((s) => s.value) as [ListingStatus, ...ListingStatus[]]),
+  /** Named apart from the kit's `status` (Active/Paused/Archived), as Survey Processing's `item_status`. */
+  listing_status: z.enum(LISTING_STATUSES.map((s) => s.value) as [ListingStatus, ...ListingStatus[]]),
   is_mine: z.boolean().nullable(),
   duplicate_of_id: z.number().int().nullable(),
   note: z.string().nullable(),
@@ -82,7 +83,7 @@ const baseResource = defineResource({
     website_match: { label: 'Website match', format: (r) => matchLabel(r.website_match) },
     hours_match: { label: 'Hours match', format: (r) => matchLabel(r.hours_match) },
     score: { label: 'Score %', sortable: true, format: (r) => percent(r.score) },
-    status: { label: 'Status', sortable: true, format: (r) => listingStatusLabel(r.status) },
+    status: { label: 'Status', sortable: true, format: (r) => listingStatusLabel(r.listing_status) },
     last_checked_at: { label: 'Last checked', sortable: true, format: (r) => exportMoment(r.last_checked_at, r.client_timezone) },
     client_name: { label: 'Client', defaultVisible: false },
   },

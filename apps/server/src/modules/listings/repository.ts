@@ -65,7 +65,7 @@ export function toListing(r: Selected): Listing {
     website_match: l.websiteMatch,
     hours_match: l.hoursMatch,
     score: l.score,
-    status: l.status as Listing['status'],
+    listing_status: l.status as Listing['listing_status'],
     is_mine: l.isMine,
     duplicate_of_id: l.duplicateOfId,
     note: l.note,
