@@ -1,0 +1,142 @@
+import { expect, type Page, test } from '@playwright/test';
+import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, WIDTHS } from './support.ts';
+
+// The review alert engine end to end (issue 21, item 5, "Done when"): a rule made on screen; a
+// 1-star review posted through POST /api/v1/reviews with an API token (scope reviews:write) made
+// here fires an instant review alert found in Tracking Logs; a weekly digest goes out when the test
+// clock moves to its day and time in the client's zone (docs/decisions/030).
+
+type TokenUser = {
+  id: number;
+  client_id: number | null;
+  is_superadmin: number;
+  may_hold_token: boolean;
+  token_id: number | null;
+  state: string;
+};
+
+/**
+ * A reviews:write token of a user of the current client (a user holds one token at a time: one
+ * an earlier run or spec gave is revoked first), and one of the client's locations.
+ */
+async function reviewsToken(page: Page): Promise<{ token: string; locationId: string }> {
+  const api = await apiOf(page);
+  const me = await api.get<{ data: { user: { current_client_id: number } } }>('/api/user');
+  const clientId = me.data.user.current_client_id;
+  const users = (await api.get<{ data: TokenUser[] }>(`/api/api-token?client=${clientId}&perPage=100`)).data.filter(
+    (u) => u.is_superadmin === 0 && u.may_hold_token && u.client_id === clientId,
+  );
+  const user = users.find((u) => u.state !== 'active') ?? users[0];
+  const locationId = (await api.get<{ data: { _id: string }[] }>('/api/endpoints?perPage=1')).data[0]?._id;
+  if (!user || !locationId) throw new Error('the current client has no user who may hold a token, or no location');
+  if (user.state === 'active' && user.token_id !== null) await api.post(`/api/api-token/${user.token_id}/revoke`, {}, 200);
+  const made = await api.post<{ data: { token: string } }>('/api/api-token', {
+    user_id: user.id,
+    name: `Reviews e2e ${Date.now()}`,
+    scopes: ['reviews:write'],
+  });
+  return { token: made.data.token, locationId };
+}
+
+/** One review posted as a review system does: Google's shape, a bearer token. */
+async function postReview(page: Page, token: string, review: Record<string, unknown>): Promise<void> {
+  const res = await page.request.post('/api/v1/reviews', { headers: { authorization: `Bearer ${token}` }, data: { reviews: [review] } });
+  expect(res.status(), await res.text()).toBe(200);
+  const answer = (await res.json()) as { data: { counts: { created: number } } };
+  expect(answer.data.counts.created).toBe(1);
+}
+
+async function alertsTo(page: Page, address: string, text: string) {
+  await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(address)}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Tracking Logs' })).toBeVisible();
+  return listRows(page, 'Messages').filter({ hasText: text });
+}
+
+test.describe('Review alerts', () => {
+  for (const width of WIDTHS) {
+    test(`a 1-star review posted through the API fires an instant review alert found in Tracking Logs (${width} px)`, async ({ page }) => {
+      const errors = collectConsoleErrors(page);
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const stamp = `${width}-${Date.now()}`;
+      const address = `review-alerts-${stamp}@example.com`;
+      const name = `One star e2e ${stamp}`;
+      await page.goto('/admin/review-alert-settings');
+      await page.getByRole('button', { name: 'Create review alert rule' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Create review alert rule' });
+      await drawer.getByRole('textbox', { name: 'Rule' }).fill(name);
+      await drawer.getByRole('textbox', { name: 'Highest rating' }).fill('1');
+      const emails = drawer.getByRole('textbox', { name: 'Extra emails' }).or(drawer.getByRole('combobox', { name: 'Extra emails' }));
+      await emails.fill(address);
+      await emails.press('Enter');
+      await drawer.getByRole('textbox', { name: 'Rule' }).click();
+      await drawer.getByRole('button', { name: 'Create review alert rule' }).click();
+      await expect(drawer).toHaveCount(0);
+      await expect(listRows(page, 'Review alert rules').filter({ hasText: name })).toBeVisible();
+
+      const { token, locationId } = await reviewsToken(page);
+      await postReview(page, token, {
+        reviewId: `e2e-one-star-${stamp}`,
+        locationId,
+        reviewer: { displayName: 'Casey Angry' },
+        starRating: 'ONE',
+        comment: `Nobody called back ${stamp}`,
+        createTime: new Date(Date.now() - 10 * 60_000).toISOString(),
+      });
+      await expect(async () => {
+        await expect((await alertsTo(page, address, 'Review alert')).first()).toBeVisible({ timeout: 1500 });
+      }).toPass({ timeout: 20_000 });
+      await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(1);
+      expect(errors).toEqual([]);
+    });
+
+    test(`a weekly digest goes out when the test clock moves to its day and time in the client's zone (${width} px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      const api = await apiOf(page);
+      const me = await api.get<{ data: { user: { current_client_id: number } } }>('/api/user');
+      const client = await api.get<{ data: { timezone: string } }>(`/api/clients/${me.data.user.current_client_id}`);
+      const zone = client.data.timezone || 'UTC';
+      const stamp = `${width}-${Date.now()}`;
+      const address = `review-digest-${stamp}@example.com`;
+      // The digest's time is two hours ahead in the client's zone, on that instant's weekday.
+      const due = new Date(Date.now() + 2 * 3_600_000);
+      const parts = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+          .formatToParts(due)
+          .map((p) => [p.type, p.value]),
+      );
+      await api.post('/api/review-alert-settings', {
+        name: `Weekly e2e ${stamp}`,
+        sites: ['google'],
+        channels: ['email'],
+        extra_emails: [address],
+        frequency: 'weekly',
+        send_time: `${parts.hour}:${parts.minute}`,
+        weekly_day: String(parts.weekday).toLowerCase().slice(0, 3),
+      });
+      const { token, locationId } = await reviewsToken(page);
+      await postReview(page, token, {
+        reviewId: `e2e-weekly-${stamp}`,
+        locationId,
+        reviewer: { displayName: 'Morgan Weekly' },
+        starRating: 'FOUR',
+        comment: 'Good, a little slow.',
+        createTime: new Date(Date.now() - 10 * 60_000).toISOString(),
+      });
+      // Before its time nothing goes, however long the workers run.
+      await page.waitForTimeout(3000);
+      await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(0);
+      try {
+        await api.put('/api/test-clock', { now: new Date(due.getTime() + 60_000).toISOString() });
+        await expect(async () => {
+          await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(1, { timeout: 1500 });
+        }).toPass({ timeout: 20_000 });
+        await page.waitForTimeout(2000);
+        await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(1);
+      } finally {
+        await api.delete('/api/test-clock');
+      }
+    });
+  }
+});
