@@ -57,4 +57,9 @@ export const googleLocationRowSchema = z.object({
   reviews_seen: z.number().int(),
 });
 export type GoogleLocationRow = z.infer<typeof googleLocationRowSchema>;
-export const googleLocationsPageSchema = z.object({ data: z.array(googleLocationRowSchema), nextCursor: z.string().nullable() });
+/** A page of the client's locations (keyset by id), with the client's zone for showing times. */
+export const googleLocationsPageSchema = z.object({
+  data: z.array(googleLocationRowSchema),
+  nextCursor: z.string().nullable(),
+  zone: z.string(),
+});

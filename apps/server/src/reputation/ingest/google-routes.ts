@@ -125,7 +125,7 @@ export const googlePullRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; provi
         last_error: r.last_error === null ? null : String(r.last_error),
         reviews_seen: r.reviews_seen === null ? 0 : Number(r.reviews_seen),
       }));
-      return { data: page, nextCursor: rows.length > PAGE ? (page.at(-1)?.location_id ?? null) : null };
+      return { data: page, nextCursor: rows.length > PAGE ? (page.at(-1)?.location_id ?? null) : null, zone: client.timezone };
     },
   );
 
