@@ -1,5 +1,5 @@
 import type { ListingStatus } from '@admin/shared';
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { listingScans, listings, locations } from '../db/schema/index.ts';
 import { canonicalOf } from '../modules/listings/canonical.ts';
@@ -55,11 +55,13 @@ export async function scanLocation(db: Db, sources: readonly ListingSource[], lo
       return { directory: source.directory, judged };
     }),
   );
+  const plan: Plan = { inserts: [], duplicates: [], updates: [], deletes: [] };
+  for (const { directory, judged } of answers) {
+    const known = existing.filter((e) => e.directory === directory);
+    planDirectory(plan, { clientId: location.clientId, locationId: location.id, directory }, ours(judged, known), known, now);
+  }
   await db.transaction(async (tx) => {
-    for (const { directory, judged } of answers) {
-      const known = existing.filter((e) => e.directory === directory);
-      await writeDirectory(tx, { clientId: location.clientId, locationId: location.id, directory }, ours(judged, known), known, now);
-    }
+    await apply(tx, plan);
     if (scanId !== null)
       await tx
         .update(listingScans)
@@ -69,6 +71,20 @@ export async function scanLocation(db: Db, sources: readonly ListingSource[], lo
 }
 
 type Key = { clientId: number; locationId: string; directory: string };
+type Insert = typeof listings.$inferInsert;
+
+/**
+ * A location's writes, gathered before any is made, so a first scan is two inserts (listings,
+ * then their duplicates, which need the listings' ids) rather than one per directory; a rescan
+ * updates the rows it read.
+ */
+type Plan = {
+  inserts: Insert[];
+  /** New duplicates, and the listing each duplicates: an existing id, or a new listing's external id. */
+  duplicates: { row: Insert; of: number | string }[];
+  updates: { id: number; values: Partial<Insert> }[];
+  deletes: number[];
+};
 
 /** The verdicts and found values of a listing as columns. */
 const valuesOf = (j: Judged, now: Date) => ({
@@ -88,66 +104,75 @@ const valuesOf = (j: Judged, now: Date) => ({
   updatedAt: now,
 });
 
-async function writeDirectory(tx: Db, key: Key, found: Judged[], known: ListingRow[], now: Date) {
+function planDirectory(plan: Plan, key: Key, found: Judged[], known: ListingRow[], now: Date): void {
   const [primary, ...duplicates] = found;
   const missingRow = known.find((k) => k.externalId === null);
   if (!primary) {
-    // Nothing there: the one not-found row, rewritten by each scan (the schema's partial unique index).
+    // Nothing there: the listings it had are gone, or the one not-found row (rewritten by each scan).
     const gone = known.filter((k) => k.externalId !== null && k.isMine !== false && k.duplicateOfId === null);
-    if (gone.length > 0) {
-      await tx
-        .update(listings)
-        .set({ status: 'not_found', score: 0, lastCheckedAt: now, updatedAt: now })
-        .where(
-          inArray(
-            listings.id,
-            gone.map((g) => g.id),
-          ),
-        );
-      return;
-    }
     const notFound = { status: 'not_found', score: 0, lastCheckedAt: now, updatedAt: now } as const;
-    await tx
-      .insert(listings)
-      .values({ ...key, externalId: null, ...notFound })
-      .onConflictDoUpdate({ target: [listings.locationId, listings.directory], targetWhere: isNull(listings.externalId), set: notFound });
+    for (const g of gone) plan.updates.push({ id: g.id, values: notFound });
+    if (gone.length > 0) return;
+    if (missingRow) plan.updates.push({ id: missingRow.id, values: notFound });
+    else plan.inserts.push({ ...key, externalId: null, ...notFound });
     return;
   }
-  if (missingRow) await tx.delete(listings).where(eq(listings.id, missingRow.id));
-  const primaryId = await upsert(tx, key, primary, known, null, now);
-  for (const dup of duplicates) await upsert(tx, key, dup, known, primaryId, now);
+  if (missingRow) plan.deletes.push(missingRow.id);
+  const primaryOf = planListing(plan, key, primary, known, null, now);
+  for (const dup of duplicates) planListing(plan, key, dup, known, primaryOf, now);
 }
 
-/** Writes one found listing, keeping what people said of it (mine, duplicate, URL, pending update). */
-async function upsert(tx: Db, key: Key, j: Judged, known: ListingRow[], duplicateOf: number | null, now: Date): Promise<number> {
+/**
+ * One found listing's write, keeping what people said of it (mine, duplicate, URL, pending
+ * update); answers how a duplicate of it names it (its id, or its external id until inserted).
+ */
+function planListing(
+  plan: Plan,
+  key: Key,
+  j: Judged,
+  known: ListingRow[],
+  duplicateOf: number | string | null,
+  now: Date,
+): number | string {
   const before = known.find((k) => k.externalId === j.found.externalId);
+  const flagged = before?.duplicateOfId ?? null;
+  // A duplicate's status is duplicate whatever its fields say; which listing it duplicates is set below.
   const kept = {
     isMine: before?.isMine ?? null,
-    duplicateOfId: before?.duplicateOfId ?? duplicateOf,
+    duplicateOfId: flagged ?? (duplicateOf === null ? null : 0),
     status: (before?.status ?? null) as ListingStatus | null,
   };
-  const status = statusOf(j.verdicts, j.found, kept);
-  const values = {
-    ...valuesOf(j, now),
-    status,
-    duplicateOfId: kept.duplicateOfId,
-    listingUrl: before?.listingUrl ?? j.found.url,
-  };
+  const values = { ...valuesOf(j, now), status: statusOf(j.verdicts, j.found, kept), listingUrl: before?.listingUrl ?? j.found.url };
   if (before) {
-    await tx.update(listings).set(values).where(eq(listings.id, before.id));
+    const of = flagged ?? (typeof duplicateOf === 'number' ? duplicateOf : null);
+    plan.updates.push({ id: before.id, values: { ...values, duplicateOfId: of } });
     return before.id;
   }
-  const [row] = await tx
-    .insert(listings)
-    .values({ ...key, externalId: j.found.externalId, ...values })
-    .onConflictDoUpdate({
-      target: [listings.locationId, listings.directory, listings.externalId],
-      targetWhere: sql`${listings.externalId} is not null`,
-      set: values,
-    })
-    .returning({ id: listings.id });
-  if (!row) throw new Error('The listing was not written');
-  return row.id;
+  const row = { ...key, externalId: j.found.externalId, ...values };
+  if (duplicateOf === null) plan.inserts.push(row);
+  else plan.duplicates.push({ row, of: duplicateOf });
+  return j.found.externalId ?? '';
+}
+
+async function apply(tx: Db, plan: Plan): Promise<void> {
+  if (plan.deletes.length > 0) await tx.delete(listings).where(inArray(listings.id, plan.deletes));
+  for (const u of plan.updates) await tx.update(listings).set(u.values).where(eq(listings.id, u.id));
+  // One scan per client at a time (modules/listings/start-scan.ts), and the rows were read first: a
+  // conflict here is a row another writer made meanwhile, left as it is.
+  const inserted =
+    plan.inserts.length === 0
+      ? []
+      : await tx
+          .insert(listings)
+          .values(plan.inserts)
+          .onConflictDoNothing()
+          .returning({ id: listings.id, externalId: listings.externalId });
+  const idOf = new Map(inserted.map((r) => [r.externalId, r.id]));
+  const duplicates = plan.duplicates.map(({ row, of }) => ({
+    ...row,
+    duplicateOfId: typeof of === 'number' ? of : (idOf.get(of) ?? null),
+  }));
+  if (duplicates.length > 0) await tx.insert(listings).values(duplicates).onConflictDoNothing();
 }
 
 /**

@@ -18,7 +18,9 @@ import { secretBox } from '../pipeline/ingest/secret.ts';
 import { seedAlertRules } from './alert-rules.ts';
 import { AREAS, CATALOG, DEMO_CLIENTS, FIRST, LAST, STREETS, slug, TITLES } from './demo-names.ts';
 import { seedFeeds } from './feeds.ts';
+import { seedListings } from './listings.ts';
 import { seededRandom } from './random.ts';
+import { demoReviewLinks } from './review-links.ts';
 import { seedReviewAlertRules } from './review-alerts.ts';
 import { seedSurveys } from './surveys.ts';
 import { generateSystemLogs } from './system-logs.ts';
@@ -113,7 +115,7 @@ export async function seedDemoData(
         googlePlaceId: i % 3 === 2 ? null : `ChIJ${hex().slice(0, 20)}`,
         status: i === count - 1 && index % 4 === 0 ? 'paused' : 'active',
       }));
-      await tx.insert(locations).values(rows);
+      await tx.insert(locations).values(rows.map((r) => ({ ...r, reviewLinks: demoReviewLinks(r) })));
 
       // Personnel: technicians, advisors … with one or two locations each. Every third client
       // also gets a typical feed duplicate (same person, a nickname and a second code) for merging.
@@ -190,6 +192,8 @@ export async function seedDemoData(
     await seedReviewAlertRules(tx, anchor);
     // Promoters' comments given with consent made testimonials, in every state (the make-testimonial job's function).
     await seedTestimonials(tx, anchor, firstClient);
+    // Every active client's locations scanned from the demo directory by the product's scan (listings.ts).
+    await seedListings(tx, anchor);
 
     // A few months of application and audit log, so System Logs has pages to walk.
     const staff = await tx.select({ id: users.id }).from(users).where(eq(users.isSuperadmin, 1));
