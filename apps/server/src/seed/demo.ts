@@ -20,8 +20,9 @@ import { AREAS, CATALOG, DEMO_CLIENTS, FIRST, LAST, STREETS, slug, TITLES } from
 import { seedFeeds } from './feeds.ts';
 import { seedListings } from './listings.ts';
 import { seededRandom } from './random.ts';
-import { demoReviewLinks } from './review-links.ts';
 import { seedReviewAlertRules } from './review-alerts.ts';
+import { demoReviewLinks } from './review-links.ts';
+import { seedReviews } from './reviews.ts';
 import { seedSurveys } from './surveys.ts';
 import { generateSystemLogs } from './system-logs.ts';
 
@@ -200,6 +201,8 @@ export async function seedDemoData(
     const logsAnchor = new Date(anchor);
     logsAnchor.setUTCMinutes(0, 0, 0);
     await generateSystemLogs(tx, { count: 20_000, anchor: logsAnchor, days: 90, userIds: staff.map((u) => u.id), clientIds });
+    // Public reviews through the ingest function, last: some by the invited respondents above, some negative (reviews.ts).
+    await seedReviews(tx, anchor);
   });
   // Statistics for the tables just filled: the embedded database has no autovacuum, and a list's
   // "about N (estimated)" is the planner's estimate (apps/server/src/kit/totals.ts), which without
