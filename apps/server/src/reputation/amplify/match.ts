@@ -80,7 +80,7 @@ export function assign<P extends Pick<Pair, 'reviewId' | 'ampId' | 'clicked' | '
   return chosen;
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 3; depth++) {
     if ('code' in e && e.code === '23505') return true;
     e = 'cause' in e ? e.cause : null;
