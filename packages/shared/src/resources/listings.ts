@@ -64,6 +64,12 @@ export type Listing = z.infer<typeof listingSchema>;
 
 const percent = (score: number | null) => (score === null ? '' : `${score}%`);
 
+/** "Phone, Hours": the fields whose verdict is a mismatch, in the screen's order. */
+export const mismatchesOf = (r: Pick<Listing, `${ListingField}_match`>): string =>
+  LISTING_FIELDS.filter((f) => r[`${f}_match`] === false)
+    .map((f) => LISTING_FIELD_LABELS[f])
+    .join(', ');
+
 const baseResource = defineResource({
   name: 'listing',
   noun: 'listing',
@@ -82,6 +88,8 @@ const baseResource = defineResource({
     phone_match: { label: 'Phone match', format: (r) => matchLabel(r.phone_match) },
     website_match: { label: 'Website match', format: (r) => matchLabel(r.website_match) },
     hours_match: { label: 'Hours match', format: (r) => matchLabel(r.hours_match) },
+    // The fields to fix in one cell: what a phone's card shows in place of the five match columns.
+    mismatches: { label: 'Mismatched fields', format: mismatchesOf },
     score: { label: 'Score %', sortable: true, format: (r) => percent(r.score) },
     status: { label: 'Status', sortable: true, format: (r) => listingStatusLabel(r.listing_status) },
     last_checked_at: { label: 'Last checked', sortable: true, format: (r) => exportMoment(r.last_checked_at, r.client_timezone) },
@@ -104,7 +112,7 @@ const baseResource = defineResource({
   },
   defaultSort: { sort: 'location_name', order: 'asc' },
   search: 'Start of location name',
-  card: { title: 'location_name', facts: ['directory', 'score', 'status'] },
+  card: { title: 'location_name', facts: ['directory', 'mismatches', 'score'] },
 });
 
 /** `integer|between:0,100`, the message naming the filter as it is labelled. */
