@@ -20,6 +20,17 @@ function reviewIdOf(payload: Record<string, unknown>): number {
  * a claimed batch at a time, and a loop that sends due instant deliveries and digests at their time.
  */
 export function installReviewAlerts(queue: Queue, db: Db, messenger: Messenger): void {
+  registerReviewEvaluation(queue, db);
+  queue.addLoop({
+    name: 'review-alerts',
+    async run(now) {
+      return (await deliverDue(db, messenger, now)) + (await sendReviewDigests(db, messenger, now));
+    },
+  });
+}
+
+/** The `evaluate-review-alerts` job, a claimed batch at a time (also bench/reputation/review-alerts.ts). */
+export function registerReviewEvaluation(queue: Queue, db: Db): void {
   queue.register(
     'evaluate-review-alerts',
     async (payload, job) => {
@@ -32,10 +43,4 @@ export function installReviewAlerts(queue: Queue, db: Db, messenger: Messenger):
       },
     },
   );
-  queue.addLoop({
-    name: 'review-alerts',
-    async run(now) {
-      return (await deliverDue(db, messenger, now)) + (await sendReviewDigests(db, messenger, now));
-    },
-  });
 }

@@ -1,4 +1,4 @@
-import { triggerFires } from '../alerts/triggers.ts';
+import { firingTest } from '../alerts/triggers.ts';
 
 /** What a rule's filters read of a review rule (review_alert_rules, apps/server/src/db/schema/reputation.ts). */
 export type ReviewFilter = {
@@ -34,20 +34,24 @@ function ratingMatches(rule: ReviewFilter, review: ReviewFacts): boolean {
 }
 
 /**
- * Whether a review passes every filter of a rule (domain.md §11): its location (none = all), site,
- * rating or recommendation, text present or absent, and keywords — any one, as a whole word,
- * ignoring case and accents, found as survey alert keywords are (apps/server/src/alerts/triggers.ts).
+ * A review's test against many rules (domain.md §11): its location (none = all), site, rating or
+ * recommendation, text present or absent, and keywords — any one, as a whole word, ignoring case
+ * and accents, found as survey alert keywords are (apps/server/src/alerts/triggers.ts). The text
+ * is folded once per review, however many rules look at it.
  */
-export function reviewMatches(rule: ReviewFilter, review: ReviewFacts): boolean {
-  if (rule.locationIds.length > 0 && !rule.locationIds.includes(review.locationId)) return false;
-  if (!rule.sites.includes(review.site)) return false;
-  if (!ratingMatches(rule, review)) return false;
+export function reviewTest(review: ReviewFacts): (rule: ReviewFilter) => boolean {
   const hasText = (review.text ?? '').trim() !== '';
-  if (rule.textFilter === 'with_text' && !hasText) return false;
-  if (rule.textFilter === 'without_text' && hasText) return false;
-  if (rule.keywords.length === 0) return true;
-  return triggerFires(
-    { trigger: 'keyword', scoreMin: null, scoreMax: null, keywords: rule.keywords },
-    { keyScore: null, npsClass: null, comment: review.text, answers: {}, questions: [] },
-  );
+  const words = firingTest({ keyScore: null, npsClass: null, comment: review.text, answers: {}, questions: [] });
+  return (rule) => {
+    if (rule.locationIds.length > 0 && !rule.locationIds.includes(review.locationId)) return false;
+    if (!rule.sites.includes(review.site)) return false;
+    if (!ratingMatches(rule, review)) return false;
+    if (rule.textFilter === 'with_text' && !hasText) return false;
+    if (rule.textFilter === 'without_text' && hasText) return false;
+    if (rule.keywords.length === 0) return true;
+    return words.fires({ trigger: 'keyword', scoreMin: null, scoreMax: null, keywords: rule.keywords });
+  };
 }
+
+/** Whether a review passes every filter of one rule. */
+export const reviewMatches = (rule: ReviewFilter, review: ReviewFacts): boolean => reviewTest(review)(rule);
