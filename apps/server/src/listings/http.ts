@@ -46,8 +46,7 @@ async function once(req: ProviderRequest, address: string): Promise<{ status: nu
   const family = isIP(address);
   const lookup: LookupFunction = (_host, options, callback) => {
     // Node asks with `all: true` for happy-eyeballs; answer the one checked address either way.
-    if (typeof options === 'object' && options.all)
-      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if (options.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   };
   const payload = req.body === undefined ? undefined : JSON.stringify(req.body);

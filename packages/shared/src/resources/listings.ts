@@ -169,7 +169,7 @@ export const LISTING_ACTION_LABELS = {
 export const LISTING_URL_RULES = 'required|url|max:2048';
 export const NOTE_MAX = 500;
 
-export const listingUrlSchema = z.strictObject({ listing_url: z.string().max(5000), updated_at: versionStamp.optional() });
+export const listingUrlSchema = z.strictObject({ listing_url: z.string().max(5000).optional(), updated_at: versionStamp.optional() });
 export const listingNoteSchema = z.strictObject({ note: z.string().max(5000).optional(), updated_at: versionStamp.optional() });
 export const listingDuplicateSchema = z.strictObject({
   duplicate_of_id: z.number().int().min(1).max(2_147_483_647).nullable().optional(),

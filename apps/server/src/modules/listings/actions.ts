@@ -20,6 +20,7 @@ import { listings } from '../../db/schema/index.ts';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { assertFresh } from '../../kit/status.ts';
 import { validateFields } from '../../kit/validate-body.ts';
+import { validated } from '../../kit/validated.ts';
 import { conflict, fieldsRefused, notFound } from '../../lib/http-error.ts';
 import { findListing } from './repository.ts';
 
@@ -89,8 +90,9 @@ export function listingActionRoutes(app: FastifyInstance): void {
       `/api/listings/:id/${action}`,
       { config: { labels }, schema: { params: idParamSchema, body: body.nullish(), response: answer } },
       async (request) => {
-        const params = request.params as { id: number };
-        const input = (request.body ?? {}) as z.infer<B> & { updated_at?: string };
+        const params = validated<{ id: number }>(request.params);
+        // Every action's body is optional as a whole (its fields' rules say what is required).
+        const input = validated<z.infer<B> & { updated_at?: string }>(request.body ?? {});
         const row = await rowOf(request, params.id, input.updated_at);
         return save(request, row, action.replace('-', '_'), await change(row, input));
       },
@@ -107,7 +109,7 @@ export function listingActionRoutes(app: FastifyInstance): void {
     return { isMine: false, status: 'suppressed' };
   });
   route('url', listingUrlSchema, async (_row, body) => {
-    const url = body.listing_url.trim();
+    const url = body.listing_url?.trim() ?? '';
     await validateFields({ listing_url: url }, { listing_url: LISTING_URL_RULES }, { names: labels });
     return { listingUrl: url };
   });

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { listingScans, locations } from '../../db/schema/index.ts';
 import { csvFileName } from '../../kit/csv.ts';
 import { sendCsv } from '../../kit/csv-export.ts';
-import { clientScopeOf, requireWritableClient } from '../../kit/current-client.ts';
+import { clientScopeOf, requireCurrentClientId, requireWritableClient } from '../../kit/current-client.ts';
 import { listRoutes } from '../../kit/list-routes.ts';
 import { validated } from '../../kit/validated.ts';
 import { conflict, fieldsRefused } from '../../lib/http-error.ts';
@@ -120,11 +120,11 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // The current client's latest scan, polled by the screen for its progress.
   app.get(`${def.path}/scans/latest`, { schema: { response: { 200: dataEnvelope(listingScanSchema.nullable()) } } }, async (request) => {
-    const [clientId] = scopeOf(request, {}) as number[];
+    const clientId = requireCurrentClientId(request);
     const [scan] = await app.db
       .select()
       .from(listingScans)
-      .where(eq(listingScans.clientId, clientId ?? 0))
+      .where(eq(listingScans.clientId, clientId))
       .orderBy(desc(listingScans.createdAt), desc(listingScans.id))
       .limit(1);
     return { data: scan ? scanOf(scan) : null };

@@ -73,7 +73,7 @@ export default function ListingsToolPage() {
           scan={scan}
           running={running}
           onScan={() => void start(null)}
-          fixList={list.exportQuery as () => Record<string, string | string[]>}
+          fixList={list.exportQuery}
         />
       )}
       rowActions={(row, list) => <ListingActions row={row} onChanged={() => void list.refresh()} onScan={(id) => void start(id)} />}
