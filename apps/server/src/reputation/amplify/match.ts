@@ -1,7 +1,7 @@
 import { AMPLIFICATION_WINDOW_DAYS, MATCH_THRESHOLDS } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { type MatchScore, scoreMatch } from './score.ts';
+import { type MatchScore, memoized, scoreMatch, WEIGHTS } from './score.ts';
 
 /** Candidates read per review at most: the newest open invitations of its location and site. */
 const CANDIDATES_PER_REVIEW = 500;
@@ -10,7 +10,6 @@ const ROUNDS = 3;
 
 type Pair = { reviewId: number; ampId: number; clicked: boolean; invitedAt: number; match: MatchScore };
 
-const dateOf = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 const textOr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
@@ -22,10 +21,26 @@ const textOr = (v: unknown): string | null => (typeof v === 'string' ? v : null)
  * Reviews already matched are skipped.
  */
 async function scoredPairs(db: Db, reviewIds: readonly number[]): Promise<Pair[]> {
+  const ids = JSON.stringify(reviewIds);
+  const reviewRows = rowsOf(
+    await db.execute(sql`
+      select rv.id, rv.author_name, rv.text, extract(epoch from rv.review_created_at) * 1000 as created_ms
+        from reviews rv
+       where rv.id in (select jsonb_array_elements_text(${ids}::jsonb)::bigint)
+         and not exists (select 1 from amplifications m where m.review_id = rv.id)`),
+  );
+  if (reviewRows.length === 0) return [];
+  const facts = new Map(
+    reviewRows.map((r) => [
+      Number(r.id),
+      { authorName: String(r.author_name), createdAt: new Date(Number(r.created_ms)), text: textOr(r.text) },
+    ]),
+  );
+  // Times as epoch milliseconds: far cheaper for the driver than timestamps, on every candidate row.
   const rows = rowsOf(
     await db.execute(sql`
-      select rv.id as review_id, rv.author_name, rv.text, rv.review_created_at,
-             c.id as amp_id, c.customer_name, c.invited_at, c.clicked_at, sr.comment
+      select rv.id as review_id, c.id as amp_id, c.customer_name, c.response_id,
+             extract(epoch from c.invited_at) * 1000 as invited_ms, extract(epoch from c.clicked_at) * 1000 as clicked_ms
         from reviews rv
         cross join lateral (
           select a.id, a.customer_name, a.invited_at, a.clicked_at, a.response_id
@@ -37,28 +52,52 @@ async function scoredPairs(db: Db, reviewIds: readonly number[]): Promise<Pair[]
              and (a.clicked_at is not null or lower(left(a.customer_name, 1)) = lower(left(ltrim(rv.author_name), 1)))
            order by a.invited_at desc
            limit ${CANDIDATES_PER_REVIEW}) c
-        left join survey_responses sr on sr.id = c.response_id
-       where rv.id in (select jsonb_array_elements_text(${JSON.stringify(reviewIds)}::jsonb)::bigint)
-         and not exists (select 1 from amplifications m where m.review_id = rv.id)`),
+       where rv.id in (${sql.join(
+         [...facts.keys()].map((id) => sql`${id}`),
+         sql`, `,
+       )})`),
   );
+  const derive = memoized();
+  const scored = rows.map((r) => {
+    const clickedAt = r.clicked_ms === null ? null : new Date(Number(r.clicked_ms));
+    const candidate = { customerName: String(r.customer_name), invitedAt: new Date(Number(r.invited_ms)), clickedAt, comment: null };
+    return { r, candidate, review: facts.get(Number(r.review_id)), match: null as MatchScore | null };
+  });
+  // The survey comment is read only for pairs its points (at most WEIGHTS.comment) could lift to a
+  // suggestion or that are one already (there it sets the order and is kept among the parts).
+  const near = (score: number) => score + WEIGHTS.comment >= MATCH_THRESHOLDS.suggest;
+  const needComment = new Set<number>();
+  for (const s of scored) {
+    if (!s.review) continue;
+    s.match = scoreMatch(s.candidate, s.review, derive);
+    if (s.review.text && near(s.match.score)) needComment.add(Number(s.r.response_id));
+  }
+  const comments = await commentsOf(db, [...needComment]);
   const pairs: Pair[] = [];
-  for (const r of rows) {
-    const invitedAt = dateOf(r.invited_at);
-    const clickedAt = r.clicked_at === null ? null : dateOf(r.clicked_at);
-    const match = scoreMatch(
-      { customerName: String(r.customer_name), invitedAt, clickedAt, comment: textOr(r.comment) },
-      { authorName: String(r.author_name), createdAt: dateOf(r.review_created_at), text: textOr(r.text) },
-    );
+  for (const s of scored) {
+    if (!s.review || !s.match) continue;
+    const comment = comments.get(Number(s.r.response_id));
+    const match = comment ? scoreMatch({ ...s.candidate, comment }, s.review, derive) : s.match;
     if (match.score < MATCH_THRESHOLDS.suggest) continue;
     pairs.push({
-      reviewId: Number(r.review_id),
-      ampId: Number(r.amp_id),
-      clicked: clickedAt !== null,
-      invitedAt: invitedAt.getTime(),
+      reviewId: Number(s.r.review_id),
+      ampId: Number(s.r.amp_id),
+      clicked: s.candidate.clickedAt !== null,
+      invitedAt: s.candidate.invitedAt.getTime(),
       match,
     });
   }
   return pairs;
+}
+
+/** The survey comments of the responses given (those without one are absent). */
+async function commentsOf(db: Db, responseIds: readonly number[]): Promise<Map<number, string>> {
+  if (responseIds.length === 0) return new Map();
+  const rows = rowsOf(
+    await db.execute(sql`select id, comment from survey_responses
+      where comment is not null and id in (select jsonb_array_elements_text(${JSON.stringify(responseIds)}::jsonb)::int)`),
+  );
+  return new Map(rows.map((r) => [Number(r.id), String(r.comment)]));
 }
 
 /** Best first: one review to one invitation and back, the higher score winning; ties go to a click, then to the later invitation. */

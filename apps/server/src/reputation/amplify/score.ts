@@ -76,11 +76,40 @@ function wordsOf(text: string): Set<string> {
   return new Set(words.filter((w) => w.length >= 3));
 }
 
+/**
+ * What scoring derives from a name or a text; a batch scoring thousands of pairs keeps them
+ * (`memoized`) so each name and text is read once, not once per pair.
+ */
+export type Derive = { key(name: string): string; words(text: string): Set<string> };
+const direct: Derive = { key: nameKey, words: wordsOf };
+
+/** `Derive` with a cache per name and text, for one batch. */
+export function memoized(): Derive {
+  const keys = new Map<string, string>();
+  const words = new Map<string, Set<string>>();
+  return {
+    key(name) {
+      const known = keys.get(name);
+      if (known !== undefined) return known;
+      const k = nameKey(name);
+      keys.set(name, k);
+      return k;
+    },
+    words(text) {
+      const known = words.get(text);
+      if (known !== undefined) return known;
+      const w = wordsOf(text);
+      words.set(text, w);
+      return w;
+    },
+  };
+}
+
 /** Share of words the two texts have in common (Jaccard), 0–1; 0 when either is empty. */
-export function commentLikeness(a: string | null, b: string | null): number {
+export function commentLikeness(a: string | null, b: string | null, derive: Derive = direct): number {
   if (!a || !b) return 0;
-  const x = wordsOf(a);
-  const y = wordsOf(b);
+  const x = derive.words(a);
+  const y = derive.words(b);
   if (x.size === 0 || y.size === 0) return 0;
   let common = 0;
   for (const w of x) if (y.has(w)) common++;
@@ -98,16 +127,16 @@ function timePoints(invitation: Candidate, review: ReviewFacts): number {
   return 2;
 }
 
-export function scoreMatch(invitation: Candidate, review: ReviewFacts): MatchScore {
+export function scoreMatch(invitation: Candidate, review: ReviewFacts, derive: Derive = direct): MatchScore {
   // A click counts only when it came before the review was written.
   const click = invitation.clickedAt !== null && invitation.clickedAt <= review.createdAt ? WEIGHTS.click : 0;
-  const a = nameKey(invitation.customerName);
-  const b = nameKey(review.authorName);
+  const a = derive.key(invitation.customerName);
+  const b = derive.key(review.authorName);
   const similarity = a && b ? jaroWinkler(a, b) : 0;
   // Below 0.7 two names say nothing; from there up to 1 the points grow linearly.
   const name = Math.round(WEIGHTS.name * Math.max(0, (similarity - 0.7) / 0.3));
   const time = timePoints(invitation, review);
-  const comment = Math.round(WEIGHTS.comment * Math.min(1, 2 * commentLikeness(invitation.comment, review.text)));
+  const comment = Math.round(WEIGHTS.comment * Math.min(1, 2 * commentLikeness(invitation.comment, review.text, derive)));
   return {
     score: Math.min(100, click + name + time + comment),
     reasons: { click, name, time, comment, name_similarity: Math.round(similarity * 100) / 100 },
