@@ -20,6 +20,8 @@ describe('digestInstant', () => {
     // Monday 9 March 07:59 (after the DST change, UTC−5): still last week's.
     expect(digestInstant(new Date('2026-03-09T12:59:00Z'), '08:00', 'mon', zone).toISOString()).toBe('2026-03-02T14:00:00.000Z');
     expect(digestInstant(new Date('2026-03-09T13:00:00Z'), '08:00', 'mon', zone).toISOString()).toBe('2026-03-09T13:00:00.000Z');
+    // A time stored by other means than the form falls back to 08:00 rather than stopping the loop.
+    expect(digestInstant(new Date('2026-03-02T15:00:00Z'), '8h', null, zone).toISOString()).toBe('2026-03-02T14:00:00.000Z');
   });
 });
 

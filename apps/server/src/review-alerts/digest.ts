@@ -16,7 +16,8 @@ const DEFAULT_TIME = '08:00';
  * period's key (review_alert_digests_once_uq): one digest per rule, recipient, channel and instant.
  */
 export function digestInstant(now: Date, sendTime: string | null, weeklyDay: string | null, timeZone: string): Date {
-  const [h, m] = (sendTime ?? DEFAULT_TIME).split(':').map(Number);
+  // The form allows HH:mm only; anything else stored by other means falls back to the default time.
+  const [h, m] = (/^([01]\d|2[0-3]):([0-5]\d)$/.test(sendTime ?? '') ? (sendTime ?? DEFAULT_TIME) : DEFAULT_TIME).split(':').map(Number);
   const minute = (h ?? 8) * 60 + (m ?? 0);
   for (let back = 0; back <= 7; back++) {
     const local = localTimeOf(new Date(now.getTime() - back * DAY_MS), timeZone);
