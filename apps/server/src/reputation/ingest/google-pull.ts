@@ -68,7 +68,7 @@ export async function pullLocation(ctx: PullContext, source: PullSource, now: Da
   const [connection] = rowsOf(
     await ctx.db.execute(sql`select account, refresh_token_encrypted, status from google_connections where client_id = ${source.clientId}`),
   );
-  if (!connection || connection.status !== 'active') throw new Error('This client has no active Google connection.');
+  if (connection?.status !== 'active') throw new Error('This client has no active Google connection.');
   const token = await accessToken(ctx, ctx.secrets.decrypt(String(connection.refresh_token_encrypted)));
   const since = source.lastPulledAt ? source.lastPulledAt.getTime() - OVERLAP_MS : null;
   const base = `${ctx.providers.googleBusiness.apiUrl.replace(/\/+$/, '')}/v4/${String(connection.account)}/${source.googleLocation}/reviews`;
