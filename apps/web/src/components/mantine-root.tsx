@@ -1,17 +1,18 @@
-import { createTheme, Drawer, MantineProvider, Modal } from '@mantine/core';
+import { createTheme, Drawer, MantineProvider, Modal, Notification } from '@mantine/core';
 import type { ReactNode } from 'react';
 import '@mantine/core/styles.css';
 import '../app/styles.css';
 import { accessibleColors } from './accessible-colors.ts';
 
 // Mantine's close buttons are an icon with no text: every dialog and drawer gets a name for
-// screen readers here, once, unless it gives its own ("Close panel" in side-panel.tsx).
+// screen readers here, once, unless it gives its own ("Close panel" in side-panel.tsx); so does every toast.
 const theme = createTheme({
   primaryColor: 'blue',
   defaultRadius: 'sm',
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
   },
 });
 
