@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   apiOf,
@@ -50,6 +51,13 @@ for (const width of WIDTHS) {
     await page.getByRole('button', { name: 'Scan now' }).click();
     await expect(page.getByText(/^Finished: scanned \d+ of \d+ locations$/)).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('progressbar', { name: 'Scan progress' })).toBeVisible();
+    // The screen with its rows, badges and progress: no serious or critical axe violation (decision 042).
+    await expect(listRows(page, LIST).first()).toBeVisible();
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .setLegacyMode(true)
+      .analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     // A listing the scan found with a phone mismatch (not yet touched by the other width's run).
     const api = await apiOf(page);
