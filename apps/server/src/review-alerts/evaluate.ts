@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Recipient, recipientsOf, ruleUsers } from '../alerts/recipients.ts';
 import { type Db, rowsOf } from '../db/client.ts';
 import { reviewAlertRecipients, reviewAlertRules, reviews } from '../db/schema/index.ts';
-import { isRecent, reviewTest } from './matching.ts';
+import { isRecent, ruleIndex } from './matching.ts';
 
 export type ReviewRule = typeof reviewAlertRules.$inferSelect;
 
@@ -119,9 +119,10 @@ export async function evaluateReviews(db: Db, reviewIds: readonly number[], now:
       .select()
       .from(reviewAlertRules)
       .where(and(eq(reviewAlertRules.clientId, clientId), eq(reviewAlertRules.status, 'active')));
+    const passed = ruleIndex(rules);
     const firing = recent
       .filter((r) => r.clientId === clientId)
-      .map((review) => ({ review, rules: rules.filter(reviewTest(review)) }))
+      .map((review) => ({ review, rules: passed(review) }))
       .filter((f) => f.rules.length > 0);
     if (firing.length === 0) continue;
     const reach = await recipientsOfRules(db, clientId, [...new Set(firing.flatMap((f) => f.rules))]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRecent, type ReviewFacts, type ReviewFilter, reviewMatches } from './matching.ts';
+import { isRecent, type ReviewFacts, type ReviewFilter, reviewMatches, ruleIndex } from './matching.ts';
 
 const rule: ReviewFilter = {
   locationIds: [],
@@ -45,5 +45,20 @@ describe('review alert filters', () => {
     const now = new Date('2026-03-10T00:00:00Z');
     expect(isRecent(new Date('2026-03-03T00:00:00Z'), now)).toBe(true);
     expect(isRecent(new Date('2026-03-02T23:59:59Z'), now)).toBe(false);
+  });
+});
+
+describe('ruleIndex', () => {
+  it('finds keyword rules by the review words and tests every other rule, in the rules order', () => {
+    const rules = [
+      { ...rule, keywords: ['rude'], name: 'a' },
+      { ...rule, keywords: [], name: 'b' },
+      { ...rule, keywords: ['cafe froid'], name: 'c' },
+      { ...rule, keywords: ['slow'], name: 'd' },
+    ];
+    const passed = ruleIndex(rules);
+    expect(passed({ ...review, text: 'Rude, and a café froid' }).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+    expect(passed({ ...review, text: 'Fine' }).map((r) => r.name)).toEqual(['b']);
+    expect(passed({ ...review, rating: 5, text: 'Rude' }).map((r) => r.name)).toEqual([]);
   });
 });
