@@ -123,6 +123,8 @@ for (const kind of testDatabaseKinds()) {
       const list = fake.reviews.get(`accounts/111/${GOOGLE_LOCATION}`) ?? [];
       const later = t0 + DAY / 2;
       list.push(review(500, later));
+      // One dated ahead of our clock at the time of the pull: refused, and the refusal kept in System Logs.
+      list.push(review(501, t0 + DAY + 3 * 3_600_000));
       const old = list[3];
       if (old) {
         old.updateTime = new Date(later).toISOString();

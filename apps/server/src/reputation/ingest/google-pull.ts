@@ -62,8 +62,11 @@ async function accessToken(ctx: PullContext, refreshToken: string): Promise<stri
   return token;
 }
 
-/** Pulls one location's new and changed reviews; answers how many the pages held. Throws what went wrong. */
-export async function pullLocation(ctx: PullContext, source: PullSource, now: Date): Promise<number> {
+/**
+ * Pulls one location's new and changed reviews; answers how many the pages held and the messages of
+ * those the ingest refused (say, a createTime ahead of our clock). Throws what went wrong.
+ */
+export async function pullLocation(ctx: PullContext, source: PullSource, now: Date): Promise<{ seen: number; refused: string[] }> {
   if (!pullEnabled(ctx.providers)) throw new Error('The Google review pull is off: no OAuth client is configured.');
   const [connection] = rowsOf(
     await ctx.db.execute(sql`select account, refresh_token_encrypted, status from google_connections where client_id = ${source.clientId}`),
@@ -74,6 +77,7 @@ export async function pullLocation(ctx: PullContext, source: PullSource, now: Da
   const base = `${ctx.providers.googleBusiness.apiUrl.replace(/\/+$/, '')}/v4/${String(connection.account)}/${source.googleLocation}/reviews`;
   let pageToken: string | null = null;
   let seen = 0;
+  const refused: string[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = new URLSearchParams({ pageSize: String(PAGE_SIZE), orderBy: 'updateTime desc' });
     if (pageToken) query.set('pageToken', pageToken);
@@ -91,18 +95,22 @@ export async function pullLocation(ctx: PullContext, source: PullSource, now: Da
       return since === null || Number.isNaN(at) || at >= since;
     });
     if (fresh.length > 0) {
-      await ingestReviews(
+      const result = await ingestReviews(
         ctx.db,
         { clientId: source.clientId, source: 'google', now },
         fresh.map((r) => ({ ...r, locationId: source.locationId, site: 'google' })),
       );
+      for (const a of result.reviews) {
+        if (a.outcome === 'refused')
+          refused.push(`${a.externalId ?? `review ${a.index + 1}`}: ${Object.values(a.errors).flat().join('; ')}`);
+      }
     }
     seen += fresh.length;
     // Newest-updated first: once a page reaches back past the last pull, the rest is older still.
     if (!next || fresh.length < reviews.length) break;
     pageToken = next;
   }
-  return seen;
+  return { seen, refused };
 }
 
 /** Claims up to `limit` due sources of active connections (skip locked: two workers never take one location). */
@@ -131,7 +139,23 @@ export async function claimDueSources(db: Db, now: Date, limit: number): Promise
 /** Pulls one claimed source and records the outcome on its row (and, on failure, the connection and System Logs). */
 export async function pullAndRecord(ctx: PullContext, source: PullSource, now: Date): Promise<void> {
   try {
-    const seen = await pullLocation(ctx, source, now);
+    const { seen, refused } = await pullLocation(ctx, source, now);
+    if (refused.length > 0) {
+      // Kept, never thrown away: the reviews Google gave that our rules refused.
+      await ctx.db.insert(systemLogs).values({
+        level: 'warn',
+        service: 'worker',
+        action: 'reviews.pull',
+        message:
+          `Google review pull of ${source.googleLocation}: ${refused.length} review${refused.length === 1 ? '' : 's'} refused (${refused.slice(0, 3).join(' | ')})`.slice(
+            0,
+            2000,
+          ),
+        clientId: source.clientId,
+        entityType: 'location',
+        entityId: source.locationId,
+      });
+    }
     await ctx.db.execute(sql`update review_pull_sources set last_pulled_at = ${now.toISOString()}::timestamptz,
         next_pull_at = ${new Date(now.getTime() + PULL_EVERY_MS).toISOString()}::timestamptz, last_error = null,
         reviews_seen = reviews_seen + ${seen}, updated_at = ${now.toISOString()}::timestamptz
