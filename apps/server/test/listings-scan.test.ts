@@ -138,6 +138,19 @@ for (const kind of testDatabaseKinds()) {
       expect(asked.some((r) => r.path.includes(encodeURIComponent(first.name)))).toBe(false);
     });
 
+    it('two Scan nows at once start one scan (on PostgreSQL on two connections): the other is answered the running one', async () => {
+      const db = ctx.database.db;
+      const [a, b] = await Promise.all([
+        startScan(db, { clientId, locationId: null, requestedBy: null }, new Date()),
+        startScan(db, { clientId, locationId: null, requestedBy: null }, new Date()),
+      ]);
+      expect([a.started, b.started].sort()).toEqual([false, true]);
+      expect(a.scan.id).toBe(b.scan.id);
+      await ctx.app.jobs.runDue();
+      const [done] = await db.select().from(listingScans).where(eq(listingScans.id, a.scan.id));
+      expect(done?.status).toBe('succeeded');
+    });
+
     it('found values are cleared 30 days after they were read; place ids, verdicts and scores stay', async () => {
       const db = ctx.database.db;
       const [first] = locs;
