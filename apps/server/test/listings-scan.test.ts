@@ -116,6 +116,18 @@ for (const kind of testDatabaseKinds()) {
       ]);
     });
 
+    it("a rescan reads Google by the listing's own place id, not its duplicate's", async () => {
+      const [, second] = locs;
+      if (!second) throw new Error('bed');
+      const before = fakes.requests.length;
+      expect((await send('POST', '/api/listings/scan', { location_id: second.id })).statusCode).toBe(202);
+      await ctx.app.jobs.runDue();
+      const google = (await rowsOf(second.id)).filter((r) => r.directory === 'google').sort((a, b) => a.id - b.id);
+      const details = fakes.requests.slice(before).find((r) => r.path.startsWith('/v1/places/place_'));
+      expect(details?.path).toBe(`/v1/places/${google[0]?.externalId}`);
+      expect(google.map((g) => g.status)).toEqual(['accurate', 'duplicate']);
+    });
+
     it('a scan whose worker died resumes where it stopped, scanning no location twice', async () => {
       const db = ctx.database.db;
       const { scan } = await startScan(db, { clientId, locationId: null, requestedBy: null }, new Date());

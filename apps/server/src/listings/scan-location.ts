@@ -43,7 +43,11 @@ export async function scanLocation(db: Db, sources: readonly ListingSource[], lo
       country: location.country,
     },
     googlePlaceId: location.googlePlaceId,
-    knownIds: existing.filter((e) => e.directory === directory && e.externalId && e.isMine !== false).map((e) => e.externalId ?? ''),
+    // The listing itself first (not a duplicate of it): Google is read by the first id (Place Details).
+    knownIds: existing
+      .filter((e) => e.directory === directory && e.externalId && e.isMine !== false)
+      .sort((a, b) => Number(a.duplicateOfId !== null) - Number(b.duplicateOfId !== null) || (b.score ?? -1) - (a.score ?? -1))
+      .map((e) => e.externalId ?? ''),
   });
   const answers = await Promise.all(
     sources.map(async (source) => {
