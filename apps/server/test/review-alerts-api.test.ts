@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   clients,
@@ -58,6 +58,11 @@ for (const kind of testDatabaseKinds()) {
           'Weekly digest of every review:weekly',
         ]);
       }
+      // The demo's negative reviews, ingested after the rules, fire the instant rule once their jobs run.
+      await ctx.app.jobs.runDue();
+      const instant = seeded.filter((r) => r.frequency === 'instant').map((r) => r.id);
+      const fired = await db.select().from(reviewAlertDeliveries).where(inArray(reviewAlertDeliveries.ruleId, instant));
+      expect(fired.filter((d) => d.status === 'sent').length).toBeGreaterThan(0);
     });
 
     it('creates a rule as the form sends it, audited, and reads it back with names and labels', async () => {
