@@ -5,7 +5,8 @@ import { recordClick } from './click.ts';
 import { reviewLinkNotFoundPage } from './pages.ts';
 
 /** The same policy as the survey pages (apps/server/src/public/routes.ts): no script, no forms. */
-const PUBLIC_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PUBLIC_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /** Any text up to the router's bound: a token of the wrong shape is simply not found. */
 const tokenParams = z.object({ token: z.string().max(200) });
 
