@@ -56,6 +56,21 @@ for (const kind of testDatabaseKinds()) {
       expect(await ampOf(amp)).toMatchObject({ status: 'invited', reviewId: null, suggestedReviewId: id, suggestedConfidence: 45 });
     });
 
+    it('a review matched by one invitation is no longer suggested on another', async () => {
+      const t = later();
+      const name = fresh('Uma');
+      const first = name.split(' ')[0] ?? '';
+      const waiting = await makeAmp(db(), bed.world, { name, invitedAt: t });
+      bed.clock.advance(30 * MINUTE);
+      const id = await review({ author: `${first} L` });
+      expect(await ampOf(waiting)).toMatchObject({ suggestedReviewId: id });
+      // The same customer's clicked invitation (another response) turns up: an update of the review runs the job again.
+      const clicked = await makeAmp(db(), bed.world, { name, invitedAt: t, clickedAt: new Date(t.getTime() + MINUTE) });
+      await matchReviews(db(), [id], bed.clock.now());
+      expect(await ampOf(clicked)).toMatchObject({ status: 'posted', reviewId: id });
+      expect(await ampOf(waiting)).toMatchObject({ status: 'invited', suggestedReviewId: null, suggestedConfidence: null });
+    });
+
     it('nothing under the suggestion threshold, nothing at another location or site, invited after the review or outside the window', async () => {
       const t = later();
       const name = fresh('Fay');

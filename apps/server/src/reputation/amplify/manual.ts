@@ -2,7 +2,7 @@ import { reviewSiteLabel } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { conflict, fieldsRefused } from '../../lib/http-error.ts';
-import { isUniqueViolation } from './match.ts';
+import { clearSuggestionsOf, isUniqueViolation } from './match.ts';
 import type { Amp } from './one.ts';
 
 /** Statuses a person may match by hand: open, or closed unmatched after the window (a late review). */
@@ -43,6 +43,7 @@ export async function matchByHand(db: Db, amp: Amp, reviewId: number, userId: nu
           returning id`),
       );
       if (done.length === 0) throw conflict('This invitation changed meanwhile; reload and try again.');
+      await clearSuggestionsOf(tx, [amp.id], now);
       await audit(tx);
     });
   } catch (error) {

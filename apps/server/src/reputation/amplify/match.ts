@@ -164,6 +164,23 @@ async function writeMatches(db: Db, pairs: readonly Pair[], now: Date): Promise<
   return written;
 }
 
+/**
+ * Once a review is matched, other open invitations of its location and site that suggested it no
+ * longer do (a person would be offered a review taken already). Read on amplifications_open_idx:
+ * the location's open invitations on that site, not the whole table.
+ */
+export async function clearSuggestionsOf(db: Db, matchedAmpIds: readonly number[], now: Date): Promise<void> {
+  if (matchedAmpIds.length === 0) return;
+  await db.execute(sql`
+    update amplifications s
+       set suggested_review_id = null, suggested_confidence = null, updated_at = ${now.toISOString()}::timestamptz
+      from amplifications m
+     where m.id in (select jsonb_array_elements_text(${JSON.stringify(matchedAmpIds)}::jsonb)::bigint)
+       and m.review_id is not null
+       and s.location_id = m.location_id and s.site = m.site and s.status in ('invited', 'clicked')
+       and s.suggested_review_id = m.review_id`);
+}
+
 /** A 40–69 candidate for a person to confirm, kept on the invitation unless it holds a better one. */
 async function writeSuggestions(db: Db, pairs: readonly Pair[], now: Date): Promise<void> {
   if (pairs.length === 0) return;
@@ -189,6 +206,7 @@ export async function matchReviews(db: Db, reviewIds: readonly number[], now: Da
     const auto = chosen.filter((p) => p.match.score >= MATCH_THRESHOLDS.auto);
     const written = await writeMatches(db, auto, now);
     matched += written.size;
+    await clearSuggestionsOf(db, [...written], now);
     await writeSuggestions(
       db,
       chosen.filter((p) => p.match.score < MATCH_THRESHOLDS.auto),
