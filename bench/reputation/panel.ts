@@ -77,17 +77,20 @@ async function run(kind: 'pglite' | 'pg') {
   const locs = sql`${`{${places.join(',')}}`}::text[]`;
   const pers = sql`${`{${people.join(',') || ''}}`}::int[]`;
   const reviewCount = Math.round((N * 3) / 20 + N / 20);
+  // The bench's reviews come after the demo's.
+  const [maxReview] = rowsOf(await db.execute(sql`select coalesce(max(id), 0)::int as n from reviews`));
+  const firstReview = Number(maxReview?.n ?? 0);
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
     // Reviews 1..posted are the posted invitations' own; the rest nobody's. Spread over the year.
     await tx.execute(sql`
       insert into reviews (id, client_id, location_id, site, external_id, author_name, rating, text, url, review_created_at, source, fetched_at, created_at)
-      select i, ${clientId}, (${locs})[1 + i % cardinality(${locs})], 'google', 'bench-' || i, 'Author ' || i, 1 + (i * 7) % 5,
+      select ${firstReview} + i, ${clientId}, (${locs})[1 + i % cardinality(${locs})], 'google', 'bench-' || i, 'Author ' || i, 1 + (i * 7) % 5,
         'Bench review number ' || i || ' — the service was good and the team was kind.', 'https://maps.google.com/?cid=' || i,
         ${now.toISOString()}::timestamptz - (i % 365) * interval '1 day' - (i % 86400) * interval '1 second', 'api',
         ${now.toISOString()}::timestamptz - (i % 365) * interval '1 day', ${now.toISOString()}::timestamptz - (i % 365) * interval '1 day'
       from generate_series(1, ${reviewCount}) i`);
-    await tx.execute(sql`select setval(pg_get_serial_sequence('reviews', 'id'), ${reviewCount})`);
+    await tx.execute(sql`select setval(pg_get_serial_sequence('reviews', 'id'), ${firstReview + reviewCount})`);
     // i % 20: 0–5 clicked, 6–8 posted (review (i / 20) * 3 + i % 20 - 5), 9 opted out, 10 failed,
     // else invited, or not_posted once 14 days old. Invited at: i seconds apart going back a year.
     await tx.execute(sql`
@@ -95,9 +98,9 @@ async function run(kind: 'pglite' | 'pg') {
         invited_at, clicked_at, click_count, review_id, match_confidence, matched_by, status)
       select ${clientId}, (${locs})[1 + i % cardinality(${locs})],
         case when cardinality(${pers}) > 0 and i % 3 = 0 then (${pers})[1 + i % cardinality(${pers})] end,
-        i, 'google', case when i % 4 = 0 then 'sms' else 'email' end, md5('bench' || i), 'Customer ' || i, 6 + i % 5,
+        1000000000 + i, 'google', case when i % 4 = 0 then 'sms' else 'email' end, md5('bench' || i), 'Customer ' || i, 6 + i % 5,
         t.at, case when i % 20 <= 8 then t.at + interval '1 hour' end, case when i % 20 <= 8 then 1 else 0 end,
-        case when i % 20 between 6 and 8 then (i / 20) * 3 + i % 20 - 5 end,
+        case when i % 20 between 6 and 8 then ${firstReview} + (i / 20) * 3 + i % 20 - 5 end,
         case when i % 20 between 6 and 8 then 70 + i % 30 end,
         case when i % 20 between 6 and 8 then 'auto' end,
         case when i % 20 <= 5 then 'clicked' when i % 20 <= 8 then 'posted' when i % 20 = 9 then 'opted_out' when i % 20 = 10 then 'failed'
