@@ -14,9 +14,11 @@ import { FilterBar } from '../../components/filters/filter-bar.tsx';
 import { SearchFilter } from '../../components/filters/search-filter.tsx';
 import { Page } from '../../components/page.tsx';
 import { ResourceTable } from '../../components/resource/resource-table.tsx';
+import { GoogleConnectionButton } from './google-connection.tsx';
 import { ReputationRowActions } from './reputation-panel-actions.tsx';
 import { ReputationKpiCards } from './reputation-panel-kpis.tsx';
 import { ReputationFilterFields, useReputationList } from './reputation-panel-list.tsx';
+import { ReviewImportButton } from './review-import.tsx';
 
 const def = reputationResource;
 
@@ -95,6 +97,8 @@ export default function ReputationPanelPage() {
         <Group gap="xs">
           <ColumnChooser columns={def.columns} choice={list.columns.choice} onChange={list.columns.setChoice} />
           <ExportButton path={`${def.path}/export`} query={list.exportQuery} />
+          {!waiting && <ReviewImportButton onImported={() => void list.refresh()} />}
+          {!waiting && <GoogleConnectionButton />}
         </Group>
       }
     >
