@@ -1,8 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { openInvitation } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, columnTexts, listRows, PHONE, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
-
-type Log = { id: number; location_id: string | null };
-type Location = { _id: string; review_links: Record<string, string>; updated_at: string };
 
 /**
  * Makes the panel's rows as a respondent does: a demo invitation of the current client still open
@@ -11,44 +9,17 @@ type Location = { _id: string; review_links: Record<string, string>; updated_at:
  * page's review link once (without leaving for Google), which records the click.
  */
 async function answerAsPromoter(page: Page, clientId: number, click: boolean): Promise<void> {
-  const api = await apiOf(page);
-  const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
-  for (const log of logs.data) {
-    if (!log.location_id) continue;
-    const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
-    const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
-    if (!token) continue;
-    const open = await page.request.get(`/s/${token}`, { headers: { accept: 'text/html' } });
-    if (!(await open.text()).includes('Send my answers')) continue;
-    const locations = await api.get<{ data: Location[] }>(`/api/endpoints?perPage=200`);
-    const location = locations.data.find((l) => l._id === log.location_id);
-    if (!location) continue;
-    if (!location.review_links.google) {
-      const res = await page.request.fetch(`/api/endpoints/${location._id}`, {
-        method: 'PATCH',
-        headers: await page.evaluate(() => ({
-          authorization: `Bearer ${(sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, '')}`,
-        })),
-        data: {
-          review_links: { ...location.review_links, google: 'https://g.page/r/reputation-panel-e2e/review' },
-          updated_at: location.updated_at,
-        },
-      });
-      expect(res.status(), await res.text()).toBe(200);
-    }
-    await page.goto(`/s/${token}`);
-    await page.getByRole('radio', { name: '10', exact: true }).first().check();
-    await page.getByRole('button', { name: 'Send my answers' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toContainText(/thank/i);
-    const link = await page.locator('a[href*="/r/"]').first().getAttribute('href');
-    expect(link, 'the thank-you page offers a review link').toBeTruthy();
-    if (click && link) {
-      const res = await page.request.get(link, { maxRedirects: 0 });
-      expect(res.status()).toBeGreaterThanOrEqual(300);
-    }
-    return;
+  const { token } = await openInvitation(page, clientId, 'https://g.page/r/reputation-panel-e2e/review');
+  await page.goto(`/s/${token}`);
+  await page.getByRole('radio', { name: '10', exact: true }).first().check();
+  await page.getByRole('button', { name: 'Send my answers' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/thank/i);
+  const link = await page.locator('a[href*="/r/"]').first().getAttribute('href');
+  expect(link, 'the thank-you page offers a review link').toBeTruthy();
+  if (click && link) {
+    const res = await page.request.get(link, { maxRedirects: 0 });
+    expect(res.status()).toBeGreaterThanOrEqual(300);
   }
-  throw new Error('no open invitation found in the demo data');
 }
 
 const CAPTION = 'Reputation items';

@@ -1,50 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
+import { postReview, reviewsToken } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, WIDTHS } from './support.ts';
 
 // The review alert engine end to end (issue 21, item 5, "Done when"): a rule made on screen; a
 // 1-star review posted through POST /api/v1/reviews with an API token (scope reviews:write) made
 // here fires an instant review alert found in Tracking Logs; a weekly digest goes out when the test
 // clock moves to its day and time in the client's zone (docs/decisions/030).
-
-type TokenUser = {
-  id: number;
-  client_id: number | null;
-  is_superadmin: number;
-  may_hold_token: boolean;
-  token_id: number | null;
-  state: string;
-};
-
-/**
- * A reviews:write token of a user of the current client (a user holds one token at a time: one
- * an earlier run or spec gave is revoked first), and one of the client's locations.
- */
-async function reviewsToken(page: Page): Promise<{ token: string; locationId: string }> {
-  const api = await apiOf(page);
-  const me = await api.get<{ data: { user: { current_client_id: number } } }>('/api/user');
-  const clientId = me.data.user.current_client_id;
-  const users = (await api.get<{ data: TokenUser[] }>(`/api/api-token?client=${clientId}&perPage=100`)).data.filter(
-    (u) => u.is_superadmin === 0 && u.may_hold_token && u.client_id === clientId,
-  );
-  const user = users.find((u) => u.state !== 'active') ?? users[0];
-  const locationId = (await api.get<{ data: { _id: string }[] }>('/api/endpoints?perPage=1')).data[0]?._id;
-  if (!user || !locationId) throw new Error('the current client has no user who may hold a token, or no location');
-  if (user.state === 'active' && user.token_id !== null) await api.post(`/api/api-token/${user.token_id}/revoke`, {}, 200);
-  const made = await api.post<{ data: { token: string } }>('/api/api-token', {
-    user_id: user.id,
-    name: `Reviews e2e ${Date.now()}`,
-    scopes: ['reviews:write'],
-  });
-  return { token: made.data.token, locationId };
-}
-
-/** One review posted as a review system does: Google's shape, a bearer token. */
-async function postReview(page: Page, token: string, review: Record<string, unknown>): Promise<void> {
-  const res = await page.request.post('/api/v1/reviews', { headers: { authorization: `Bearer ${token}` }, data: { reviews: [review] } });
-  expect(res.status(), await res.text()).toBe(200);
-  const answer = (await res.json()) as { data: { counts: { created: number } } };
-  expect(answer.data.counts.created).toBe(1);
-}
 
 async function alertsTo(page: Page, address: string, text: string) {
   await page.goto(`/admin/notifications/logs?recipient=${encodeURIComponent(address)}`);

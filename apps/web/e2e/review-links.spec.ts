@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { openInvitation } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, signInAsAdmin, WIDTHS } from './support.ts';
 
-type Log = { id: number; location_id: string | null };
-type Location = { _id: string; review_links: Record<string, string>; updated_at: string };
 type Row = { id: number; location_id: string; clicked_at: string | null; status: string; invited_at: string };
 
 /**
@@ -24,37 +23,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => new Promise<void>((done) => standIn.close(() => done())));
 
-/**
- * An open demo invitation of the current client (its link found in the invitation e-mail's log,
- * as a respondent finds it), its location's Google review link set to GOOGLE (Locations' API).
- */
-async function openInvitation(page: Page, clientId: number): Promise<{ token: string; locationId: string }> {
-  const api = await apiOf(page);
-  const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
-  const locations = await api.get<{ data: Location[] }>('/api/endpoints?perPage=200');
-  for (const log of logs.data) {
-    const location = locations.data.find((l) => l._id === log.location_id);
-    if (!location) continue;
-    const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
-    const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
-    if (!token) continue;
-    const open = await page.request.get(`/s/${token}`, { headers: { accept: 'text/html' } });
-    if (!(await open.text()).includes('Send my answers')) continue;
-    if (location.review_links.google !== GOOGLE) {
-      const res = await page.request.fetch(`/api/endpoints/${location._id}`, {
-        method: 'PATCH',
-        headers: await page.evaluate(() => ({
-          authorization: `Bearer ${(sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, '')}`,
-        })),
-        data: { review_links: { ...location.review_links, google: GOOGLE }, updated_at: location.updated_at },
-      });
-      expect(res.status(), await res.text()).toBe(200);
-    }
-    return { token, locationId: location._id };
-  }
-  throw new Error('no open invitation found in the demo data');
-}
-
 // Issue 21, item 2: the thank-you page's review links are /r/{token}; following one records the
 // click and lands on the location's stored link (here a local stand-in for Google's page).
 for (const width of WIDTHS) {
@@ -67,7 +35,7 @@ for (const width of WIDTHS) {
     const api = await apiOf(page);
     const me = await api.get<{ data: { user: { current_client_id: number } } }>('/api/user');
     const clientId = me.data.user.current_client_id;
-    const { token, locationId } = await openInvitation(page, clientId);
+    const { token, locationId } = await openInvitation(page, clientId, GOOGLE);
 
     await page.goto(`/s/${token}`);
     await page.getByRole('radio', { name: '9', exact: true }).first().check();

@@ -22,6 +22,8 @@ export function DateRangeFilter(props: {
       // Shown like every date on screen; the URL and the API keep yyyy-MM-dd.
       valueFormat={DATE_INPUT_FORMAT}
       clearable
+      // Mantine's clear button is an icon with no text: named for screen readers (axe button-name).
+      clearButtonProps={{ 'aria-label': 'Clear date range' }}
       allowSingleDateInRange
       w={260}
       value={value}
