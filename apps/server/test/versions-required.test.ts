@@ -11,6 +11,9 @@ import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from
 const MAY_SKIP: Readonly<Record<string, string>> = {
   'PUT /api/users/switch-client/:clientId': "the signed-in user's own current client: no one else writes it",
   'PUT /api/preferences/:key': "the signed-in user's own column choices: no one else writes them",
+  'PUT /api/reviews/google': 'replaces the connection whole with a refresh token typed anew each time: nothing read is written back',
+  'PUT /api/reviews/google/locations/:locationId':
+    "sets one field, the location's Google location, to the value typed, as a row action does: nothing read is written back",
   'PUT /api/test-clock': 'the browser tests’ clock (CLOCK_CONTROL only), not a record',
 };
 
@@ -48,7 +51,9 @@ for (const kind of testDatabaseKinds()) {
       const cached = lists.get(url);
       if (cached) return cached;
       const res = await ctx.app.inject({ method: 'GET', url: `${url}?perPage=20`, headers });
-      const data: unknown = res.statusCode === 200 ? res.json().data : [];
+      // A list route may answer CSV (a fix list, an export under another name): not rows to edit.
+      const json = res.statusCode === 200 && String(res.headers['content-type']).startsWith('application/json');
+      const data: unknown = json ? res.json().data : [];
       const rows = Array.isArray(data) ? (data as Record<string, unknown>[]) : [];
       lists.set(url, rows);
       return rows;
