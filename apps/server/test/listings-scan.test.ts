@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../src/config.ts';
-import { listingScans, listings, locations, systemLogs } from '../src/db/schema/index.ts';
+import { jobs, listingScans, listings, locations, systemLogs } from '../src/db/schema/index.ts';
 import { listingSources } from '../src/listings/install.ts';
 import { scanLocation } from '../src/listings/scan-location.ts';
 import { clearOldFoundValues, scheduleWeeklyScans } from '../src/listings/schedule.ts';
-import { startScan } from '../src/modules/listings/start-scan.ts';
+import { SCAN_STALE_MS, startScan } from '../src/modules/listings/start-scan.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 import { type BedLocation, listingClient } from './listings-bed.ts';
 import { type FakeProviders, PLACES_KEY, startFakeProviders, YELP_KEY } from './listings-fakes.ts';
@@ -161,6 +161,24 @@ for (const kind of testDatabaseKinds()) {
       await ctx.app.jobs.runDue();
       const [done] = await db.select().from(listingScans).where(eq(listingScans.id, a.scan.id));
       expect(done?.status).toBe('succeeded');
+    });
+
+    it('a scan whose job was lost (not moved on for 15 minutes) is failed, saying so, and the next Scan now starts a new one', async () => {
+      const db = ctx.database.db;
+      const t0 = new Date();
+      const { scan: lost } = await startScan(db, { clientId, locationId: null, requestedBy: null }, t0);
+      await db.delete(jobs).where(sql`${jobs.payload}->>'scanId' = ${String(lost.id)}`);
+      // Within the bound it still counts as running.
+      const soon = await startScan(db, { clientId, locationId: null, requestedBy: null }, new Date(t0.getTime() + SCAN_STALE_MS - 60_000));
+      expect(soon).toMatchObject({ started: false, scan: { id: lost.id } });
+      const later = await startScan(db, { clientId, locationId: null, requestedBy: null }, new Date(t0.getTime() + SCAN_STALE_MS + 60_000));
+      expect(later.started).toBe(true);
+      expect(later.scan.id).not.toBe(lost.id);
+      const [failed] = await db.select().from(listingScans).where(eq(listingScans.id, lost.id));
+      expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('stopped without finishing') });
+      await ctx.app.jobs.runDue(new Date(t0.getTime() + SCAN_STALE_MS + 120_000));
+      const [next] = await db.select().from(listingScans).where(eq(listingScans.id, later.scan.id));
+      expect(next?.status).toBe('succeeded');
     });
 
     it('found values are cleared 30 days after they were read; place ids, verdicts and scores stay', async () => {

@@ -5,6 +5,12 @@ import { insertJob } from '../../pipeline/queue.ts';
 
 /** The job that runs a scan, payload `{ scanId }`. */
 export const SCAN_JOB = 'scan-listings';
+/**
+ * A queued or running scan not moved on for this long has lost its job (its worker died, or the job
+ * failed for good): a running scan writes its progress after every location, and a location's
+ * provider calls are bounded well below this.
+ */
+export const SCAN_STALE_MS = 15 * 60_000;
 /** The advisory-lock namespace of starting a client's scan (the second key is the client id). */
 const SCAN_LOCK = 52_001;
 
@@ -28,7 +34,19 @@ export async function startScan(
       .from(listingScans)
       .where(and(eq(listingScans.clientId, input.clientId), inArray(listingScans.status, ['queued', 'running'])))
       .limit(1);
-    if (running) return { scan: running, started: false };
+    if (running && running.updatedAt.getTime() > now.getTime() - SCAN_STALE_MS) return { scan: running, started: false };
+    if (running) {
+      // Said on screen (the scan's status and error), so a lost scan never blocks the client's next one.
+      await tx
+        .update(listingScans)
+        .set({
+          status: 'failed',
+          error: 'The scan stopped without finishing (its worker stopped or its job failed).',
+          finishedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(listingScans.id, running.id));
+    }
     const [{ total } = { total: 0 }] = await tx
       .select({ total: count() })
       .from(locations)
