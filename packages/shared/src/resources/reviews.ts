@@ -102,6 +102,8 @@ function timeValue(v: unknown): Date | null | undefined {
   return Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1990 ? undefined : d;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function textValue(v: unknown, field: ReviewField, errors: ReviewErrors, max = MAX_TEXT): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') {
@@ -109,6 +111,12 @@ function textValue(v: unknown, field: ReviewField, errors: ReviewErrors, max = M
     return null;
   }
   const t = v.trim();
+  // A NUL or a lone surrogate cannot be stored in PostgreSQL text; the API's body guard refuses
+  // them before here, a pulled review (Google's JSON) reaches here with them: refused alone.
+  if (t.includes('\u0000') || LONE_SURROGATE.test(t)) {
+    errors[field] = [`The ${label(field)} field holds a character that cannot be stored (a NUL or a broken surrogate pair)`];
+    return null;
+  }
   if (t.length > max) errors[field] = [`The ${label(field)} field may hold at most ${max} characters`];
   return t === '' ? null : t;
 }

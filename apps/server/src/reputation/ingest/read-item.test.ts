@@ -52,6 +52,19 @@ describe('readReviewItem', () => {
     expect(readReviewItem([], now)).toMatchObject({ ok: false, errors: { review: [expect.any(String)] } });
   });
 
+  it('refuses a text a pulled review may hold but PostgreSQL cannot store: a NUL or a lone surrogate; a whole pair is fine', () => {
+    expect(readReviewItem(item({ comment: 'Nice\u0000place' }), now)).toMatchObject({
+      ok: false,
+      errors: { comment: [expect.stringContaining('cannot be stored')] },
+    });
+    expect(readReviewItem(item({ reviewer: { displayName: 'Dana \uD83D' } }), now)).toMatchObject({
+      ok: false,
+      errors: { reviewer: [expect.stringContaining('cannot be stored')] },
+    });
+    expect(readReviewItem(item({ comment: 'Lone \uDE00 low' }), now).ok).toBe(false);
+    expect(readReviewItem(item({ comment: 'Great \uD83D\uDE00' }), now).ok).toBe(true);
+  });
+
   it('fits the rating kind to the site: Facebook recommends, the others take stars', () => {
     expect(readReviewItem(item({ site: 'facebook', starRating: undefined, recommend: 'no' }), now)).toMatchObject({
       ok: true,
