@@ -167,6 +167,10 @@ for (const kind of testDatabaseKinds()) {
       const cleared = await inject('DELETE', '/api/reviews/google');
       expect(cleared.statusCode).toBe(204);
       expect(await ctx.database.db.select().from(reviewPullSources)).toHaveLength(0);
+      // Without a connection no worker would pull: Pull now says so rather than answering "queued".
+      const orphan = await inject('POST', `/api/reviews/google/locations/${locationId}/pull`);
+      expect(orphan.statusCode).toBe(409);
+      expect(orphan.json().message).toContain('no Google connection');
     });
   });
 }

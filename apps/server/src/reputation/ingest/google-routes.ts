@@ -189,6 +189,11 @@ export const googlePullRoutes: FastifyPluginAsyncZod<{ secrets: SecretBox; provi
     const { locationId } = request.params;
     if (!pullEnabled(opts.providers))
       throw new HttpError(409, 'The Google review pull is off: no OAuth client is configured on the server.');
+    // The workers pull only for an active connection (google-pull.ts): without one nothing would come.
+    const [connection] = rowsOf(
+      await app.db.execute(sql`select 1 from google_connections where client_id = ${client.id} and status = 'active'`),
+    );
+    if (!connection) throw new HttpError(409, 'This client has no Google connection: save one before pulling its reviews.');
     const changed = await app.db.transaction(async (tx) => {
       const rows = rowsOf(
         await tx.execute(sql`update review_pull_sources set next_pull_at = ${now()}::timestamptz, updated_at = ${now()}::timestamptz
