@@ -85,6 +85,12 @@ for (const kind of testDatabaseKinds()) {
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toMatch(/not sent/);
       expect((await ampOf(optedOut)).reminderSentAt).toBeNull();
+      // The audit trail says it was asked for and not sent, never only "sent".
+      const trail = await audited('amplifications.resend', optedOut);
+      expect(trail.sort((a, b) => a.id - b.id).map((r) => r.message)).toEqual([
+        expect.stringMatching(/^Sent a review reminder/),
+        expect.stringMatching(/was not sent: /),
+      ]);
       await db().delete(emailOptOuts).where(eq(emailOptOuts.email, 'dana@customer.test'));
 
       const sms = await amp();

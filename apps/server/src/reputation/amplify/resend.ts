@@ -46,14 +46,15 @@ function reminderOf(amp: Amp, links: { site: string; token: string }[], messenge
  * Resend invite (issue 21, item 2: one reminder at most): claims the reminder for every open site of
  * the respondent at once (reminder_sent_at, a conditional update, so two clicks send once), then sends
  * one message with their `/r/` links through the messenger (its suppression and opt-out checks). A
- * refused or failed send gives the claim back and says why. `audit` writes in the claim's transaction.
+ * refused or failed send gives the claim back and says why. `audit` writes in the claim's
+ * transaction, and again (with the reason) in the one that gives a refused send's claim back.
  */
 export async function resendInvite(
   db: Db,
   messenger: Messenger,
   amp: Amp,
   now: Date,
-  audit: (tx: Db, sentTo: string) => Promise<void>,
+  audit: (tx: Db, sentTo: string, notSent?: string) => Promise<void>,
 ): Promise<void> {
   if (amp.reminderSentAt !== null)
     throw conflict(`A reminder was already sent (${formatMoment(amp.reminderSentAt, amp.clientTimezone)}); only one is sent.`);
@@ -75,9 +76,13 @@ export async function resendInvite(
   });
   const result = await messenger.send(reminderOf(amp, links, messenger));
   if (result.status === 'suppressed' || result.status === 'failed') {
-    await db.execute(sql`
-      update amplifications set reminder_sent_at = null, updated_at = ${now.toISOString()}::timestamptz
-       where id in (select jsonb_array_elements_text(${JSON.stringify(links.map((l) => l.id))}::jsonb)::bigint)`);
-    throw conflict(`The reminder was not sent: ${result.error ?? result.status}.`);
+    const reason = result.error ?? result.status;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        update amplifications set reminder_sent_at = null, updated_at = ${now.toISOString()}::timestamptz
+         where id in (select jsonb_array_elements_text(${JSON.stringify(links.map((l) => l.id))}::jsonb)::bigint)`);
+      await audit(tx, to, reason);
+    });
+    throw conflict(`The reminder was not sent: ${reason}.`);
   }
 }

@@ -34,9 +34,12 @@ export const amplificationStaffRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(`${REPUTATION_PATH}/:id/resend`, { schema: { params, response: answer } }, async (request) => {
     const amp = await ampOf(request, request.params.id);
-    await resendInvite(app.db, app.messenger, amp, now(), (tx: Db, to: string) =>
+    const by = amp.channel === 'sms' ? 'SMS' : 'e-mail';
+    await resendInvite(app.db, app.messenger, amp, now(), (tx: Db, to: string, notSent?: string) =>
       request.audit(
-        entry(amp, 'resend', `Sent a review reminder for ${who(amp)} by ${amp.channel === 'sms' ? 'SMS' : 'e-mail'}`, { after: { to } }),
+        notSent === undefined
+          ? entry(amp, 'resend', `Sent a review reminder for ${who(amp)} by ${by}`, { after: { to } })
+          : entry(amp, 'resend', `The review reminder for ${who(amp)} by ${by} was not sent: ${notSent}`, { after: { to, sent: false } }),
         tx,
       ),
     );
