@@ -85,6 +85,24 @@ for (const kind of testDatabaseKinds()) {
       expect(await logsTo(to)).toHaveLength(2);
     });
 
+    it('a digest whose claim was left unsent (its worker died) goes out 10 minutes later, never lost; a fresh claim is left alone', async () => {
+      clock.set(new Date('2026-03-16T15:00:00Z')); // Monday
+      const to = `claimed-${kind}@alert.test`;
+      const ruleId = await onlyRule({ frequency: 'daily', sendTime: '17:30', extraEmails: [to] });
+      await review({ rating: 1, text: 'Lost?', author: 'Cy' });
+      // A worker claimed the 17:30 digest, then died before sending it.
+      const period = new Date('2026-03-16T22:30:00Z');
+      await db().insert(reviewAlertDigests).values({ ruleId, channel: 'email', recipient: to, periodStart: period, createdAt: period });
+      await at('2026-03-16T22:35:00Z');
+      expect(await logsTo(to)).toHaveLength(0);
+      await at('2026-03-16T22:41:00Z');
+      const mails = await logsTo(to);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.bodyText).toContain('Cy: “Lost?”');
+      await at('2026-03-16T23:00:00Z');
+      expect(await logsTo(to)).toHaveLength(1);
+    });
+
     it('a weekly digest goes on its weekday at its time only', async () => {
       clock.set(new Date('2026-03-10T15:00:00Z')); // Tuesday
       const to = `weekly-${kind}@alert.test`;
