@@ -65,6 +65,28 @@ for (const kind of testDatabaseKinds()) {
       expect(await logsTo(to)).toHaveLength(2);
     });
 
+    it('a digest whose claim was left unsent (its worker died) goes out 10 minutes later, never lost; a fresh claim is left alone', async () => {
+      clock.set(new Date('2026-03-16T15:00:00Z')); // Monday, 10:00 in Chicago (UTC−5)
+      const to = `claimed-${kind}@alert.test`;
+      const ruleId = await onlyRule({ trigger: 'detractor', frequency: 'daily_digest', digestHour: 17, extraEmails: [to] });
+      clock.advance(MINUTE);
+      await makeResponse(bed.database.db, bed.world, { score: 1, comment: 'Lost?' }, clock.now());
+      await bed.app.jobs.runDue();
+      // A worker claimed the 17:00 digest, then died before sending it.
+      const period = new Date('2026-03-16T22:00:00Z');
+      await bed.database.db
+        .insert(surveyAlertDigests)
+        .values({ ruleId, channel: 'email', recipient: to, periodStart: period, createdAt: period });
+      await at('2026-03-16T22:05:00Z');
+      expect(await logsTo(to)).toHaveLength(0);
+      await at('2026-03-16T22:11:00Z');
+      const mails = await logsTo(to);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.bodyText).toContain('“Lost?”');
+      await at('2026-03-16T22:30:00Z');
+      expect(await logsTo(to)).toHaveLength(1);
+    });
+
     it('an alert nobody acknowledges within escalate_after_hours goes to the escalation addresses once; an acknowledged one never does', async () => {
       clock.set(new Date('2026-03-05T15:00:00Z'));
       const boss = `boss-${kind}@alert.test`;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger, OutboundMessage } from '../messaging/send.ts';
 import { localTimeOf, zonedTime } from '../pipeline/schedule.ts';
+import { claimDigest } from './digest-claim.ts';
 import { outcomeOf } from './reasons.ts';
 
 type Waiting = {
@@ -116,14 +117,13 @@ export async function sendDigests(db: Db, messenger: Messenger, now: Date): Prom
         await settle('unsent', 'rule_paused_at_send', null, null, null);
         continue;
       }
-      const [digest] = rowsOf(
-        await db.execute(sql`
-          insert into survey_alert_digests (rule_id, channel, recipient, period_start, created_at)
-          values (${rule.ruleId}, ${first.channel}, ${first.recipient}, ${period.toISOString()}::timestamptz, ${at}::timestamptz)
-          on conflict do nothing returning id`),
+      const digestId = await claimDigest(
+        db,
+        'survey_alert_digests',
+        { ruleId: rule.ruleId, channel: first.channel, recipient: first.recipient, periodStart: period },
+        now,
       );
-      if (!digest) continue;
-      const digestId = Number(digest.id);
+      if (digestId === null) continue;
       const result = await messenger.send(digestMessage(rule, first.channel, first.recipient, group, digestId));
       await db.execute(
         sql`update survey_alert_digests set sent_at = ${at}::timestamptz, notification_id = ${result.id} where id = ${digestId}`,

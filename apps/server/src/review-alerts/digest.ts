@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { claimDigest } from '../alerts/digest-claim.ts';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
 import { localTimeOf, zonedTime } from '../pipeline/schedule.ts';
@@ -50,13 +51,6 @@ type Waiting = {
  * deliveries to the instant loop (deliver.ts), which retries them one by one, as survey digests do
  * (apps/server/src/alerts/digest.ts). Answers how many digests it sent.
  */
-/**
- * A digest row is the claim on its period's message. One left unsent this long (its worker died,
- * or the send threw, before it was marked sent) is claimed again, so its pending deliveries go out
- * late rather than never; a crash between the send and its marking may then send it twice.
- */
-const DIGEST_CLAIM_MS = 10 * 60_000;
-
 export async function sendReviewDigests(db: Db, messenger: Messenger, now: Date): Promise<number> {
   const rules = rowsOf(
     await db.execute(sql`
@@ -124,17 +118,13 @@ export async function sendReviewDigests(db: Db, messenger: Messenger, now: Date)
         await settleAll({ status: 'failed', reason: 'rule_paused_at_send', nextRetryAt: null }, null, null);
         continue;
       }
-      const [digest] = rowsOf(
-        await db.execute(sql`
-          insert into review_alert_digests (rule_id, channel, recipient, period_start, created_at)
-          values (${rule.ruleId}, ${first.channel}, ${first.recipient}, ${period.toISOString()}::timestamptz, ${at}::timestamptz)
-          on conflict (rule_id, recipient, channel, period_start) do update set created_at = excluded.created_at
-            where review_alert_digests.sent_at is null
-              and review_alert_digests.created_at < ${new Date(now.getTime() - DIGEST_CLAIM_MS).toISOString()}::timestamptz
-          returning id`),
+      const digestId = await claimDigest(
+        db,
+        'review_alert_digests',
+        { ruleId: rule.ruleId, channel: first.channel, recipient: first.recipient, periodStart: period },
+        now,
       );
-      if (!digest) continue;
-      const digestId = Number(digest.id);
+      if (digestId === null) continue;
       const message = reviewDigestMessage(
         rule,
         first.channel,
