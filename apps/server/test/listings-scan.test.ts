@@ -181,6 +181,31 @@ for (const kind of testDatabaseKinds()) {
       expect(next?.status).toBe('succeeded');
     });
 
+    it('a rescan keeps what a person did while the directories were being read (Not mine meanwhile stays)', async () => {
+      const db = ctx.database.db;
+      const [first] = locs;
+      if (!first) throw new Error('bed');
+      const [location] = await db.select().from(locations).where(eq(locations.id, first.id));
+      if (!location) throw new Error('bed');
+      const sources = listingSources(ctx.config.providers);
+      await scanLocation(db, sources, location, null, new Date());
+      const [yelp] = (await rowsOf(first.id)).filter((r) => r.directory === 'yelp' && r.externalId !== null);
+      if (!yelp) throw new Error('no Yelp listing');
+      // Someone presses Not mine on the Yelp listing while the rescan waits on the directories.
+      const slow = sources.map((source) => ({
+        ...source,
+        lookup: async (target: Parameters<typeof source.lookup>[0]) => {
+          const found = await source.lookup(target);
+          if (source.directory === 'yelp')
+            await db.update(listings).set({ isMine: false, status: 'suppressed', updatedAt: new Date() }).where(eq(listings.id, yelp.id));
+          return found;
+        },
+      }));
+      await scanLocation(db, slow, location, null, new Date());
+      const [after] = await db.select().from(listings).where(eq(listings.id, yelp.id));
+      expect(after).toMatchObject({ isMine: false, status: 'suppressed' });
+    });
+
     it('found values are cleared 30 days after they were read; place ids, verdicts and scores stay', async () => {
       const db = ctx.database.db;
       const [first] = locs;

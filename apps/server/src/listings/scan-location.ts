@@ -59,12 +59,15 @@ export async function scanLocation(db: Db, sources: readonly ListingSource[], lo
       return { directory: source.directory, judged };
     }),
   );
-  const plan: Plan = { inserts: [], duplicates: [], updates: [], deletes: [] };
-  for (const { directory, judged } of answers) {
-    const known = existing.filter((e) => e.directory === directory);
-    planDirectory(plan, { clientId: location.clientId, locationId: location.id, directory }, ours(judged, known), known, now);
-  }
   await db.transaction(async (tx) => {
+    // Planned from the rows as they are now, locked: what a person did while the directories were
+    // being read (Not mine, Set listing URL, Flag duplicate, Mark updated) is kept, never overwritten.
+    const current = await tx.select().from(listings).where(eq(listings.locationId, location.id)).for('update');
+    const plan: Plan = { inserts: [], duplicates: [], updates: [], deletes: [] };
+    for (const { directory, judged } of answers) {
+      const known = current.filter((e) => e.directory === directory);
+      planDirectory(plan, { clientId: location.clientId, locationId: location.id, directory }, ours(judged, known), known, now);
+    }
     await apply(tx, plan);
     if (scanId !== null)
       await tx
