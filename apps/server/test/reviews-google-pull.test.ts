@@ -4,6 +4,7 @@ import { testConfig } from '../src/config.ts';
 import { googleConnections, locations, reviewPullSources, reviews, systemLogs } from '../src/db/schema/index.ts';
 import { secretBox } from '../src/pipeline/ingest/secret.ts';
 import { createQueue, type Queue } from '../src/pipeline/queue.ts';
+import { claimDueSources, pullAndRecord } from '../src/reputation/ingest/google-pull.ts';
 import { installReviewPulls } from '../src/reputation/ingest/install.ts';
 import { type FakeGoogle, type FakeReview, startFakeGoogle } from './fake-google-business.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
@@ -143,6 +144,24 @@ for (const kind of testDatabaseKinds()) {
           .from(reviews)
           .where(eq(reviews.externalId, `G500-${kind}`)),
       ).toHaveLength(1);
+    });
+
+    it('a Pull now pressed while a pull runs is kept: the location stays due rather than waiting a day', async () => {
+      const now = new Date(t0 + 3 * DAY);
+      const [claimed] = await claimDueSources(ctx.database.db, now, 10);
+      expect(claimed?.locationId).toBe(locationId);
+      if (!claimed) return;
+      // Pull now, as its route does, while this worker holds the claim.
+      await ctx.database.db.update(reviewPullSources).set({ nextPullAt: now }).where(eq(reviewPullSources.locationId, locationId));
+      await pullAndRecord(
+        { db: ctx.database.db, providers: ctx.config.providers, secrets: secretBox(ctx.config), backoffMs: 1 },
+        claimed,
+        now,
+      );
+      const [source] = await ctx.database.db.select().from(reviewPullSources).where(eq(reviewPullSources.locationId, locationId));
+      expect(source?.lastPulledAt?.getTime()).toBe(now.getTime());
+      expect(source?.nextPullAt?.getTime()).toBe(now.getTime());
+      expect(source?.lastError).toBeNull();
     });
 
     it('keeps a failure on the source, the connection and System Logs; Pull now makes the location due', async () => {

@@ -19,7 +19,7 @@ import { ingestReviews } from './ingest.ts';
 export const PULL_EVERY_MS = 24 * 3_600_000;
 /** After a failure, the next try. */
 export const RETRY_AFTER_FAILURE_MS = 3_600_000;
-/** How long a claimed location is its worker's: no other worker pulls it meanwhile. */
+/** How long a claimed location is its worker's, renewed after each page: no other worker pulls it meanwhile. */
 export const CLAIM_MS = 15 * 60_000;
 /** Reviews edited just before the last pull may have been missed by its pages: read back this far. */
 const OVERLAP_MS = 3_600_000;
@@ -76,6 +76,7 @@ export async function pullLocation(ctx: PullContext, source: PullSource, now: Da
   const since = source.lastPulledAt ? source.lastPulledAt.getTime() - OVERLAP_MS : null;
   const base = `${ctx.providers.googleBusiness.apiUrl.replace(/\/+$/, '')}/v4/${String(connection.account)}/${source.googleLocation}/reviews`;
   let pageToken: string | null = null;
+  const began = Date.now();
   let seen = 0;
   const refused: string[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -106,6 +107,10 @@ export async function pullLocation(ctx: PullContext, source: PullSource, now: Da
       }
     }
     seen += fresh.length;
+    // The claim grows with the pull (a long one outlasts CLAIM_MS), while it is still this worker's.
+    const until = new Date(now.getTime() + (Date.now() - began) + CLAIM_MS).toISOString();
+    await ctx.db.execute(sql`update review_pull_sources set next_pull_at = ${until}::timestamptz
+      where location_id = ${source.locationId} and next_pull_at > ${now.toISOString()}::timestamptz`);
     // Newest-updated first: once a page reaches back past the last pull, the rest is older still.
     if (!next || fresh.length < reviews.length) break;
     pageToken = next;
@@ -156,13 +161,16 @@ export async function pullAndRecord(ctx: PullContext, source: PullSource, now: D
         entityId: source.locationId,
       });
     }
+    // The next pull in a day, unless someone asked for one meanwhile (Pull now, a new mapping: due at once).
     await ctx.db.execute(sql`update review_pull_sources set last_pulled_at = ${now.toISOString()}::timestamptz,
-        next_pull_at = ${new Date(now.getTime() + PULL_EVERY_MS).toISOString()}::timestamptz, last_error = null,
-        reviews_seen = reviews_seen + ${seen}, updated_at = ${now.toISOString()}::timestamptz
+        next_pull_at = case when next_pull_at > ${now.toISOString()}::timestamptz
+          then ${new Date(now.getTime() + PULL_EVERY_MS).toISOString()}::timestamptz else next_pull_at end,
+        last_error = null, reviews_seen = reviews_seen + ${seen}, updated_at = ${now.toISOString()}::timestamptz
       where location_id = ${source.locationId}`);
-    await ctx.db.execute(
-      sql`update google_connections set last_error = null where client_id = ${source.clientId} and last_error is not null`,
-    );
+    // The connection's error clears once none of its locations still fails.
+    await ctx.db.execute(sql`update google_connections set last_error = null
+      where client_id = ${source.clientId} and last_error is not null
+        and not exists (select 1 from review_pull_sources p where p.client_id = ${source.clientId} and p.last_error is not null)`);
   } catch (err) {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     await ctx.db.transaction(async (tx) => {
