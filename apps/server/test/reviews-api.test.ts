@@ -179,20 +179,24 @@ for (const kind of testDatabaseKinds()) {
       expect(facebook).toMatchObject({ rating: null, recommend: true, sentiment: 'positive' });
     });
 
-    it("never touches another client's review that has the same site id", async () => {
+    it("keeps each client's copy of a site's review apart: another client's same site id neither touches nor blocks it", async () => {
       const mine = await post({ reviews: [review(`X1-${kind}`)] });
       expect(mine.json().data.reviews[0].outcome).toBe('created');
+      // Review ids are public: another client sending the same one gets its own copy, and ours is untouched.
       const theirs = await post(
         { reviews: [review(`X1-${kind}`, { locationId: otherLocationId, starRating: 'ONE', updateTime: ago(0) })] },
         otherToken,
       );
-      expect(theirs.json().data.reviews[0]).toMatchObject({ outcome: 'refused' });
-      expect(theirs.json().data.reviews[0].errors.reviewId[0]).toContain("another client's review");
-      const [row] = await ctx.database.db
+      expect(theirs.json().data.reviews[0]).toMatchObject({ outcome: 'created' });
+      const rows = await ctx.database.db
         .select()
         .from(reviews)
         .where(eq(reviews.externalId, `X1-${kind}`));
-      expect(row).toMatchObject({ rating: 5, locationId });
+      expect(rows.find((r) => r.locationId === locationId)).toMatchObject({ rating: 5 });
+      expect(rows.find((r) => r.locationId === otherLocationId)).toMatchObject({ rating: 1 });
+      expect(rows).toHaveLength(2);
+      // Ours, sent again, is still ours and unchanged.
+      expect((await post({ reviews: [review(`X1-${kind}`)] })).json().data.reviews[0].outcome).toBe('unchanged');
     });
 
     it('refuses a batch over the limit naming the Reviews field, an empty one, a console session and a missing token', async () => {

@@ -58,7 +58,8 @@ export const reviews = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('reviews_site_external_uq').on(t.site, t.externalId),
+    // Per client: a site's review id is public, so one client can never claim another's (or block its copy).
+    uniqueIndex('reviews_client_site_external_uq').on(t.clientId, t.site, t.externalId),
     index('reviews_client_site_created_idx').on(t.clientId, t.site, t.reviewCreatedAt, t.id),
     index('reviews_location_site_created_idx').on(t.locationId, t.site, t.reviewCreatedAt),
   ],

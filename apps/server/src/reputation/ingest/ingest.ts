@@ -40,7 +40,7 @@ class DryRunDone extends Error {}
 
 type Accepted = { index: number; review: IncomingReview; clientId: number };
 
-const keyOf = (site: string, externalId: string) => `${site}\u0000${externalId}`;
+const keyOf = (clientId: number, site: string, externalId: string) => `${clientId}\u0000${site}\u0000${externalId}`;
 
 function sentimentOf(r: IncomingReview): string | null {
   if (r.recommend !== null) return r.recommend ? 'positive' : 'negative';
@@ -77,7 +77,7 @@ async function upsert(tx: Db, chunk: Accepted[], source: ReviewSource, now: Date
     sentiment: sentimentOf(r),
   }));
   const at = now.toISOString();
-  // A review of another client under the same site id is never touched (the where clause), and
+  // Each client's copy of a site's review is its own (one client can never hold another's), and
   // an older copy (say, a pull that lags the API) never overwrites a newer one.
   const result = await tx.execute(sql`
     insert into reviews (client_id, location_id, site, external_id, author_name, rating, recommend, text, url,
@@ -87,35 +87,39 @@ async function upsert(tx: Db, chunk: Accepted[], source: ReviewSource, now: Date
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(client_id int, location_id text, site text, external_id text,
       author_name text, rating smallint, recommend boolean, text text, url text, review_created_at timestamptz,
       review_updated_at timestamptz, reply_text text, replied_at timestamptz, sentiment text)
-    on conflict (site, external_id) do update set
+    on conflict (client_id, site, external_id) do update set
       location_id = excluded.location_id, author_name = excluded.author_name, rating = excluded.rating,
       recommend = excluded.recommend, text = excluded.text, url = excluded.url,
       review_created_at = excluded.review_created_at, review_updated_at = excluded.review_updated_at,
       reply_text = excluded.reply_text, replied_at = excluded.replied_at, sentiment = excluded.sentiment,
       fetched_at = excluded.fetched_at, updated_at = excluded.updated_at
-    where reviews.client_id = excluded.client_id
-      and coalesce(excluded.review_updated_at, excluded.review_created_at) >= coalesce(reviews.review_updated_at, reviews.review_created_at)
+    where coalesce(excluded.review_updated_at, excluded.review_created_at) >= coalesce(reviews.review_updated_at, reviews.review_created_at)
       and (reviews.location_id, reviews.author_name, reviews.rating, reviews.recommend, reviews.text, reviews.url,
         reviews.review_created_at, reviews.review_updated_at, reviews.reply_text, reviews.replied_at)
       is distinct from (excluded.location_id, excluded.author_name, excluded.rating, excluded.recommend, excluded.text,
         excluded.url, excluded.review_created_at, excluded.review_updated_at, excluded.reply_text, excluded.replied_at)
-    returning id, site, external_id, (xmax = 0) as inserted`);
+    returning id, client_id, site, external_id, (xmax = 0) as inserted`);
   return rowsOf(result).map((r) => ({
     id: Number(r.id),
-    key: keyOf(String(r.site), String(r.external_id)),
+    key: keyOf(Number(r.client_id), String(r.site), String(r.external_id)),
     inserted: r.inserted === true,
   }));
 }
 
 /** The rows already stored under these keys (those the upsert left alone), with their client. */
 async function storedOf(tx: Db, chunk: Accepted[]): Promise<Map<string, { id: number; clientId: number }>> {
-  const keys = chunk.map((a) => ({ site: a.review.site, external_id: a.review.externalId }));
+  const keys = chunk.map((a) => ({ client_id: a.clientId, site: a.review.site, external_id: a.review.externalId }));
   const rows = rowsOf(
     await tx.execute(sql`select r.id, r.site, r.external_id, r.client_id from reviews r
-      join jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(site text, external_id text)
-        on r.site = k.site and r.external_id = k.external_id`),
+      join jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(client_id int, site text, external_id text)
+        on r.client_id = k.client_id and r.site = k.site and r.external_id = k.external_id`),
   );
-  return new Map(rows.map((r) => [keyOf(String(r.site), String(r.external_id)), { id: Number(r.id), clientId: Number(r.client_id) }]));
+  return new Map(
+    rows.map((r) => [
+      keyOf(Number(r.client_id), String(r.site), String(r.external_id)),
+      { id: Number(r.id), clientId: Number(r.client_id) },
+    ]),
+  );
 }
 
 /**
@@ -154,7 +158,8 @@ export async function ingestReviews(db: Db, options: IngestOptions, items: reado
       answers[index] = refused(index, id, r.errors);
       return;
     }
-    const key = keyOf(r.review.site, r.review.externalId);
+    // The same site id twice in one batch is one review sent twice, whichever location it names.
+    const key = `${r.review.site}\u0000${r.review.externalId}`;
     const first = firstOf.get(key);
     if (first !== undefined) {
       answers[index] = refused(index, r.review.externalId, {
@@ -177,17 +182,19 @@ export async function ingestReviews(db: Db, options: IngestOptions, items: reado
     } else accepted.push({ ...r, clientId: owner });
   }
   // One order for every writer, so two batches that share reviews lock them in the same order.
-  accepted.sort((a, b) => (keyOf(a.review.site, a.review.externalId) < keyOf(b.review.site, b.review.externalId) ? -1 : 1));
+  accepted.sort((a, b) =>
+    keyOf(a.clientId, a.review.site, a.review.externalId) < keyOf(b.clientId, b.review.site, b.review.externalId) ? -1 : 1,
+  );
 
   const write = async (tx: Db) => {
     const written: number[] = [];
     for (let i = 0; i < accepted.length; i += CHUNK) {
       const chunk = accepted.slice(i, i + CHUNK);
       const changed = new Map((await upsert(tx, chunk, options.source, options.now)).map((c) => [c.key, c]));
-      const left = chunk.filter((a) => !changed.has(keyOf(a.review.site, a.review.externalId)));
+      const left = chunk.filter((a) => !changed.has(keyOf(a.clientId, a.review.site, a.review.externalId)));
       const stored = left.length > 0 ? await storedOf(tx, left) : new Map<string, { id: number; clientId: number }>();
       for (const a of chunk) {
-        const key = keyOf(a.review.site, a.review.externalId);
+        const key = keyOf(a.clientId, a.review.site, a.review.externalId);
         const c = changed.get(key);
         const s = stored.get(key);
         if (c) {
@@ -203,7 +210,8 @@ export async function ingestReviews(db: Db, options: IngestOptions, items: reado
           answers[a.index] = { index: a.index, externalId: a.review.externalId, outcome: 'unchanged', id: s.id, errors: {} };
         } else {
           answers[a.index] = refused(a.index, a.review.externalId, {
-            reviewId: [`The ${REVIEW_FIELD_LABELS.reviewId} field names another client's review on this site`],
+            // Only when the stored row changed between the upsert and this read: sent again, it is written.
+            reviewId: [`The ${REVIEW_FIELD_LABELS.reviewId} field names a review that changed while this batch was written; send it again`],
           });
         }
       }
