@@ -1,4 +1,5 @@
 // Browser APIs jsdom lacks, which Mantine uses.
+import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { writeDocumentCookie } from './lib/session-storage.ts';
 
@@ -24,6 +25,9 @@ window.ResizeObserver ??= ResizeObserverShim as unknown as typeof ResizeObserver
 Element.prototype.scrollIntoView ??= () => undefined;
 
 afterEach(() => {
+  // Unmounted after each test (vitest runs without globals, so Testing Library cannot do it itself):
+  // a closed dialog's focus-return timer is cleared instead of firing after jsdom is gone.
+  cleanup();
   window.sessionStorage.clear();
   document.cookie.split(';').forEach((c) => {
     const name = c.split('=')[0]?.trim();
