@@ -52,6 +52,7 @@ import type { Clock } from './pipeline/types.ts';
 import { auditPlugin } from './plugins/audit.ts';
 import { type Access, authPlugin } from './plugins/auth.ts';
 import { clientScopePlugin } from './plugins/client-scope.ts';
+import { corsPlugin } from './plugins/cors.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ingest: { secrets, allowPrivateHosts: config.sftpAllowPrivate, providers: config.providers },
   });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
+  await app.register(corsPlugin, { origins: config.corsOrigins });
   await app.register(inputGuardPlugin);
   await app.register(authPlugin, { retiredMasterEmail: config.retiredMasterEmail, session: config.session });
   await app.register(clientScopePlugin);

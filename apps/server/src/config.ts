@@ -23,6 +23,11 @@ const envSchema = z.object({
   API_BASE_URL: optionalUrl,
   REPUTATION_BASE_URL: optionalUrl,
   IDENTITY_BASE_URL: optionalUrl,
+  // Consoles on other origins allowed to call this server (apps/server/src/plugins/cors.ts).
+  CORS_ORIGINS: z
+    .string()
+    .regex(/^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/, 'must be a comma list of origins, e.g. https://console.example.com')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   TRUST_PROXY: z
@@ -128,6 +133,8 @@ export type Config = {
   cookieDomain: string | null;
   /** Base URLs the browser calls; empty string = same origin. */
   publicUrls: { api: string; reputation: string; identity: string };
+  /** Exact origins (scheme, host, port) of consoles on other origins that may call this server; none by default. */
+  corsOrigins: string[];
   logLevel: string;
   /** Built web app to serve; null serves the API only (tests). */
   webDistDir: string | null;
@@ -184,6 +191,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reputation: stripSlash(e.REPUTATION_BASE_URL),
       identity: stripSlash(e.IDENTITY_BASE_URL),
     },
+    corsOrigins: (e.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== '')
+      .map((o) => new URL(o).origin),
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
     session: { idleMinutes: 120, absoluteHours: 12 },
