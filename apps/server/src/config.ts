@@ -69,7 +69,7 @@ const envSchema = z.object({
     )
     .default('+15555550100'),
   // Review and listing providers (apps/server/src/reputation, apps/server/src/listings): base URLs
-  // point tests at local fakes; without keys the Listings Tool reads the built-in demo directory.
+  // point tests at local fakes; without a key a listing directory is not checked (LISTINGS_DEMO_DIRECTORY below).
   GOOGLE_BUSINESS_API_URL: z.url().default('https://mybusiness.googleapis.com'),
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GOOGLE_OAUTH_CLIENT_ID: z.string().max(500).optional(),
@@ -78,6 +78,8 @@ const envSchema = z.object({
   GOOGLE_PLACES_API_KEY: z.string().max(500).optional(),
   YELP_API_URL: z.url().default('https://api.yelp.com'),
   YELP_API_KEY: z.string().max(500).optional(),
+  // The Listings Tool's built-in demo directory answers for directories without a connection (as DEMO_DATA unless set).
+  LISTINGS_DEMO_DIRECTORY: booleanFlag.optional(),
   // Lets the provider calls reach loopback and private addresses (local fakes; docs/decisions/034-outbound-addresses.md).
   PROVIDERS_ALLOW_PRIVATE: booleanFlag.optional(),
   // The pipeline's workers (apps/server/src/pipeline): on in the server process unless WORKERS=0.
@@ -120,6 +122,8 @@ export type ProvidersConfig = {
   yelp: { apiUrl: string; apiKey: string | null };
   /** Whether provider calls may reach loopback or private addresses (never a metadata service). */
   allowPrivateHosts: boolean;
+  /** Whether the built-in demo directory answers for listing directories without a connection (else: not checked). */
+  demoDirectory: boolean;
 };
 
 export type Config = {
@@ -215,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       googlePlaces: { apiUrl: stripSlash(e.GOOGLE_PLACES_API_URL), apiKey: e.GOOGLE_PLACES_API_KEY ?? null },
       yelp: { apiUrl: stripSlash(e.YELP_API_URL), apiKey: e.YELP_API_KEY ?? null },
       allowPrivateHosts: e.PROVIDERS_ALLOW_PRIVATE ?? false,
+      demoDirectory: e.LISTINGS_DEMO_DIRECTORY ?? e.DEMO_DATA ?? database.kind === 'pglite',
     },
     workers: e.WORKERS ?? true,
     clockControl: e.CLOCK_CONTROL ?? false,

@@ -8,8 +8,9 @@ import { ALL_FIELDS, type ListingSource, type ScanTarget } from './sources.ts';
  * every directory what a real one might hold for a location, derived from the location's own
  * record with a seeded hash — mostly right but written differently ("St" for "Street", "and" for
  * "&", a national phone format), and sometimes wrong the ways listings go wrong: an old phone, an
- * old address, missing hours, another website, a duplicate, unclaimed, or nothing at all. Used for
- * a directory without an adapter or without its key, and by the demo data.
+ * old address, missing hours, another website, a duplicate, unclaimed, or nothing at all. Used by
+ * the demo data, and for a directory without an adapter or without its key only when configuration
+ * says so (`LISTINGS_DEMO_DIRECTORY`, as `DEMO_DATA` by default): it is invented data.
  */
 
 const HOSTS: Record<ListingDirectory, string> = {
@@ -134,6 +135,7 @@ export function demoListing(target: ScanTarget, directory: ListingDirectory): Fo
 /** The demo directory as an adapter of one directory. */
 export const demoSource = (directory: ListingDirectory): ListingSource => ({
   directory,
+  connected: true,
   provides: ALL_FIELDS,
   lookup: async (target) => demoListing(target, directory),
 });

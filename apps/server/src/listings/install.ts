@@ -8,20 +8,21 @@ import { demoSource } from './demo-directory.ts';
 import { googlePlacesSource, yelpSource } from './providers.ts';
 import { runScan } from './scans.ts';
 import { listingLoop } from './schedule.ts';
-import type { ListingSource } from './sources.ts';
+import { type ListingSource, notConnected } from './sources.ts';
 
 /**
  * The directories a scan reads: Google through Places and Yelp through Fusion when their keys are
- * set, every other directory (and those two without a key) from the built-in demo directory
+ * set; every other directory (and those two without a key) from the built-in demo directory when
+ * configuration says so (the demo), else not checked — never invented data shown as real
  * (docs/decisions/052-listings-scan-and-score.md).
  */
 export function listingSources(providers: ProvidersConfig): ListingSource[] {
-  const { googlePlaces, yelp, allowPrivateHosts } = providers;
+  const { googlePlaces, yelp, allowPrivateHosts, demoDirectory } = providers;
   return LISTING_DIRECTORIES.map(({ value }) => {
     if (value === 'google' && googlePlaces.apiKey)
       return googlePlacesSource({ ...googlePlaces, apiKey: googlePlaces.apiKey }, allowPrivateHosts);
     if (value === 'yelp' && yelp.apiKey) return yelpSource({ ...yelp, apiKey: yelp.apiKey }, allowPrivateHosts);
-    return demoSource(value);
+    return demoDirectory ? demoSource(value) : notConnected(value);
   });
 }
 

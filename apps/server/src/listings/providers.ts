@@ -76,6 +76,7 @@ export function googlePlacesSource(config: ProvidersConfig['googlePlaces'] & { a
   const common = { allowPrivate, provider: 'Google Places', headers: { 'X-Goog-Api-Key': config.apiKey } };
   return {
     directory: 'google',
+    connected: true,
     provides: ALL_FIELDS,
     async lookup(target: ScanTarget) {
       const id = target.knownIds[0] ?? target.googlePlaceId;
@@ -112,6 +113,7 @@ const business = z.object({
 export function yelpSource(config: ProvidersConfig['yelp'] & { apiKey: string }, allowPrivate: boolean): ListingSource {
   return {
     directory: 'yelp',
+    connected: true,
     // Business match answers name, address and phone; Yelp's API gives no website.
     provides: ['name', 'address', 'phone'],
     async lookup(target: ScanTarget) {

@@ -15,12 +15,23 @@ export type ScanTarget = {
 
 /**
  * A directory's adapter: what it holds for a location, best candidate first (none = not found).
- * `provides` is what the directory can carry at all; the rest is not compared.
+ * `provides` is what the directory can carry at all; the rest is not compared. A directory the
+ * server has no connection to (`connected: false`: no adapter, or no key, and the demo directory
+ * off) is not read: its listings are written as not checked, outside the score.
  */
 export type ListingSource = {
   directory: ListingDirectory;
+  connected: boolean;
   provides: readonly ListingField[];
   lookup(target: ScanTarget): Promise<Found[]>;
 };
+
+/** A directory without a connection: never read (docs/decisions/052-listings-scan-and-score.md). */
+export const notConnected = (directory: ListingDirectory): ListingSource => ({
+  directory,
+  connected: false,
+  provides: [],
+  lookup: async () => [],
+});
 
 export const ALL_FIELDS: readonly ListingField[] = ['name', 'address', 'phone', 'website', 'hours'];

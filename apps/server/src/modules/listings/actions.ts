@@ -147,7 +147,7 @@ export function listingActionRoutes(app: FastifyInstance): void {
     const note = body.note?.trim() ?? '';
     if (note.length > NOTE_MAX)
       throw fieldsRefused({ note: [`The ${labels.note} field may not be greater than ${NOTE_MAX} characters`] }, labels);
-    if (row.status === 'not_found' || row.status === 'suppressed')
+    if (row.status === 'not_found' || row.status === 'suppressed' || row.status === 'not_checked')
       throw conflict(`A listing that is ${listingStatusLabel(row.status).toLowerCase()} cannot be marked updated.`);
     return { status: 'pending_update', note: note === '' ? null : note };
   });

@@ -18,6 +18,9 @@ import { type ListingFilters, listingsWhere } from './repository.ts';
 
 export { FIX_LIST_COLUMNS };
 
+/** The Field cell of a listing not checked (its status says why). */
+export const NOT_CHECKED_FIELD = 'All fields';
+
 type Hours = Record<string, { open: string; close: string } | null> | null;
 const DAYS: [string, string][] = [
   ['mon', 'Mon'],
@@ -40,8 +43,9 @@ export function hoursText(hours: Hours): string {
 
 /**
  * The fix list (domain.md §12, Export): one row per field of a listing that does not match, with
- * our value and the directory's (empty once the directory's was cleared after 30 days), for the
- * listings the screen's filters choose, in id order (its keyset).
+ * our value and the directory's (empty once the directory's was cleared after 30 days), and one
+ * row per listing not checked (a directory without a connection), for the listings the screen's
+ * filters choose, in id order (its keyset).
  */
 export function fixListPages(db: Db, scope: ClientScope, q: ListingFilters): ExportPage {
   return async (cursor, limit) => {
@@ -58,7 +62,7 @@ export function fixListPages(db: Db, scope: ClientScope, q: ListingFilters): Exp
         allOf([
           listingsWhere(scope, q),
           gt(listings.id, Number.isSafeInteger(after) ? after : 0),
-          sql`false in (${listings.nameMatch}, ${listings.addressMatch}, ${listings.phoneMatch}, ${listings.websiteMatch}, ${listings.hoursMatch})`,
+          sql`(false in (${listings.nameMatch}, ${listings.addressMatch}, ${listings.phoneMatch}, ${listings.websiteMatch}, ${listings.hoursMatch}) or ${listings.status} = 'not_checked')`,
         ]),
       )
       .orderBy(listings.id)
@@ -79,15 +83,21 @@ export function fixListPages(db: Db, scope: ClientScope, q: ListingFilters): Exp
         website: [ours.website ?? '', l.foundWebsite ?? ''],
         hours: [hoursText(ours.hours), hoursText(l.foundHours)],
       };
-      return LISTING_FIELDS.filter((f) => verdict[f] === false).map((field) => ({
+      const row = {
         location: location.locationname,
         directory: directoryLabel(l.directory),
         listing_url: l.listingUrl ?? '',
+        status: listingStatusLabel(l.status),
+      };
+      // A directory without a connection: one row saying so, as nothing in it could be compared.
+      if (l.status === 'not_checked') return [{ ...row, field: NOT_CHECKED_FIELD, canonical: '', found: '', last_checked: '' }];
+      const last_checked = exportMoment(l.lastCheckedAt?.toISOString() ?? null, zone);
+      return LISTING_FIELDS.filter((f) => verdict[f] === false).map((field) => ({
+        ...row,
         field: LISTING_FIELD_LABELS[field],
         canonical: values[field][0],
         found: values[field][1],
-        status: listingStatusLabel(l.status),
-        last_checked: exportMoment(l.lastCheckedAt?.toISOString() ?? null, zone),
+        last_checked,
       }));
     });
     const last = rows.at(-1);

@@ -18,7 +18,11 @@ const SORTS = {
   directory: { expr: sql`${listings.directory}`, cast: 'text' },
   score: { expr: sql`coalesce(${listings.score}, -1)`, cast: 'integer' },
   status: { expr: sql`${listings.status}`, cast: 'text' },
-  last_checked_at: { expr: sql`coalesce(${listings.lastCheckedAt}, 'epoch'::timestamptz)`, cast: 'timestamptz' },
+  // A directory not checked shows no Last checked (toListing), and sorts as never checked.
+  last_checked_at: {
+    expr: sql`case when ${listings.status} = 'not_checked' then 'epoch'::timestamptz else coalesce(${listings.lastCheckedAt}, 'epoch'::timestamptz) end`,
+    cast: 'timestamptz',
+  },
 } as const;
 
 export type ListingFilters = Omit<ListingListQuery, 'perPage' | 'cursor' | 'sort' | 'order'>;
@@ -73,7 +77,8 @@ export function toListing(r: Selected): Listing {
     found_address: l.foundAddress,
     found_phone: l.foundPhone,
     found_website: l.foundWebsite,
-    last_checked_at: iso(l.lastCheckedAt),
+    // A scan writes the time it found no connection (its progress counts by it); nothing was checked then.
+    last_checked_at: l.status === 'not_checked' ? null : iso(l.lastCheckedAt),
     updated_at: l.updatedAt.toISOString(),
   };
 }

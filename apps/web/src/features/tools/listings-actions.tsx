@@ -36,7 +36,7 @@ export function ListingActions({ row, onChanged, onScan }: { row: Listing; onCha
       <RowMenu label="More" name={`More actions for ${name}`}>
         <Menu.Item onClick={() => onScan(row.location_id)}>Scan this location</Menu.Item>
         <Menu.Item onClick={() => setDialog('url')}>Set listing URL</Menu.Item>
-        {row.listing_status !== 'not_found' && row.listing_status !== 'suppressed' && (
+        {!['not_found', 'suppressed', 'not_checked'].includes(row.listing_status) && (
           <Menu.Item onClick={() => setDialog('updated')}>Mark updated</Menu.Item>
         )}
         <Menu.Divider />

@@ -16,6 +16,7 @@ const STATUS_COLORS: Record<ListingStatus, string> = {
   unclaimed: 'yellow',
   pending_update: 'blue',
   suppressed: 'gray',
+  not_checked: 'gray',
 };
 
 /** A field's verdict: Match in green, Mismatch in red, a dash when it was not compared. */
