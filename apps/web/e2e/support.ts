@@ -101,7 +101,7 @@ export async function openRowActions(row: Locator): Promise<void> {
   if ((await toggle.count()) > 0 && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
 }
 
-/** The texts of one column of a list, found by its label: a table's column, or that fact of every card. */
+/** The texts of one column of a list, found by its label: a table's column, or that fact (or status badge) of every card. */
 export async function columnTexts(page: Page, name: string, label: string): Promise<string[]> {
   const table = page.getByRole('table', { name, exact: true });
   if ((await table.count()) > 0) {
@@ -110,7 +110,12 @@ export async function columnTexts(page: Page, name: string, label: string): Prom
     expect(index, `column ${label}`).toBeGreaterThanOrEqual(0);
     return table.locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts();
   }
-  return listRows(page, name).locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`).allInnerTexts();
+  const rows = listRows(page, name);
+  const facts = await rows.locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`).allInnerTexts();
+  if (facts.length > 0) return facts;
+  // The status is the card's badge, after its hidden "Status: " label.
+  const badges = await rows.locator(`[data-card-status="${label}"]`).allInnerTexts();
+  return badges.map((t) => t.replace(`${label}:`, '').trim());
 }
 
 /** Shows or hides one of a list's columns from its Columns chooser, as a person would. */

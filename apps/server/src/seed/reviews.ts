@@ -1,6 +1,7 @@
 import type { ReviewCounts } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
+import { recordClick } from '../reputation/amplify/click.ts';
 import { ingestReviews } from '../reputation/ingest/ingest.ts';
 import { FIRST, LAST } from './demo-names.ts';
 import { seededRandom } from './random.ts';
@@ -43,6 +44,22 @@ const REPLIES = [
 type Candidate = { locationId: string; clientId: number; site: string; name: string; invitedAt: Date; clicked: boolean };
 type Item = Record<string, unknown> & { clientId: number };
 
+/**
+ * Some invited respondents click their review link (as /r/{token} records it, recordClick), a few
+ * minutes to hours after the invitation and before now; its own random stream, so the rest of the
+ * demo's draws stay as they were. Without clicks no demo review could reach the match threshold
+ * (decision 049: the click is 45 of its points), and the panel would show none posted.
+ */
+async function clickSome(tx: Db, anchor: Date): Promise<void> {
+  const rng = seededRandom(49_2026);
+  const open = rowsOf(await tx.execute(sql`select token, invited_at from amplifications where status = 'invited' order by id limit 600`));
+  for (const r of open) {
+    if (rng.next() >= 0.45) continue;
+    const at = Math.min(new Date(String(r.invited_at)).getTime() + rng.int(2, 600) * 60_000, anchor.getTime() - 60_000);
+    await recordClick(tx, String(r.token), new Date(at));
+  }
+}
+
 /** Invited respondents: the amplifications when the demo made some, else the survey respondents. */
 async function invited(tx: Db): Promise<Candidate[]> {
   const amplified = rowsOf(
@@ -76,6 +93,7 @@ async function invited(tx: Db): Promise<Candidate[]> {
 }
 
 export async function seedReviews(tx: Db, anchor: Date): Promise<ReviewCounts> {
+  await clickSome(tx, anchor);
   const rng = seededRandom(21_2026);
   const latest = anchor.getTime() - 10 * 60_000;
   const items: Item[] = [];

@@ -35,4 +35,13 @@ describe('cardOf (what a row shows as a card on a phone)', () => {
     expect(productResource.card.title).toBe('name');
     expect(productResource.card.facts.length).toBeGreaterThan(0);
   });
+
+  it('never repeats the status badge as a fact, even when a definition names it', () => {
+    const columns = [
+      { key: 'who', label: 'Customer' },
+      { key: 'at', label: 'Invited at' },
+      { key: 'status', label: 'Status' },
+    ];
+    expect(cardOf(columns, { title: 'who', facts: ['at', 'status'] })).toEqual({ title: 'who', status: 'status', facts: ['at'] });
+  });
 });

@@ -12,11 +12,9 @@ export function cardOf(columns: readonly ColumnDef[], card?: { title?: string; f
   const firstShown = columns.find((c) => c.defaultVisible !== false)?.key ?? keys[0] ?? '';
   const title = card?.title ?? (keys.includes('name') ? 'name' : firstShown);
   const status = keys.includes('status') ? 'status' : undefined;
-  const facts =
-    card?.facts ??
-    columns
-      .filter((c) => c.defaultVisible !== false && c.key !== title && c.key !== status)
-      .map((c) => c.key)
-      .slice(0, 2);
+  // The status is the card's badge, never a fact as well (one status shown twice reads as two).
+  const facts = (card?.facts ?? columns.filter((c) => c.defaultVisible !== false && c.key !== title).map((c) => c.key))
+    .filter((k) => k !== status)
+    .slice(0, card?.facts ? undefined : 2);
   return { title, ...(status ? { status } : {}), facts };
 }

@@ -108,7 +108,7 @@ const base = defineResource({
   },
   defaultSort: { sort: 'invited_at', order: 'desc' },
   search: 'Customer name',
-  card: { title: 'customer_name', facts: ['invited_at', 'location_name', 'status'] },
+  card: { title: 'customer_name', facts: ['invited_at', 'location_name', 'review_rating'] },
 });
 
 /**

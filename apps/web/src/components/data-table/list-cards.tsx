@@ -1,5 +1,5 @@
 import type { CardSpec, ColumnDef } from '@admin/shared';
-import { Button, Select, Skeleton, UnstyledButton } from '@mantine/core';
+import { Button, Select, Skeleton, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { type ReactNode, useId, useState } from 'react';
 import type { DataTableProps } from './data-table.tsx';
 import { ListEmpty, ListError } from './list-state.tsx';
@@ -47,7 +47,12 @@ export function ListCards<Row>(props: DataTableProps<Row> & { card: CardSpec }) 
                     title
                   )}
                 </div>
-                {card.status && card.status !== card.title && <div className="list-card-status">{props.renderCell(card.status, row)}</div>}
+                {card.status && card.status !== card.title && (
+                  <div className="list-card-status" data-card-status={labelOf(card.status)}>
+                    <VisuallyHidden>{labelOf(card.status)}: </VisuallyHidden>
+                    {props.renderCell(card.status, row)}
+                  </div>
+                )}
               </div>
               {facts.length > 0 && (
                 <dl className="list-card-facts">
