@@ -9,6 +9,7 @@ import {
 } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
+import { personnelMentions } from './personnel-mentions.ts';
 
 /**
  * The one way reviews get in (issue 21, item 1; pipeline.md "Reviews"): the API, the CSV import,
@@ -17,6 +18,8 @@ import { type Db, rowsOf } from '../../db/client.ts';
  * written in one transaction with one upsert statement per chunk: idempotent on (site, external
  * id), a later copy overwrites (never an older one), an identical one is `unchanged`. Every review
  * inserted or changed gets the REVIEW_JOBS in the same transaction, so none is stored without them.
+ * The personnel a review names (`personnel_ids`) are found before the write, with one read of the
+ * names for the whole batch (personnel-mentions.ts), and written with the review's text.
  * docs/decisions/048-review-ingest.md says why.
  */
 
@@ -38,7 +41,7 @@ const CHUNK = 1000;
 
 class DryRunDone extends Error {}
 
-type Accepted = { index: number; review: IncomingReview; clientId: number };
+type Accepted = { index: number; review: IncomingReview; clientId: number; personnelIds: number[] };
 
 const keyOf = (clientId: number, site: string, externalId: string) => `${clientId}\u0000${site}\u0000${externalId}`;
 
@@ -60,7 +63,7 @@ async function clientsOfLocations(db: Db, ids: string[]): Promise<Map<string, nu
 
 /** Upserts one chunk; answers the rows inserted or changed with whether each was new. */
 async function upsert(tx: Db, chunk: Accepted[], source: ReviewSource, now: Date) {
-  const records = chunk.map(({ review: r, clientId }) => ({
+  const records = chunk.map(({ review: r, clientId, personnelIds }) => ({
     client_id: clientId,
     location_id: r.locationId,
     site: r.site,
@@ -75,24 +78,25 @@ async function upsert(tx: Db, chunk: Accepted[], source: ReviewSource, now: Date
     reply_text: r.replyText,
     replied_at: r.repliedAt?.toISOString() ?? null,
     sentiment: sentimentOf(r),
+    personnel_ids: personnelIds,
   }));
   const at = now.toISOString();
   // Each client's copy of a site's review is its own (one client can never hold another's), and
   // an older copy (say, a pull that lags the API) never overwrites a newer one.
   const result = await tx.execute(sql`
     insert into reviews (client_id, location_id, site, external_id, author_name, rating, recommend, text, url,
-      review_created_at, review_updated_at, reply_text, replied_at, sentiment, source, fetched_at, created_at, updated_at)
+      review_created_at, review_updated_at, reply_text, replied_at, sentiment, personnel_ids, source, fetched_at, created_at, updated_at)
     select client_id, location_id, site, external_id, author_name, rating, recommend, text, url,
-      review_created_at, review_updated_at, reply_text, replied_at, sentiment, ${source}, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      review_created_at, review_updated_at, reply_text, replied_at, sentiment, coalesce(personnel_ids, '{}'), ${source}, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as x(client_id int, location_id text, site text, external_id text,
       author_name text, rating smallint, recommend boolean, text text, url text, review_created_at timestamptz,
-      review_updated_at timestamptz, reply_text text, replied_at timestamptz, sentiment text)
+      review_updated_at timestamptz, reply_text text, replied_at timestamptz, sentiment text, personnel_ids int[])
     on conflict (client_id, site, external_id) do update set
       location_id = excluded.location_id, author_name = excluded.author_name, rating = excluded.rating,
       recommend = excluded.recommend, text = excluded.text, url = excluded.url,
       review_created_at = excluded.review_created_at, review_updated_at = excluded.review_updated_at,
       reply_text = excluded.reply_text, replied_at = excluded.replied_at, sentiment = excluded.sentiment,
-      fetched_at = excluded.fetched_at, updated_at = excluded.updated_at
+      personnel_ids = excluded.personnel_ids, fetched_at = excluded.fetched_at, updated_at = excluded.updated_at
     where coalesce(excluded.review_updated_at, excluded.review_created_at) >= coalesce(reviews.review_updated_at, reviews.review_created_at)
       and (reviews.location_id, reviews.author_name, reviews.rating, reviews.recommend, reviews.text, reviews.url,
         reviews.review_created_at, reviews.review_updated_at, reviews.reply_text, reviews.replied_at)
@@ -179,8 +183,16 @@ export async function ingestReviews(db: Db, options: IngestOptions, items: reado
       answers[r.index] = refused(r.index, r.review.externalId, {
         locationId: [`The ${REVIEW_FIELD_LABELS.locationId} field must name one of this client's locations`],
       });
-    } else accepted.push({ ...r, clientId: owner });
+    } else accepted.push({ ...r, clientId: owner, personnelIds: [] });
   }
+  // The personnel each review names (personnel-mentions.ts): one read of the names for the batch.
+  const mentions = await personnelMentions(
+    db,
+    accepted.map((a) => ({ clientId: a.clientId, locationId: a.review.locationId, text: a.review.text })),
+  );
+  accepted.forEach((a, i) => {
+    a.personnelIds = mentions[i] ?? [];
+  });
   // One order for every writer, so two batches that share reviews lock them in the same order.
   accepted.sort((a, b) =>
     keyOf(a.clientId, a.review.site, a.review.externalId) < keyOf(b.clientId, b.review.site, b.review.externalId) ? -1 : 1,
