@@ -88,8 +88,10 @@ const base = defineResource({
     personnel_name: { label: 'Personnel' },
     customer_name: { label: 'Customer' },
     survey_score: { label: 'Survey score' },
-    site: { label: 'Site', format: (r) => reviewSiteLabel(r.site) },
-    channel: { label: 'Channel', format: (r) => channelLabel(r.channel) },
+    // The Site filter picks one site, so every row shows the same one: hidden unless chosen, which
+    // leaves the review's own columns in view at 1440 px. Columns shows them (and the export follows it).
+    site: { label: 'Site', format: (r) => reviewSiteLabel(r.site), defaultVisible: false },
+    channel: { label: 'Channel', format: (r) => channelLabel(r.channel), defaultVisible: false },
     clicked_at: { label: 'Clicked at', format: (r) => exportMoment(r.clicked_at, r.client_timezone) },
     review_detected_at: { label: 'Review detected at', format: (r) => exportMoment(r.review_detected_at, r.client_timezone) },
     review_rating: { label: 'Review rating', format: reviewRatingText },
