@@ -122,6 +122,8 @@ export const amplifications = pgTable(
     index('amplifications_open_idx').on(t.locationId, t.site, t.invitedAt).where(sql`${t.status} in ('invited', 'clicked')`),
     // The not_posted sweep: open invitations by age.
     index('amplifications_open_age_idx').on(t.invitedAt).where(sql`${t.status} in ('invited', 'clicked')`),
+    // Late reviews: invitations closed unmatched stay candidates inside their window (docs/decisions/049).
+    index('amplifications_not_posted_idx').on(t.locationId, t.site, t.invitedAt).where(sql`${t.status} = 'not_posted'`),
   ],
 );
 

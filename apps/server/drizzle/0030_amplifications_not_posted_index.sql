@@ -1,0 +1,1 @@
+CREATE INDEX "amplifications_not_posted_idx" ON "amplifications" USING btree ("location_id","site","invited_at") WHERE "amplifications"."status" = 'not_posted';
