@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAX_REVIEW_IMPORT_LINES } from '@admin/shared';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, rowsOf } from '../src/db/client.ts';
+import { apiClient, type ServerProcess, signIn, startServer, waitFor } from './crash/server-process.ts';
+import { DEMO_PASSWORD, testDatabaseKinds } from './helpers.ts';
+
+/**
+ * kill -9 in the middle of a review import (issue 21, finishing list item 10; docs/decisions/057):
+ * the real server in its own process takes the largest CSV the Reputation Panel imports, is killed
+ * while writing it, and after a restart holds none of it (the import is one transaction with its
+ * jobs and audit entry: all or nothing); the same file then imports whole. On PostgreSQL the kill
+ * waits until the import's transaction is seen open (pg_stat_activity); PGlite runs inside the
+ * server process, so there it comes half-way through the time a dry run of the same file took.
+ */
+
+type Envelope<T> = { data: T };
+type Counts = { created: number; updated: number; unchanged: number; refused: number };
+type ImportAnswer = { dryRun: boolean; counts: Counts };
+
+const LINES = MAX_REVIEW_IMPORT_LINES;
+
+for (const kind of testDatabaseKinds()) {
+  describe(`A review import cut off by kill -9 (${kind})`, { timeout: 400_000 }, () => {
+    let server: ServerProcess;
+    let token = '';
+    let env: Record<string, string>;
+    let dataDir: string | null = null;
+    let databaseUrl: string | null = null;
+    const call = apiClient(
+      () => server,
+      () => token,
+    );
+    const tag = `crash${randomBytes(3).toString('hex')}`;
+    let csv = '';
+
+    const start = async () => {
+      server = await startServer(env);
+      token = await signIn(server, 'admin@example.com', DEMO_PASSWORD);
+    };
+    const importCsv = (dryRun: boolean) => call<Envelope<ImportAnswer>>('POST', '/api/reviews/import', { csv, dry_run: dryRun });
+    /** The import's transaction seen open on PostgreSQL: a backend of the test database inside a transaction writing reviews. */
+    const importOpen = async (): Promise<boolean> => {
+      const admin = new pg.Client({ connectionString: databaseUrl ?? '' });
+      await admin.connect();
+      try {
+        const result = await admin.query(
+          `select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null
+              and query ilike '%insert into reviews%'`,
+        );
+        return Number(result.rows[0]?.n ?? 0) > 0;
+      } finally {
+        await admin.end();
+      }
+    };
+
+    beforeAll(async () => {
+      env = { DEMO_DATA: 'on', SECRET_KEY: 'crash-test-secret-key-of-32-characters!', WORKERS: 'off' };
+      if (kind === 'pglite') {
+        dataDir = mkdtempSync(join(tmpdir(), 'crash-reviews-'));
+        env.DATA_DIR = dataDir;
+      } else {
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        const name = `crash_${randomBytes(5).toString('hex')}`;
+        await admin.query(`create database ${name}`);
+        await admin.end();
+        const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+        url.pathname = `/${name}`;
+        databaseUrl = url.toString();
+        env.DATABASE_URL = databaseUrl;
+      }
+      await start();
+      const locations = await call<Envelope<{ _id: string }[]>>('GET', '/api/endpoints?perPage=1');
+      const locationId = locations.json.data[0]?._id ?? '';
+      expect(locationId).not.toBe('');
+      const created = new Date(Date.now() - 86_400_000).toISOString();
+      csv = [
+        'review_id,site,location,reviewer,rating,comment,created',
+        ...Array.from(
+          { length: LINES },
+          (_, i) => `${tag}-${i},google,${locationId},Reviewer ${i},${(i % 5) + 1},"Visit number ${i}, all fine",${created}`,
+        ),
+      ].join('\n');
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) {
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(`drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
+        await admin.end();
+      }
+    });
+
+    it('holds none of an import killed while it was written, then imports the same file whole', async () => {
+      // The dry run: what Import would do (all new), and how long the same transaction takes.
+      const began = Date.now();
+      const dry = await importCsv(true);
+      const took = Date.now() - began;
+      expect(dry.status, JSON.stringify(dry.json).slice(0, 500)).toBe(200);
+      expect(dry.json.data.counts).toEqual({ created: LINES, updated: 0, unchanged: 0, refused: 0 });
+
+      const importing = importCsv(false).then(
+        (res) => ({ answered: true as const, status: res.status }),
+        () => ({ answered: false as const, status: 0 }),
+      );
+      if (kind === 'pg') await waitFor(importOpen, (open) => open, 60_000, "the import's transaction");
+      else await new Promise((r) => setTimeout(r, took / 2));
+      await server.kill();
+      const cut = await importing;
+      expect(cut.answered, 'the import must still be running when the server is killed').toBe(false);
+
+      await start();
+      // Nothing half-written: a dry run finds every line new again (a stored one would be unchanged).
+      const after = await importCsv(true);
+      expect(after.status).toBe(200);
+      expect(after.json.data.counts).toEqual({ created: LINES, updated: 0, unchanged: 0, refused: 0 });
+
+      const real = await importCsv(false);
+      expect(real.status, JSON.stringify(real.json).slice(0, 500)).toBe(200);
+      expect(real.json.data.counts).toEqual({ created: LINES, updated: 0, unchanged: 0, refused: 0 });
+      const again = await importCsv(true);
+      expect(again.json.data.counts).toEqual({ created: 0, updated: 0, unchanged: LINES, refused: 0 });
+    });
+
+    it('holds each review of the file once, with one set of jobs and one audit entry', async () => {
+      await server.stop();
+      const database = await openDatabase(kind === 'pglite' ? { kind: 'pglite', dataDir } : { kind: 'pg', url: databaseUrl ?? '' });
+      try {
+        const [counted] = rowsOf(
+          await database.db.execute(sql`
+            select count(*)::int as reviews, count(distinct external_id)::int as ids,
+              (select count(*)::int from jobs j where j.payload->>'reviewId' in
+                (select id::text from reviews where external_id like ${`${tag}-%`})) as jobs,
+              (select count(*)::int from system_logs where action = 'reviews.import') as audits
+            from reviews where external_id like ${`${tag}-%`}`),
+        );
+        expect(counted).toEqual({ reviews: LINES, ids: LINES, jobs: LINES * 2, audits: 1 });
+      } finally {
+        await database.close();
+      }
+      await start();
+    });
+  });
+}
