@@ -36,6 +36,8 @@ for (const kind of testDatabaseKinds()) {
           googlePlaces: { apiUrl: fakes.placesUrl, apiKey: PLACES_KEY },
           yelp: { apiUrl: fakes.yelpUrl, apiKey: YELP_KEY },
           allowPrivateHosts: true,
+          // The eight directories without an adapter from the demo directory, as the demo reads them.
+          demoDirectory: true,
         },
       });
       headers = bearer(await login(ctx.app, 'admin@example.com'));
