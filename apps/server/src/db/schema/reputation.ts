@@ -207,10 +207,13 @@ export const reviewAlertDeliveries = pgTable(
     notificationId: bigint('notification_id', { mode: 'number' }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     test: boolean('test').notNull().default(false),
+    /** SHA-256 of the one-click unsubscribe link's token (`/alerts/unsubscribe/{token}`) of an instant e-mail. */
+    unsubscribeTokenHash: text('unsubscribe_token_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('review_alert_deliveries_unsubscribe_idx').on(t.unsubscribeTokenHash).where(sql`${t.unsubscribeTokenHash} is not null`),
     uniqueIndex('review_alert_deliveries_once_uq')
       .on(t.ruleId, sql`coalesce(${t.reviewId}, 0)`, t.channel, t.recipient)
       .where(sql`not ${t.test}`),
@@ -232,9 +235,14 @@ export const reviewAlertDigests = pgTable(
     periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     notificationId: bigint('notification_id', { mode: 'number' }),
+    /** SHA-256 of the digest e-mail's one-click unsubscribe token (`/alerts/unsubscribe/{token}`). */
+    unsubscribeTokenHash: text('unsubscribe_token_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('review_alert_digests_once_uq').on(t.ruleId, t.recipient, t.channel, t.periodStart)],
+  (t) => [
+    uniqueIndex('review_alert_digests_once_uq').on(t.ruleId, t.recipient, t.channel, t.periodStart),
+    index('review_alert_digests_unsubscribe_idx').on(t.unsubscribeTokenHash).where(sql`${t.unsubscribeTokenHash} is not null`),
+  ],
 );
 
 /**

@@ -1,0 +1,4 @@
+ALTER TABLE "review_alert_deliveries" ADD COLUMN "unsubscribe_token_hash" text;--> statement-breakpoint
+ALTER TABLE "review_alert_digests" ADD COLUMN "unsubscribe_token_hash" text;--> statement-breakpoint
+CREATE INDEX "review_alert_deliveries_unsubscribe_idx" ON "review_alert_deliveries" USING btree ("unsubscribe_token_hash") WHERE "review_alert_deliveries"."unsubscribe_token_hash" is not null;--> statement-breakpoint
+CREATE INDEX "review_alert_digests_unsubscribe_idx" ON "review_alert_digests" USING btree ("unsubscribe_token_hash") WHERE "review_alert_digests"."unsubscribe_token_hash" is not null;
