@@ -10,6 +10,7 @@ export * from './notifications.ts';
 export * from './personnel.ts';
 export * from './pipeline.ts';
 export * from './preferences.ts';
+export * from './reputation-counts.ts';
 export * from './reputation.ts';
 export * from './responses.ts';
 export * from './sms.ts';
