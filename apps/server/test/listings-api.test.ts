@@ -175,7 +175,7 @@ for (const kind of testDatabaseKinds()) {
       expect(audit).toHaveLength(1);
       // The kit's export of the list, under the screen's headers.
       const csv = await send('GET', '/api/listings/export?directory=google');
-      expect(csv.body).toMatch(/Location,Directory,Listing URL,Name match/);
+      expect(csv.body).toMatch(/Location,Directory,Status,Score %,Name match,.*,Mismatched fields,Listing URL,Last checked/);
       expect(csv.body).toMatch(/Google Business Profile/);
     });
   });

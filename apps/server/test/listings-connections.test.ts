@@ -76,7 +76,7 @@ for (const kind of testDatabaseKinds()) {
       await fakes.close();
     });
 
-    it('only Google is read; the other nine directories are Not checked: no connection, with no score, verdicts nor Last checked', async () => {
+    it('only Google is read; the other nine directories are Not checked (No connection), with no score, verdicts nor Last checked', async () => {
       expect((await send('GET', '/api/listings/scans/latest')).json().data).toMatchObject({ status: 'succeeded', total: 3, done: 3 });
       // Nothing asked of Yelp: it has no key.
       expect(fakes.requests.some((r) => r.path.startsWith('/v3/'))).toBe(false);
@@ -93,7 +93,7 @@ for (const kind of testDatabaseKinds()) {
       expect((await list('status=not_checked&perPage=200')).total).toBe(27);
       // The export says it in words.
       const csv = (await send('GET', '/api/listings/export?directory=bing')).body;
-      expect(csv).toContain('Not checked: no connection');
+      expect(csv).toMatch(/^.*Bing Places,Not checked,,—,—,—,—,—,No connection,/m);
     });
 
     it('the fix list names each directory not checked once per location, beside the fields to fix', async () => {
@@ -103,10 +103,10 @@ for (const kind of testDatabaseKinds()) {
         .replace(/^\uFEFF/, '')
         .trim()
         .split(/\r?\n/);
-      const notChecked = lines.filter((l) => l.includes('Not checked: no connection'));
+      const notChecked = lines.filter((l) => l.includes(',Not checked,'));
       expect(notChecked).toHaveLength(27);
       expect(notChecked.filter((l) => l.includes(',Yelp,'))).toHaveLength(3);
-      expect(notChecked[0]).toMatch(/,All fields,,,Not checked: no connection,$/);
+      expect(notChecked[0]).toMatch(/,All fields,,No connection,Not checked,$/);
       expect(lines.filter((l) => l.includes(',Phone,') && l.includes('Google Business Profile'))).toHaveLength(3);
     });
 
@@ -115,7 +115,13 @@ for (const kind of testDatabaseKinds()) {
       if (!row) throw new Error('no Bing row');
       const res = await send('POST', `/api/listings/${row.id}/updated`, { note: 'sent' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toMatch(/not checked: no connection cannot be marked updated/);
+      expect(res.json().message).toMatch(/not checked cannot be marked updated/);
+      // Nor marked mine or not mine: the row holds no listing read from Bing.
+      for (const action of ['mine', 'not-mine']) {
+        const refused = await send('POST', `/api/listings/${row.id}/${action}`, {});
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().message).toMatch(/No listing was read on Bing Places/);
+      }
     });
 
     it('a directory that loses its connection: its listings become not checked, keeping the place id, the URL and Not mine', async () => {

@@ -47,7 +47,7 @@ export const LISTING_STATUSES = [
   { value: 'pending_update', label: 'Pending update' },
   { value: 'suppressed', label: 'Suppressed' },
   // A directory the server has no connection to (no adapter, no key, demo directory off): docs/decisions/052.
-  { value: 'not_checked', label: 'Not checked: no connection' },
+  { value: 'not_checked', label: 'Not checked' },
 ] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number]['value'];
 

@@ -64,11 +64,19 @@ export type Listing = z.infer<typeof listingSchema>;
 
 const percent = (score: number | null) => (score === null ? '' : `${score}%`);
 
-/** "Phone, Hours": the fields whose verdict is a mismatch, in the screen's order. */
-export const mismatchesOf = (r: Pick<Listing, `${ListingField}_match`>): string =>
-  LISTING_FIELDS.filter((f) => r[`${f}_match`] === false)
-    .map((f) => LISTING_FIELD_LABELS[f])
-    .join(', ');
+/** Why a listing is not checked, where its fields would be compared (the screen, the fix list). */
+export const NO_CONNECTION = 'No connection';
+
+/**
+ * "Phone, Hours": the fields whose verdict is a mismatch, in the screen's order; for a listing not
+ * checked, why (its directory has no connection: docs/decisions/052).
+ */
+export const mismatchesOf = (r: Pick<Listing, `${ListingField}_match` | 'listing_status'>): string =>
+  r.listing_status === 'not_checked'
+    ? NO_CONNECTION
+    : LISTING_FIELDS.filter((f) => r[`${f}_match`] === false)
+        .map((f) => LISTING_FIELD_LABELS[f])
+        .join(', ');
 
 const baseResource = defineResource({
   name: 'listing',
@@ -82,7 +90,10 @@ const baseResource = defineResource({
   columns: {
     location_name: { label: 'Location', sortable: true },
     directory: { label: 'Directory', sortable: true, format: (r) => directoryLabel(r.directory) },
-    listing_url: { label: 'Listing URL' },
+    // Status and score first after the directory: with the five verdicts beside them they stay in
+    // view at 1440 px, where the spec's order (URL first, status near the end) left them off screen.
+    status: { label: 'Status', sortable: true, format: (r) => listingStatusLabel(r.listing_status) },
+    score: { label: 'Score %', sortable: true, format: (r) => percent(r.score) },
     name_match: { label: 'Name match', format: (r) => matchLabel(r.name_match) },
     address_match: { label: 'Address match', format: (r) => matchLabel(r.address_match) },
     phone_match: { label: 'Phone match', format: (r) => matchLabel(r.phone_match) },
@@ -90,8 +101,7 @@ const baseResource = defineResource({
     hours_match: { label: 'Hours match', format: (r) => matchLabel(r.hours_match) },
     // The fields to fix in one cell: what a phone's card shows in place of the five match columns.
     mismatches: { label: 'Mismatched fields', format: mismatchesOf },
-    score: { label: 'Score %', sortable: true, format: (r) => percent(r.score) },
-    status: { label: 'Status', sortable: true, format: (r) => listingStatusLabel(r.listing_status) },
+    listing_url: { label: 'Listing URL' },
     last_checked_at: { label: 'Last checked', sortable: true, format: (r) => exportMoment(r.last_checked_at, r.client_timezone) },
     client_name: { label: 'Client', defaultVisible: false },
   },

@@ -98,13 +98,20 @@ export function listingActionRoutes(app: FastifyInstance): void {
       },
     );
 
+  // A row without an external id holds no listing (not found, or not checked): nothing to call mine or not.
+  const assertListed = (row: Row) => {
+    if (row.externalId === null)
+      throw conflict(`No listing was read on ${directoryLabel(row.directory)} for this location: there is nothing to mark.`);
+  };
   // Mine: the listing is this location's; a suppressed one comes back as it was before Not mine.
   route('mine', listingVersionSchema, (row) => {
+    assertListed(row);
     if (row.isMine === true) throw conflict('This listing is already marked as mine.');
     return { isMine: true, status: row.status === 'suppressed' ? 'needs_update' : row.status };
   });
   // Not mine: another business's listing; kept (the next scan knows it) but suppressed.
   route('not-mine', listingVersionSchema, (row) => {
+    assertListed(row);
     if (row.isMine === false) throw conflict('This listing is already marked as not mine.');
     return { isMine: false, status: 'suppressed' };
   });

@@ -6,6 +6,7 @@ import {
   LISTING_FIELDS,
   type ListingField,
   listingStatusLabel,
+  NO_CONNECTION,
 } from '@admin/shared';
 import { eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -18,7 +19,7 @@ import { type ListingFilters, listingsWhere } from './repository.ts';
 
 export { FIX_LIST_COLUMNS };
 
-/** The Field cell of a listing not checked (its status says why). */
+/** The Field cell of a listing not checked (its Directory value says why). */
 export const NOT_CHECKED_FIELD = 'All fields';
 
 type Hours = Record<string, { open: string; close: string } | null> | null;
@@ -90,7 +91,7 @@ export function fixListPages(db: Db, scope: ClientScope, q: ListingFilters): Exp
         status: listingStatusLabel(l.status),
       };
       // A directory without a connection: one row saying so, as nothing in it could be compared.
-      if (l.status === 'not_checked') return [{ ...row, field: NOT_CHECKED_FIELD, canonical: '', found: '', last_checked: '' }];
+      if (l.status === 'not_checked') return [{ ...row, field: NOT_CHECKED_FIELD, canonical: '', found: NO_CONNECTION, last_checked: '' }];
       const last_checked = exportMoment(l.lastCheckedAt?.toISOString() ?? null, zone);
       return LISTING_FIELDS.filter((f) => verdict[f] === false).map((field) => ({
         ...row,

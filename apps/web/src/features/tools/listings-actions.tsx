@@ -39,9 +39,12 @@ export function ListingActions({ row, onChanged, onScan }: { row: Listing; onCha
         {!['not_found', 'suppressed', 'not_checked'].includes(row.listing_status) && (
           <Menu.Item onClick={() => setDialog('updated')}>Mark updated</Menu.Item>
         )}
-        <Menu.Divider />
-        {row.is_mine !== true && <Menu.Item onClick={() => void quick('mine', `${name} is marked as mine.`)}>Mark as mine</Menu.Item>}
-        {row.is_mine !== false && (
+        {row.external_id !== null && <Menu.Divider />}
+        {/* Mine / Not mine need a listing read from the directory (a not-found or not-checked row holds none). */}
+        {row.external_id !== null && row.is_mine !== true && (
+          <Menu.Item onClick={() => void quick('mine', `${name} is marked as mine.`)}>Mark as mine</Menu.Item>
+        )}
+        {row.external_id !== null && row.is_mine !== false && (
           <Menu.Item color="red" onClick={() => setDialog('not-mine')}>
             Not mine
           </Menu.Item>
