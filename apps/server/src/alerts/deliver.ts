@@ -1,15 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
+import { hashToken } from './links.ts';
 import { type AlertFacts, alertMessage } from './message.ts';
 import { nextRetryAt, outcomeOf } from './reasons.ts';
 
 /** Events one pass claims; a claim holds them this long, so a worker that dies hands them back. */
 const BATCH = 50;
 const LEASE_MS = 10 * 60_000;
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 type Claimed = AlertFacts & {
   id: number;

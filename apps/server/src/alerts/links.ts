@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { clients, emailOptOuts, surveyAlertEvents } from '../db/schema/index.ts';
-import { hashToken } from './deliver.ts';
+
+/** A link's token as stored: only its SHA-256, so a database read gives no working link. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** How long an alert's links work: long enough for a holiday, short enough to not outlive the matter. */
 export const LINK_DAYS = 30;

@@ -1,4 +1,5 @@
 import type { OutboundMessage } from '../messaging/send.ts';
+import { withUnsubscribe } from './unsubscribe.ts';
 
 /** What an alert message says about its response (or unanswered invitation). */
 export type AlertFacts = {
@@ -63,10 +64,6 @@ export function alertMessage(
     '',
     ...(links.response ? [`Open the response: ${links.response}`] : []),
     `Acknowledge this alert: ${links.acknowledge}`,
-    '',
-    `Stop these alerts: ${links.unsubscribe}`,
   ];
-  // RFC 8058 one-click unsubscribe: a mail client POSTs `List-Unsubscribe=One-Click` to the link.
-  const headers = { 'List-Unsubscribe': `<${links.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-  return { ...common, channel: 'email', subject, text: lines.join('\n'), headers };
+  return { ...common, channel: 'email', subject, ...withUnsubscribe(lines, links.unsubscribe) };
 }

@@ -20,9 +20,15 @@ export function acknowledgePage(clientName: string, action: string, done: boolea
   return page('Acknowledge alert', brand(clientName), body);
 }
 
-export function alertUnsubscribePage(clientName: string, address: string, action: string, done: boolean): string {
+export function alertUnsubscribePage(
+  kind: 'survey' | 'review',
+  clientName: string,
+  address: string,
+  action: string,
+  done: boolean,
+): string {
   const body = done
-    ? html`<h1>You are unsubscribed</h1><p>${address} will not receive survey alerts from ${clientName} any more. An administrator can subscribe you again.</p>`
-    : html`<h1>Unsubscribe from alerts</h1><p>Stop survey alerts from ${clientName} to ${address}?</p><form method="post" action="${action}"><button type="submit">Unsubscribe</button></form>`;
+    ? html`<h1>You are unsubscribed</h1><p>${address} will not receive ${kind} alerts from ${clientName} any more. An administrator can subscribe you again.</p>`
+    : html`<h1>Unsubscribe from alerts</h1><p>Stop ${kind} alerts from ${clientName} to ${address}?</p><form method="post" action="${action}"><button type="submit">Unsubscribe</button></form>`;
   return page('Unsubscribe from alerts', brand(clientName), body);
 }

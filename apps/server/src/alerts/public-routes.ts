@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { HttpError } from '../lib/http-error.ts';
 import { acknowledge, eventOfToken, type LinkedEvent, unsubscribeAddress } from './links.ts';
 import { acknowledgePage, alertUnsubscribePage, linkRefusedPage } from './public-pages.ts';
+import { unsubscriberOfToken } from './unsubscribe.ts';
 
 /** The same policy as the survey pages (apps/server/src/public/routes.ts): no script, forms to this origin only. */
 const PUBLIC_CSP =
@@ -17,7 +18,7 @@ const REFUSALS = {
 
 /**
  * An alert's two public links, each a small page of its own (not the console): the acknowledge
- * link `/a/{token}` and the one-click unsubscribe `/alerts/unsubscribe/{token}` (RFC 8058: a mail
+ * link `/a/{token}` and the one-click unsubscribe `/alerts/unsubscribe/{token}` of survey and review alerts (RFC 8058: a mail
  * client POSTs `List-Unsubscribe=One-Click` there). A GET only shows a button, so a mail scanner
  * that opens links acknowledges or unsubscribes nothing; the POST does it.
  */
@@ -64,17 +65,17 @@ export const alertPublicRoutes: FastifyPluginAsyncZod<{ now: () => Date }> = asy
   });
 
   app.get('/alerts/unsubscribe/:token', route, async (request, reply) => {
-    const event = await open(request.params.token);
-    if (typeof event === 'string' || event.channel !== 'email') return refuse(reply, typeof event === 'string' ? event : 'unknown');
-    const address = event.resentTo ?? event.recipient;
-    return send(reply, 200, alertUnsubscribePage(event.clientName, address, unsubscribeAction(request.params.token), false));
+    const who = await unsubscriberOfToken(app.db, request.params.token, now());
+    if (!who) return refuse(reply, 'unknown');
+    if (who.expired) return refuse(reply, 'expired');
+    if (who.channel !== 'email') return refuse(reply, 'unknown');
+    return send(reply, 200, alertUnsubscribePage(who.kind, who.clientName, who.address, unsubscribeAction(request.params.token), false));
   });
   // Works after the link's 30 days too: an unsubscribe must never stop working (CAN-SPAM).
   app.post('/alerts/unsubscribe/:token', route, async (request, reply) => {
-    const event = await eventOfToken(app.db, request.params.token, now());
-    if (event?.channel !== 'email') return refuse(reply, 'unknown');
-    const address = event.resentTo ?? event.recipient;
-    await unsubscribeAddress(app.db, address, event.clientId, now());
-    return send(reply, 200, alertUnsubscribePage(event.clientName, address, unsubscribeAction(request.params.token), true));
+    const who = await unsubscriberOfToken(app.db, request.params.token, now());
+    if (who?.channel !== 'email') return refuse(reply, 'unknown');
+    await unsubscribeAddress(app.db, who.address, who.clientId, now());
+    return send(reply, 200, alertUnsubscribePage(who.kind, who.clientName, who.address, unsubscribeAction(request.params.token), true));
   });
 };

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { nextRetryAt, outcomeOf } from '../alerts/reasons.ts';
+import { unsubscribeLink } from '../alerts/unsubscribe.ts';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger, SendResult } from '../messaging/send.ts';
 import { FACT_COLUMNS, factsOf, linksOf } from './facts.ts';
@@ -24,13 +25,14 @@ export async function settle(
   db: Db,
   id: number,
   now: Date,
-  s: { status: string; reason: string | null; nextRetryAt: Date | null; notificationId?: number | null },
+  s: { status: string; reason: string | null; nextRetryAt: Date | null; notificationId?: number | null; unsubscribeTokenHash?: string },
 ) {
   const at = now.toISOString();
   await db.execute(sql`
     update review_alert_deliveries set status = ${s.status}, reason = ${s.reason},
       next_retry_at = ${s.nextRetryAt?.toISOString() ?? null}::timestamptz,
       notification_id = coalesce(${s.notificationId ?? null}::bigint, notification_id),
+      unsubscribe_token_hash = coalesce(${s.unsubscribeTokenHash ?? null}, unsubscribe_token_hash),
       sent_at = case when ${s.status} = 'sent' then ${at}::timestamptz else sent_at end, updated_at = ${at}::timestamptz
     where id = ${id}`);
 }
@@ -84,11 +86,20 @@ export async function deliverDue(db: Db, messenger: Messenger, now: Date, only: 
     }
     const facts = factsOf(d, Number(d.client_id));
     const channel = d.channel === 'sms' ? 'sms' : 'email';
+    const unsubscribe = unsubscribeLink(messenger);
     const result = await messenger.send(
-      reviewAlertMessage(facts, channel, String(d.recipient), linksOf(messenger, facts), { test, deliveryId: id }),
+      reviewAlertMessage(facts, channel, String(d.recipient), linksOf(messenger, facts), {
+        test,
+        deliveryId: id,
+        unsubscribe: unsubscribe.url,
+      }),
     );
     const settled = settlementOf(result, Number(d.attempts), now);
-    await settle(db, id, now, { ...settled, notificationId: result.id });
+    await settle(db, id, now, {
+      ...settled,
+      notificationId: result.id,
+      ...(channel === 'email' ? { unsubscribeTokenHash: unsubscribe.hash } : {}),
+    });
     if (settled.status === 'sent') sentRules.push(Number(d.rule_id));
   }
   await markSent(db, sentRules, now);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { claimDigest } from '../alerts/digest-claim.ts';
+import { unsubscribeLink } from '../alerts/unsubscribe.ts';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
 import { localTimeOf, zonedTime } from '../pipeline/schedule.ts';
@@ -125,16 +126,19 @@ export async function sendReviewDigests(db: Db, messenger: Messenger, now: Date)
         now,
       );
       if (digestId === null) continue;
+      const unsubscribe = unsubscribeLink(messenger);
       const message = reviewDigestMessage(
         rule,
         first.channel,
         first.recipient,
         group.map((g) => g.line),
-        digestId,
+        { id: digestId, unsubscribe: unsubscribe.url },
       );
       const result = await messenger.send(message);
+      const hash = first.channel === 'email' ? unsubscribe.hash : null;
       await db.execute(
-        sql`update review_alert_digests set sent_at = ${at}::timestamptz, notification_id = ${result.id} where id = ${digestId}`,
+        sql`update review_alert_digests set sent_at = ${at}::timestamptz, notification_id = ${result.id}, unsubscribe_token_hash = ${hash}
+          where id = ${digestId}`,
       );
       const settled = settlementOf(result, 1, now);
       await settleAll(settled, digestId, result.id);

@@ -1,4 +1,5 @@
 import { reviewSiteLabel } from '@admin/shared';
+import { withUnsubscribe } from '../alerts/unsubscribe.ts';
 import type { OutboundMessage } from '../messaging/send.ts';
 
 /** What a review alert says about its review (null fields: a Send test with no review to show). */
@@ -50,7 +51,7 @@ export function reviewAlertMessage(
   channel: 'email' | 'sms',
   to: string,
   links: ReviewLinks,
-  options: { test: boolean; deliveryId: number },
+  options: { test: boolean; deliveryId: number; unsubscribe: string },
 ): OutboundMessage {
   const tag = options.test ? '[Test] ' : '';
   const site = f.site ? reviewSiteLabel(f.site) : 'a review site';
@@ -80,7 +81,7 @@ export function reviewAlertMessage(
     ...(links.review ? [`Open the review: ${links.review}`] : []),
     ...(links.reply ? [`Reply to it: ${links.reply}`] : []),
   ];
-  return { ...common, channel: 'email', subject, text: lines.join('\n') };
+  return { ...common, channel: 'email', subject, ...withUnsubscribe(lines, options.unsubscribe) };
 }
 
 /** One line of a digest. */
@@ -92,12 +93,12 @@ export function reviewDigestMessage(
   channel: 'email' | 'sms',
   to: string,
   lines: DigestLine[],
-  digestId: number,
+  digest: { id: number; unsubscribe: string },
 ): OutboundMessage {
   const kind = rule.frequency === 'weekly' ? 'Weekly' : 'Daily';
   const count = `${lines.length} ${lines.length === 1 ? 'review' : 'reviews'}`;
   const subject = `${kind} review alerts digest: ${count} at ${rule.clientName}`;
-  const common = { type: 'review_alert' as const, to, clientId: rule.clientId, related: { type: 'review_alert_digest', id: digestId } };
+  const common = { type: 'review_alert' as const, to, clientId: rule.clientId, related: { type: 'review_alert_digest', id: digest.id } };
   if (channel === 'sms') {
     return {
       ...common,
@@ -110,5 +111,5 @@ export function reviewDigestMessage(
     (l) =>
       `- ${l.locationName ?? '—'} · ${l.site ? reviewSiteLabel(l.site) : '—'} · ${ratingWords(l.rating, l.recommend)} · ${l.authorName ?? '—'}: “${excerptOf(l.text)}”${l.link ? ` ${l.link}` : ''}`,
   );
-  return { ...common, channel: 'email', subject, text: [`Rule: ${rule.ruleName}`, '', ...body].join('\n') };
+  return { ...common, channel: 'email', subject, ...withUnsubscribe([`Rule: ${rule.ruleName}`, '', ...body], digest.unsubscribe) };
 }
