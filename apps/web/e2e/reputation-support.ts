@@ -18,11 +18,18 @@ type TokenUser = {
 
 /**
  * An open demo invitation of the client whose location's Google review link is `googleLink`
- * (set through Locations' API when it differs).
+ * (set through Locations' API when it differs); sent by `channel` when one is given.
  */
-export async function openInvitation(page: Page, clientId: number, googleLink: string): Promise<{ token: string; locationId: string }> {
+export async function openInvitation(
+  page: Page,
+  clientId: number,
+  googleLink: string,
+  channel?: 'email' | 'sms',
+): Promise<{ token: string; locationId: string }> {
   const api = await apiOf(page);
-  const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
+  const logs = await api.get<{ data: Log[] }>(
+    `/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100${channel ? `&channel=${channel}` : ''}`,
+  );
   const locations = await api.get<{ data: Location[] }>('/api/endpoints?perPage=200');
   for (const log of logs.data) {
     // A Send test invitation (another spec's) records a test response, which invites to no review.

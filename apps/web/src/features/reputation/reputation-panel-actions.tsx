@@ -17,28 +17,19 @@ export function canResend(r: ReputationItem): boolean {
 }
 
 /**
- * A row's actions (domain.md §10), each the amplification module's route: Resend invite (one
- * reminder at most; the server's 409 says so), Match review manually (choose among the location's
- * unmatched reviews on that site, then confirm) and Unmatch (confirmed first). Each reloads the list.
+ * A row's actions (domain.md §10), each the amplification module's route: Resend invite (confirmed
+ * first: a customer gets one reminder, ever; the server's 409 says why one is refused), Match review
+ * manually (choose among the location's unmatched reviews on that site, then confirm) and Unmatch
+ * (confirmed first). Each reloads the list.
  */
 export function ReputationRowActions({ row, onChanged }: { row: ReputationItem; onChanged(): void }) {
-  const [dialog, setDialog] = useState<'match' | 'unmatch' | null>(null);
+  const [dialog, setDialog] = useState<'resend' | 'match' | 'unmatch' | null>(null);
   const who = row.customer_name || `invitation ${row.id}`;
-
-  async function resend() {
-    try {
-      await post(row.id, 'resend');
-      notifications.show({ color: 'green', message: `Sent ${who} a reminder.` });
-      onChanged();
-    } catch (e) {
-      notifications.show({ color: 'red', title: 'Resend invite refused', message: errorText(e) });
-    }
-  }
 
   return (
     <>
-      <RowMenu label="Actions" name={`Actions for ${who}`}>
-        <Menu.Item disabled={!canResend(row)} onClick={() => void resend()}>
+      <RowMenu label="More" name={`More actions for ${who}`}>
+        <Menu.Item disabled={!canResend(row)} onClick={() => setDialog('resend')}>
           Resend invite
         </Menu.Item>
         {row.review_id === null ? (
@@ -47,6 +38,7 @@ export function ReputationRowActions({ row, onChanged }: { row: ReputationItem; 
           <Menu.Item onClick={() => setDialog('unmatch')}>Unmatch</Menu.Item>
         )}
       </RowMenu>
+      {dialog === 'resend' && <ResendDialog row={row} who={who} onClose={() => setDialog(null)} onDone={onChanged} />}
       {dialog === 'match' && <MatchDialog row={row} who={who} onClose={() => setDialog(null)} onDone={onChanged} />}
       {dialog === 'unmatch' && <UnmatchDialog row={row} who={who} onClose={() => setDialog(null)} onDone={onChanged} />}
     </>
@@ -116,6 +108,47 @@ function MatchDialog({ row, who, onClose, onDone }: DialogProps) {
           </Button>
           <Button onClick={() => void confirm()} loading={busy} disabled={list.length === 0}>
             Confirm match
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function ResendDialog({ row, who, onClose, onDone }: DialogProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function confirm() {
+    setBusy(true);
+    try {
+      await post(row.id, 'resend');
+      notifications.show({ color: 'green', message: `Sent ${who} a reminder.` });
+      onClose();
+      onDone();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal opened onClose={onClose} title="Send a review reminder?">
+      <Stack gap="sm">
+        <Text size="sm">
+          {who} gets one reminder by {row.channel === 'sms' ? 'SMS' : 'e-mail'} with the review links still open. Only one reminder is ever
+          sent.
+        </Text>
+        {error && (
+          <Alert color="red" title="Resend invite refused">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => void confirm()} loading={busy} disabled={error !== null}>
+            Send reminder
           </Button>
         </Group>
       </Stack>
