@@ -1,7 +1,8 @@
-import { type AlertRecipient, DEFAULT_USER_ENTRY } from '@admin/shared';
+import type { AlertRecipient } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { surveyAlertEvents, surveyAlertRecipients } from '../../db/schema/index.ts';
+import { locationNamesOf, recipientsOf } from '../../kit/alert-rules/recipients.ts';
 
 /** What a rule's own row does not hold: names of its surveys, locations and users, and its alert counts. */
 export type RuleExtras = {
@@ -34,30 +35,15 @@ export async function extrasOf(db: Db, rules: Listed[]): Promise<Map<number, Rul
   if (rules.length === 0) return found;
   const ruleIds = rules.map((r) => r.id);
   const surveyIds = [...new Set(rules.flatMap((r) => r.surveyIds))];
-  const locationIds = [...new Set(rules.flatMap((r) => r.locationIds))];
   const surveyNames = new Map<number, string>();
   if (surveyIds.length > 0) {
     const rows = rowsOf(await db.execute(sql`select id, name from surveys where id = any(${ids(surveyIds)})`));
     for (const r of rows) surveyNames.set(Number(r.id), String(r.name));
   }
-  const locationNames = new Map<string, string>();
-  if (locationIds.length > 0) {
-    const rows = rowsOf(
-      await db.execute(sql`select _id as id, locationname from locations where _id = any(${sql.param(locationIds)}::text[])`),
-    );
-    for (const r of rows) locationNames.set(String(r.id), String(r.locationname));
-  }
-  const recipients = rowsOf(
-    await db.execute(sql`
-      select r.rule_id, r.user_id, r.added_by, u.name
-      from ${surveyAlertRecipients} r left join users u on u.id = r.user_id and r.user_id <> ${DEFAULT_USER_ENTRY.id}
-      where r.rule_id = any(${ids(ruleIds)})
-      order by r.rule_id, (r.user_id = ${DEFAULT_USER_ENTRY.id}) desc, lower(u.name), r.user_id`),
-  );
-  for (const r of recipients) {
-    const userId = Number(r.user_id);
-    const name = userId === DEFAULT_USER_ENTRY.id ? DEFAULT_USER_ENTRY.name : String(r.name ?? `#${userId}`);
-    found.get(Number(r.rule_id))?.recipients.push({ id: userId, name, added_by: r.added_by === 'default' ? 'default' : 'chosen' });
+  const locationNames = await locationNamesOf(db, rules);
+  for (const [ruleId, list] of await recipientsOf(db, surveyAlertRecipients, ruleIds)) {
+    const extras = found.get(ruleId);
+    if (extras) extras.recipients = list;
   }
   // One lateral probe of the (rule_id, created_at) index per listed rule.
   const counts = rowsOf(
