@@ -29,6 +29,10 @@ type PhraseIndex = Map<string, Phrase[]>;
 
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 const UPPER = /^\p{Lu}/u;
+const ASCII = /^[A-Za-z0-9]*$/;
+
+/** A word folded as alerts/triggers.ts `foldText` folds it; most words are plain ASCII letters and digits, where that is lower case alone. */
+const foldWord = (word: string): string => (ASCII.test(word) ? word.toLowerCase() : foldText(word));
 
 /** A text's words as written (for the capital) and folded (lower case, no accents: the keyword rule of alerts/triggers.ts). */
 function wordsOf(text: string): { raw: string[]; folded: string[] } {
@@ -36,14 +40,25 @@ function wordsOf(text: string): { raw: string[]; folded: string[] } {
     .normalize('NFC')
     .split(NOT_WORD)
     .filter((w) => w !== '');
-  return { raw, folded: raw.map(foldText) };
+  return { raw, folded: raw.map(foldWord) };
 }
 
-/** A name's folded words; none for a name too short to tell apart from a letter in a sentence. */
+/**
+ * A name's folded words; none for a name too short to tell apart from a letter in a sentence.
+ * Kept between batches (a client's names come back with each one), as triggers.ts keeps keywords.
+ */
+const phrases = new Map<string, string[]>();
+const PHRASES_MAX = 100_000;
 function phraseWords(name: string | null): string[] {
   if (!name) return [];
-  const words = wordsOf(name).folded;
-  return words.join('').length < 2 ? [] : words;
+  let words = phrases.get(name);
+  if (words === undefined) {
+    const folded = wordsOf(name).folded;
+    words = folded.join('').length < 2 ? [] : folded;
+    if (phrases.size >= PHRASES_MAX) phrases.clear();
+    phrases.set(name, words);
+  }
+  return words;
 }
 
 /**
@@ -126,19 +141,22 @@ export async function personnelMentions(db: Db, reviews: readonly MentionSource[
 
   if (people.length === 0) return reviews.map(() => []);
   const byClient = new Map<number, Person[]>();
-  for (const p of people) {
-    const list = byClient.get(p.clientId);
+  const byLocation = new Map<string, Person[]>();
+  const push = <K>(map: Map<K, Person[]>, key: K, p: Person) => {
+    const list = map.get(key);
     if (list) list.push(p);
-    else byClient.set(p.clientId, [p]);
+    else map.set(key, [p]);
+  };
+  for (const p of people) {
+    push(byClient, p.clientId, p);
+    for (const locationId of p.locationIds) push(byLocation, `${p.clientId}\u0000${locationId}`, p);
   }
   const indexes = new Map<string, PhraseIndex>();
   const indexFor = (clientId: number, locationId: string): PhraseIndex => {
     const key = `${clientId}\u0000${locationId}`;
     let index = indexes.get(key);
     if (!index) {
-      const ofClient = byClient.get(clientId) ?? [];
-      const atLocation = ofClient.filter((p) => p.locationIds.includes(locationId));
-      index = indexOf(atLocation.length > 0 ? atLocation : ofClient);
+      index = indexOf(byLocation.get(key) ?? byClient.get(clientId) ?? []);
       indexes.set(key, index);
     }
     return index;
