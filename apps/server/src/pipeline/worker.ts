@@ -5,6 +5,7 @@ import { installListings } from '../listings/install.ts';
 import type { Messenger } from '../messaging/send.ts';
 import { installAmplification } from '../reputation/amplify/install.ts';
 import { installReviewPulls } from '../reputation/ingest/install.ts';
+import { kpiCompaction } from '../reputation/kpi-compaction.ts';
 import { installReviewAlerts } from '../review-alerts/install.ts';
 import { feedRunLoop } from './ingest/runs-loop.ts';
 import type { SecretBox } from './ingest/secret.ts';
@@ -51,5 +52,6 @@ export function installWorkers(
   installAmplification(queue, db, messenger);
   installReviewAlerts(queue, db, messenger);
   installListings(queue, db, clock, ingest.providers);
+  queue.addLoop(kpiCompaction(db));
   return engine;
 }

@@ -1,22 +1,20 @@
 import { DEFAULT_REVIEW_SITE, type ReputationFilters, type ReputationKpis } from '@admin/shared';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { amplifications, endpointConfigs, locations, personnel, reviews } from '../../db/schema/index.ts';
+import { endpointConfigs, locations, personnel, reviews } from '../../db/schema/index.ts';
 import { allOf, inList } from '../../kit/keyset.ts';
 import { whereClause } from '../../kit/keyset-page.ts';
-import { amplificationsWhere, type Filters, type Scope } from './repository.ts';
-
-const dayStart = (day: string, zone: string) => sql`((${day}::date)::timestamp at time zone ${zone})`;
+import { amplificationCounts, dayStart } from './kpi-counts.ts';
+import type { Filters, Scope } from './repository.ts';
 
 /**
- * The KPI cards for the list's filters: the amplification counts in one grouped pass over the
- * rows the list's index finds (no count per card), and the site's new reviews, amplified or not,
- * over the reviews' (client_id, site, review_created_at) index. The posted reviews' ratings are
- * read only for posted rows: the FILTER is tested before the aggregate's argument is evaluated.
+ * The KPI cards for the list's filters: the amplification counts (kpi-counts.ts: the summary for
+ * whole UTC days, the raw rows for the range's edges), and the site's new reviews, amplified or
+ * not, over the reviews' (client_id, site, review_created_at) index.
  */
 export async function kpisOf(db: Db, scope: Scope, q: Filters): Promise<ReputationKpis> {
   return db.transaction(async (tx) => {
-    // The per-row review lookup makes the planner cost this pass high enough to JIT-compile it:
+    // The raw paths' per-row review lookup makes the planner cost them high enough to JIT-compile:
     // ~450 ms of compiling for ~40 ms of work on 80,000 rows (bench/README.md, Reputation Panel).
     await tx.execute(sql`set local jit = off`);
     return kpisIn(tx, scope, q);
@@ -24,15 +22,7 @@ export async function kpisOf(db: Db, scope: Scope, q: Filters): Promise<Reputati
 }
 
 async function kpisIn(db: Db, scope: Scope, q: Filters): Promise<ReputationKpis> {
-  const [counts] = rowsOf(
-    await db.execute(sql`
-      select count(*)::int as invited,
-        count(${amplifications.clickedAt})::int as clicked,
-        count(*) filter (where ${amplifications.status} = 'posted')::int as posted,
-        avg((select r.rating from ${reviews} r where r.id = ${amplifications.reviewId}))
-          filter (where ${amplifications.status} = 'posted')::float8 as average_rating
-      from ${amplifications}${whereClause(amplificationsWhere(scope, q))}`),
-  );
+  const counts = await amplificationCounts(db, scope, q);
   const reviewsWhere = allOf([
     sql`${reviews.clientId} = ${scope.clientId}`,
     sql`${reviews.site} = ${q.site ?? DEFAULT_REVIEW_SITE}`,
@@ -42,12 +32,11 @@ async function kpisIn(db: Db, scope: Scope, q: Filters): Promise<ReputationKpis>
     q.endDate ? sql`${reviews.reviewCreatedAt} < ${dayStart(q.endDate, scope.timezone)} + interval '1 day'` : undefined,
   ]);
   const [site] = rowsOf(await db.execute(sql`select count(*)::int as n from ${reviews}${whereClause(reviewsWhere)}`));
-  const average = counts?.average_rating;
   return {
-    invited: Number(counts?.invited ?? 0),
-    clicked: Number(counts?.clicked ?? 0),
-    posted: Number(counts?.posted ?? 0),
-    average_rating: average === null || average === undefined ? null : Math.round(Number(average) * 100) / 100,
+    invited: counts.invited,
+    clicked: counts.clicked,
+    posted: counts.posted,
+    average_rating: counts.rated === 0 ? null : Math.round((counts.ratingSum / counts.rated) * 100) / 100,
     new_reviews: Number(site?.n ?? 0),
   };
 }
