@@ -1,10 +1,12 @@
+import type { ResourceView } from '@admin/shared';
 import { ALERT_CHANNEL_OPTIONS, type AlertRecipient } from '@admin/shared/resources/survey-alert-rules';
 import { Checkbox, Fieldset, Group, TagsInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Controller } from 'react-hook-form';
 import { compactPhone } from '../../lib/format.ts';
+import { useSession } from '../../lib/session-store.ts';
 import { RemoteMultiSelect } from '../filters/remote-multi-select.tsx';
-import { bodyOf, type FormValues, type useResourceForm } from '../resource/use-resource-form.ts';
+import { bodyOf, type Editable, type FormValues, type ResourceFormProps, useResourceForm } from '../resource/use-resource-form.ts';
 
 /**
  * The parts every alert rule form has (Survey and Review Alert Settings): lists typed as tags,
@@ -34,6 +36,32 @@ export function alertRuleBody(
   }
   if (Array.isArray(body.extra_phones)) body.extra_phones = list(body.extra_phones).map((p) => String(compactPhone(p)));
   return body;
+}
+
+/** What every rule's cross-field rules read of the form (the kind adds its own): keywords, recipients, frequency. */
+export const commonRuleValues = (values: Record<string, unknown>) => ({
+  keywords: list(values.keywords),
+  recipient_user_ids: list(values.recipient_user_ids).map(Number),
+  extra_emails: list(values.extra_emails),
+  extra_phones: list(values.extra_phones),
+  frequency: text(values.frequency),
+});
+
+/**
+ * The kit's form for a kind of rule: its numbers and id lists sent as numbers, its cross-field
+ * rules run before a save (as the server runs them), and the client's time zone for its send time.
+ */
+export function useAlertRuleForm<Row extends Editable>(
+  def: ResourceView<Row>,
+  props: ResourceFormProps<Row>,
+  kind: { numbers: readonly string[]; idLists: readonly string[]; check: (values: Record<string, unknown>) => Record<string, string[]> },
+) {
+  const zone = useSession((s) => s.currentClient?.timezone);
+  const form = useResourceForm(def, props, {
+    toBody: (values) => alertRuleBody(values, kind.numbers, kind.idLists),
+    check: kind.check,
+  });
+  return { form, zone: zone ?? 'its zone' };
 }
 
 /** A record's ids with the names it was answered with, for a remote select to show before it loads. */
@@ -127,6 +155,19 @@ export function RemoteMultiField(props: {
       )}
     />
   );
+}
+
+/** Surveys or locations a rule is for, none chosen meaning all; the record's names show those chosen before the options load. */
+export function AllOrSomeField(props: {
+  form: AlertRuleForm;
+  name: string;
+  path: string;
+  ids: readonly (number | string)[] | undefined;
+  names: readonly string[] | undefined;
+}) {
+  const { form, name, path } = props;
+  const labels = namedOptions(props.ids ?? [], props.names ?? []);
+  return <RemoteMultiField form={form} name={name} path={path} labels={labels} description="None chosen = Selected All" />;
 }
 
 export const ChannelsField = ({ form }: { form: AlertRuleForm }) => (
