@@ -83,6 +83,9 @@ for (const width of WIDTHS) {
     const row = listRows(page, LIST).filter({ hasText: target.location_name }).first();
     await expect(row).toBeVisible();
     await expect(row).toContainText('Needs update');
+    // The search and filters land one after another: read the columns once every row is the target's.
+    await expect(listRows(page, LIST).filter({ hasNotText: target.location_name })).toHaveCount(0);
+    await expect(listRows(page, LIST).filter({ hasNotText: 'Needs update' })).toHaveCount(0);
     expect((await columnTexts(page, LIST, 'Mismatched fields'))[0]).toContain('Phone');
     if (width > 640) expect((await columnTexts(page, LIST, 'Phone match'))[0]).toMatch(/^mismatch$/i);
 
