@@ -37,3 +37,27 @@ export const amplificationDayCounts = pgTable(
     index('amplification_day_counts_unfolded_idx').on(t.id).where(sql`not ${t.folded}`),
   ],
 );
+
+/**
+ * The New reviews card's summary (docs/decisions/053): reviews counted per client, site, UTC day
+ * of `review_created_at` and location, kept as `amplification_day_counts` is (a trigger on
+ * `reviews` appends deltas, migration 0033; the same worker loop folds them).
+ */
+export const reviewDayCounts = pgTable(
+  'review_day_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    clientId: integer('client_id').notNull(),
+    site: text('site').notNull(),
+    /** The UTC day of the reviews' `review_created_at`. */
+    day: date('day').notNull(),
+    locationId: text('location_id').notNull(),
+    reviews: integer('reviews').notNull(),
+    folded: boolean('folded').notNull().default(false),
+  },
+  (t) => [
+    index('review_day_counts_client_site_day_idx').on(t.clientId, t.site, t.day),
+    uniqueIndex('review_day_counts_folded_uq').on(t.clientId, t.site, t.day, t.locationId).where(sql`${t.folded}`),
+    index('review_day_counts_unfolded_idx').on(t.id).where(sql`not ${t.folded}`),
+  ],
+);
