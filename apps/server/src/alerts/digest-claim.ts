@@ -27,3 +27,16 @@ export async function claimDigest(
   const [row] = rowsOf(result);
   return row ? Number(row.id) : null;
 }
+
+/** What a survey or review digest reads of its rule and client (each kind adds its schedule). */
+export type DigestRule = { ruleId: number; ruleName: string; status: string; clientId: number; clientName: string; timezone: string };
+
+/** A rule row selected as `id, name, status, client_id, client_name, timezone` (and the kind's schedule). */
+export const digestRuleOf = (r: Record<string, unknown>): DigestRule => ({
+  ruleId: Number(r.id),
+  ruleName: String(r.name),
+  status: String(r.status),
+  clientId: Number(r.client_id),
+  clientName: String(r.client_name),
+  timezone: String(r.timezone),
+});

@@ -2,18 +2,10 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger, OutboundMessage } from '../messaging/send.ts';
 import { localTimeOf, zonedTime } from '../pipeline/schedule.ts';
-import { claimDigest } from './digest-claim.ts';
+import { claimDigest, type DigestRule, digestRuleOf } from './digest-claim.ts';
 import { outcomeOf } from './reasons.ts';
 
-type Waiting = {
-  ruleId: number;
-  ruleName: string;
-  status: string;
-  digestHour: number;
-  clientId: number;
-  clientName: string;
-  timezone: string;
-};
+type Waiting = DigestRule & { digestHour: number };
 type Line = {
   id: number;
   channel: 'email' | 'sms';
@@ -62,17 +54,7 @@ export async function sendDigests(db: Db, messenger: Messenger, now: Date): Prom
       select distinct r.id, r.name, r.status, r.digest_hour, r.client_id, c.name as client_name, c.timezone
       from survey_alert_events e join survey_alert_rules r on r.id = e.rule_id join clients c on c.id = r.client_id
       where e.state = 'pending' and e.next_retry_at is null and e.digest_id is null and r.frequency = 'daily_digest'`),
-  ).map(
-    (r): Waiting => ({
-      ruleId: Number(r.id),
-      ruleName: String(r.name),
-      status: String(r.status),
-      digestHour: Number(r.digest_hour ?? 8),
-      clientId: Number(r.client_id),
-      clientName: String(r.client_name),
-      timezone: String(r.timezone),
-    }),
-  );
+  ).map((r): Waiting => ({ ...digestRuleOf(r), digestHour: Number(r.digest_hour ?? 8) }));
   let sent = 0;
   const at = now.toISOString();
   for (const rule of rules) {

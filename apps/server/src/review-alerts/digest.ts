@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { claimDigest } from '../alerts/digest-claim.ts';
+import { claimDigest, type DigestRule, digestRuleOf } from '../alerts/digest-claim.ts';
 import { unsubscribeLink } from '../alerts/unsubscribe.ts';
 import { type Db, rowsOf } from '../db/client.ts';
 import type { Messenger } from '../messaging/send.ts';
@@ -32,17 +32,7 @@ export function digestInstant(now: Date, sendTime: string | null, weeklyDay: str
   return zonedTime(local.year, local.month, local.day, minute, timeZone);
 }
 
-type Waiting = {
-  ruleId: number;
-  ruleName: string;
-  status: string;
-  frequency: string;
-  sendTime: string | null;
-  weeklyDay: string | null;
-  clientId: number;
-  clientName: string;
-  timezone: string;
-};
+type Waiting = DigestRule & { frequency: string; sendTime: string | null; weeklyDay: string | null };
 
 /**
  * Daily and weekly digests: a digest rule's deliveries wait (no `next_retry_at`) until the rule's
@@ -62,15 +52,10 @@ export async function sendReviewDigests(db: Db, messenger: Messenger, now: Date)
         where d.rule_id = r.id and d.status = 'pending' and d.next_retry_at is null and d.digest_id is null)`),
   ).map(
     (r): Waiting => ({
-      ruleId: Number(r.id),
-      ruleName: String(r.name),
-      status: String(r.status),
+      ...digestRuleOf(r),
       frequency: String(r.frequency),
       sendTime: r.send_time === null ? null : String(r.send_time),
       weeklyDay: r.frequency === 'weekly' && r.weekly_day !== null ? String(r.weekly_day) : null,
-      clientId: Number(r.client_id),
-      clientName: String(r.client_name),
-      timezone: String(r.timezone),
     }),
   );
   let sent = 0;
