@@ -190,6 +190,50 @@ async function run(kind: 'pglite' | 'pg') {
     bare[name] = { firstPage, kpis, kpisSummary, newReviews };
   }
 
+  // What the summary's triggers add to the writers: the same writes with the triggers on, then
+  // disabled (foreign keys still checked), each rolled back, over TRIGGER_ROWS rows: invitations written (as the sender does),
+  // clicked (recordClick), matched with a review (matching) and a rating changed (ingest).
+  const TRIGGER_ROWS = 10_000;
+  const writeCosts: Record<string, { withTriggerMs: number; withoutMs: number; perRowUs: number }> = {};
+  const writes: Record<string, ReturnType<typeof sql>> = {
+    invite: sql`insert into amplifications (client_id, location_id, response_id, site, channel, token, invited_at)
+      select ${clientId}, ${places[0] ?? ''}, 2000000000 + i, 'google', 'email', md5('trigger' || i), now() from generate_series(1, ${TRIGGER_ROWS}) i`,
+    click: sql`update amplifications set status = 'clicked', clicked_at = invited_at + interval '1 minute', click_count = click_count + 1
+      where id in (select id from amplifications where status = 'not_posted' order by id limit ${TRIGGER_ROWS})`,
+    match: sql`update amplifications a set status = 'posted', review_id = ${firstReview} + ${reviewCount} - s.n, matched_by = 'auto'
+      from (select id, row_number() over (order by id) as n from amplifications where status = 'not_posted' order by id limit ${TRIGGER_ROWS}) s
+      where a.id = s.id`,
+    rating: sql`update reviews set rating = 1 + rating % 5 where id in (select review_id from amplifications where status = 'posted' order by id limit ${TRIGGER_ROWS})`,
+  };
+  for (const [name, statement] of Object.entries(writes)) {
+    const once = async (off: boolean) => {
+      const start = performance.now();
+      await db
+        .transaction(async (tx) => {
+          if (off) {
+            await tx.execute(sql`alter table amplifications disable trigger amplification_day_counts_amplification`);
+            await tx.execute(sql`alter table reviews disable trigger amplification_day_counts_review`);
+          }
+          await tx.execute(statement);
+          tx.rollback();
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof Error) || !/rollback/i.test(err.message)) throw err;
+        });
+      return performance.now() - start;
+    };
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      on.push(await once(false));
+      off.push(await once(true));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    const withTriggerMs = round(median(on));
+    const withoutMs = round(median(off));
+    writeCosts[name] = { withTriggerMs, withoutMs, perRowUs: round(((withTriggerMs - withoutMs) * 1000) / TRIGGER_ROWS) };
+  }
+
   const result = {
     kind,
     amplifications: N,
@@ -201,6 +245,8 @@ async function run(kind: 'pglite' | 'pg') {
     ceilingMs: 100,
     routes,
     bareSql: bare,
+    triggerRows: TRIGGER_ROWS,
+    writeCosts,
     measuredAt: new Date().toISOString(),
   };
   console.log(JSON.stringify(result));

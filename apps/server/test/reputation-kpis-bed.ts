@@ -41,8 +41,8 @@ export type KpiBed = {
   invite(at: string, i: number): Promise<number>;
   /** Every range, alone and with a status, a location and a personnel filter: the route equals the raw count. */
   expectSameEverywhere(): Promise<void>;
-  /** The site's summary: invitations counted, delta rows not folded yet, folded rows left all zero. */
-  summary(): Promise<{ invited: number; deltas: number; empty: number }>;
+  /** The site's summaries: invitations and reviews counted, delta rows not folded yet, folded rows left all zero. */
+  summary(): Promise<{ invited: number; deltas: number; empty: number; reviews: number }>;
 };
 
 export async function openKpiBed(kind: DbKind): Promise<KpiBed> {
@@ -150,7 +150,15 @@ export async function openKpiBed(kind: DbKind): Promise<KpiBed> {
         for (const filter of ['', '&status=posted&status=clicked', `&location=${places[0]}`, `&personnel=${person}`]) {
           const query = `${range}${filter}`;
           const raw = await amplificationCountsRaw(db, { clientId, timezone: ZONE }, filtersOf(query));
-          const { new_reviews: _, ...got } = await route(query);
+          // New reviews counted one by one: the site's, with the location filter and the range in the client's days.
+          const f = filtersOf(query);
+          const [counted] = rowsOf(
+            await db.execute(sql`select count(*)::int as n from reviews where client_id = ${clientId} and site = ${SITE}
+              ${f.location ? sql`and location_id = ${f.location[0]}` : sql``}
+              ${f.startDate ? sql`and review_created_at >= ((${f.startDate}::date)::timestamp at time zone ${ZONE})` : sql``}
+              ${f.endDate ? sql`and review_created_at < ((${f.endDate}::date + 1)::timestamp at time zone ${ZONE})` : sql``}`),
+          );
+          const got = await route(query);
           const average = raw.rated === 0 ? null : Math.round((raw.ratingSum / raw.rated) * 100) / 100;
           expect({ query, ...got }).toEqual({
             query,
@@ -158,6 +166,7 @@ export async function openKpiBed(kind: DbKind): Promise<KpiBed> {
             clicked: raw.clicked,
             posted: raw.posted,
             average_rating: average,
+            new_reviews: Number(counted?.n),
           });
         }
       }
@@ -168,7 +177,17 @@ export async function openKpiBed(kind: DbKind): Promise<KpiBed> {
           count(*) filter (where folded and invited = 0 and clicked = 0 and posted = 0 and rating_sum = 0 and rated = 0)::int as empty
           from amplification_day_counts where client_id = ${clientId} and site = ${SITE}`),
       );
-      return { invited: Number(row?.invited), deltas: Number(row?.deltas), empty: Number(row?.empty) };
+      const [r] = rowsOf(
+        await db.execute(sql`select coalesce(sum(reviews), 0)::int as reviews, count(*) filter (where not folded)::int as deltas,
+          count(*) filter (where folded and reviews = 0)::int as empty
+          from review_day_counts where client_id = ${clientId} and site = ${SITE}`),
+      );
+      return {
+        invited: Number(row?.invited),
+        deltas: Number(row?.deltas) + Number(r?.deltas),
+        empty: Number(row?.empty) + Number(r?.empty),
+        reviews: Number(r?.reviews),
+      };
     },
   };
 }

@@ -100,6 +100,31 @@ for (const kind of testDatabaseKinds()) {
         .set({ rating: 2 })
         .where(eq(reviews.id, bed.reviewIds[3] ?? 0));
       await bed.expectSameEverywhere();
+      // Reviews arriving around the edges, one moved to another day and location, one deleted.
+      const arrived: number[] = [];
+      for (const [i, at] of TIMES.entries()) {
+        const [r] = await db
+          .insert(reviews)
+          .values({
+            clientId: bed.clientId,
+            locationId: bed.places[i % 2] ?? '',
+            site: SITE,
+            externalId: `kpi-edge-${i}`,
+            authorName: 'Edge',
+            rating: 1 + (i % 5),
+            text: 'On the edge.',
+            reviewCreatedAt: new Date(at),
+            source: 'api',
+            fetchedAt: new Date(at),
+          })
+          .returning({ id: reviews.id });
+        arrived.push(Number(r?.id));
+      }
+      await db
+        .update(reviews)
+        .set({ reviewCreatedAt: new Date('2025-03-04T19:00:00Z'), locationId: bed.places[1] ?? '' })
+        .where(eq(reviews.id, arrived[0] ?? 0));
+      await db.delete(reviews).where(eq(reviews.id, arrived[5] ?? 0));
       // The not_posted sweep's kind of update, then deletes.
       await db
         .update(amplifications)
@@ -113,7 +138,7 @@ for (const kind of testDatabaseKinds()) {
       const folded = await compactKpiCounts(db);
       expect(folded).toBeGreaterThanOrEqual(before.deltas);
       const after = await bed.summary();
-      expect(after).toEqual({ invited: before.invited, deltas: 0, empty: 0 });
+      expect(after).toEqual({ invited: before.invited, deltas: 0, empty: 0, reviews: before.reviews });
       await bed.expectSameEverywhere();
       // A second pass over nothing folds nothing; the counts equal a rebuild from the rows.
       expect(await compactKpiCounts(db)).toBe(0);

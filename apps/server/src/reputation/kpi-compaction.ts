@@ -8,6 +8,7 @@ const COMPACT_EVERY_MS = 60_000;
 export const COMPACT_BATCH = 50_000;
 
 const KEY = sql.raw('client_id, site, day, location_id, personnel_id, status');
+const REVIEW_KEY = sql.raw('client_id, site, day, location_id');
 
 /**
  * Folds up to COMPACT_BATCH delta rows of `amplification_day_counts` (the triggers of migration
@@ -19,6 +20,11 @@ const KEY = sql.raw('client_id, site, day, location_id, personnel_id, status');
  * are not seen and are folded by a later pass (docs/decisions/053).
  */
 export async function compactKpiCounts(db: Db, limit = COMPACT_BATCH): Promise<number> {
+  const invitations = await foldAmplificationCounts(db, limit);
+  return invitations + (await foldReviewCounts(db, limit));
+}
+
+async function foldAmplificationCounts(db: Db, limit: number): Promise<number> {
   return db.transaction(async (tx) => {
     const rows = rowsOf(
       await tx.execute(sql`
@@ -53,8 +59,36 @@ export async function compactKpiCounts(db: Db, limit = COMPACT_BATCH): Promise<n
   });
 }
 
+/** The same fold for `review_day_counts` (migration 0033), the New reviews card's summary. */
+async function foldReviewCounts(db: Db, limit: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = rowsOf(
+      await tx.execute(sql`
+        with gone as (
+          delete from review_day_counts
+          where id in (select id from review_day_counts where not folded order by id limit ${limit})
+          returning ${REVIEW_KEY}, reviews
+        ), sums as (
+          select ${REVIEW_KEY}, count(*)::int as deltas, sum(reviews)::int as reviews from gone group by ${REVIEW_KEY}
+        ), folded as (
+          insert into review_day_counts (${REVIEW_KEY}, reviews, folded)
+          select ${REVIEW_KEY}, reviews, true from sums
+          on conflict (${REVIEW_KEY}) where folded do update set reviews = review_day_counts.reviews + excluded.reviews
+          returning id, reviews = 0 as empty
+        )
+        select (select coalesce(sum(deltas), 0)::int from sums) as deltas,
+          (select coalesce(json_agg(id), '[]') from folded where empty) as empty_ids`),
+    );
+    // A statement's CTEs do not see each other's writes: the rows left at zero go in a second one.
+    await tx.execute(sql`
+      delete from review_day_counts
+      where id in (select jsonb_array_elements_text(${JSON.stringify(rows[0]?.empty_ids ?? [])}::jsonb)::bigint) and folded and reviews = 0`);
+    return Number(rows[0]?.deltas ?? 0);
+  });
+}
+
 /**
- * The summary rebuilt from the amplifications, as migration 0032 backfills it: for rows written
+ * The summaries rebuilt from the amplifications and reviews, as migrations 0032 and 0033 backfill them: for rows written
  * with the triggers off (bench/reputation/panel.ts generates its rows as `replica`).
  */
 export async function rebuildKpiCounts(db: Db): Promise<void> {
@@ -68,6 +102,12 @@ export async function rebuildKpiCounts(db: Db): Promise<void> {
         coalesce(sum(r.rating) filter (where a.status = 'posted'), 0)::int, count(r.rating) filter (where a.status = 'posted')::int, true
       from amplifications a left join reviews r on r.id = a.review_id
       group by 1, 2, 3, 4, 5, 6`);
+    await tx.execute(sql`lock table reviews in share mode`);
+    await tx.execute(sql`delete from review_day_counts`);
+    await tx.execute(sql`
+      insert into review_day_counts (${REVIEW_KEY}, reviews, folded)
+      select client_id, site, (review_created_at at time zone 'UTC')::date, location_id, count(*)::int, true
+      from reviews group by 1, 2, 3, 4`);
   });
 }
 

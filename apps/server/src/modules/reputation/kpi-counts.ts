@@ -1,7 +1,7 @@
 import { DEFAULT_REVIEW_SITE } from '@admin/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { amplifications as a, reviews, amplificationDayCounts as s } from '../../db/schema/index.ts';
+import { amplifications as a, reviewDayCounts as rd, reviews, amplificationDayCounts as s } from '../../db/schema/index.ts';
 import { allOf, inList } from '../../kit/keyset.ts';
 import { whereClause } from '../../kit/keyset-page.ts';
 import { amplificationsWhere, type Filters, type Scope } from './repository.ts';
@@ -40,14 +40,35 @@ export async function amplificationCounts(db: Db, scope: Scope, q: Filters): Pro
   };
 }
 
-function summedCounts(scope: Scope, rest: Filters, startDate: string | undefined, endDate: string | undefined): SQL {
-  // The range as moments: [from, to). first = the first UTC day starting at or after `from`;
-  // last = the UTC day `to` falls in, so the summary's days are first ≤ day < last.
+/**
+ * A range of the client's days cut at UTC midnights: `days(day)` is the WHERE of the summary's
+ * whole UTC days (first ≤ day < last), `edges(time)` the WHEREs of the partial days at either end
+ * ([from, first) and [last, to), the first cut at `to` and the second begun at `first` when the
+ * range holds no whole UTC day), for the raw rows.
+ */
+function cutRange(scope: Scope, startDate: string | undefined, endDate: string | undefined) {
   const from = startDate ? dayStart(startDate, scope.timezone) : undefined;
   const to = endDate ? sql`(${dayStart(endDate, scope.timezone)} + interval '1 day')` : undefined;
   const first = from ? sql`((((${from}) - interval '1 microsecond') at time zone 'UTC')::date + 1)` : undefined;
   const last = to ? sql`((${to} at time zone 'UTC')::date)` : undefined;
   const utc = (day: SQL) => sql`((${day})::timestamp at time zone 'UTC')`;
+  return {
+    days: (day: SQL) => [first ? sql`${day} >= ${first}` : undefined, last ? sql`${day} < ${last}` : undefined],
+    edges: (time: SQL): SQL[][] => [
+      ...(from && first ? [[sql`${time} >= ${from}`, sql`${time} < ${to ? sql`least(${utc(first)}, ${to})` : utc(first)}`]] : []),
+      ...(to && last ? [[sql`${time} >= ${first ? sql`greatest(${utc(last)}, ${utc(first)})` : utc(last)}`, sql`${time} < ${to}`]] : []),
+    ],
+  };
+}
+
+const unionAll = (parts: SQL[]) =>
+  sql.join(
+    parts.map((p) => sql`(${p})`),
+    sql` union all `,
+  );
+
+function summedCounts(scope: Scope, rest: Filters, startDate: string | undefined, endDate: string | undefined): SQL {
+  const range = cutRange(scope, startDate, endDate);
   const summaryWhere = allOf([
     sql`${s.clientId} = ${scope.clientId}`,
     sql`${s.site} = ${rest.site ?? DEFAULT_REVIEW_SITE}`,
@@ -55,30 +76,48 @@ function summedCounts(scope: Scope, rest: Filters, startDate: string | undefined
     inList(sql`${s.locationId}`, rest.location),
     inList(sql`${s.personnelId}`, rest.personnel?.map(Number)),
     inList(sql`${s.status}`, rest.status),
-    first ? sql`${s.day} >= ${first}` : undefined,
-    last ? sql`${s.day} < ${last}` : undefined,
+    ...range.days(sql`${s.day}`),
   ]);
+  const rows = amplificationsWhere(scope, rest);
   const parts: SQL[] = [
     sql`select coalesce(sum(${s.invited}), 0)::bigint, coalesce(sum(${s.clicked}), 0)::bigint, coalesce(sum(${s.posted}), 0)::bigint,
       coalesce(sum(${s.ratingSum}), 0)::bigint, coalesce(sum(${s.rated}), 0)::bigint
     from ${s}${whereClause(summaryWhere)}`,
+    ...range.edges(sql`${a.invitedAt}`).map((edge) => rawCounts(allOf([rows, ...edge]))),
   ];
-  const rows = amplificationsWhere(scope, rest);
-  // The lower edge [from, first), cut at `to` when the range ends before `first`.
-  if (from && first) {
-    const end = to ? sql`least(${utc(first)}, ${to})` : utc(first);
-    parts.push(rawCounts(allOf([rows, sql`${a.invitedAt} >= ${from}`, sql`${a.invitedAt} < ${end}`])));
-  }
-  // The upper edge [last, to), begun at `first` when the range holds no whole UTC day.
-  if (to && last) {
-    const begin = first ? sql`greatest(${utc(last)}, ${utc(first)})` : utc(last);
-    parts.push(rawCounts(allOf([rows, sql`${a.invitedAt} >= ${begin}`, sql`${a.invitedAt} < ${to}`])));
-  }
   return sql`select sum(invited) as invited, sum(clicked) as clicked, sum(posted) as posted, sum(rating_sum) as rating_sum, sum(rated) as rated
-    from (${sql.join(
-      parts.map((p) => sql`(${p})`),
-      sql` union all `,
-    )}) t(invited, clicked, posted, rating_sum, rated)`;
+    from (${unionAll(parts)}) t(invited, clicked, posted, rating_sum, rated)`;
+}
+
+/**
+ * The New reviews card: the site's reviews, amplified or not, with the location filters and the
+ * range (not the status or personnel filters: they are not the review's). Whole UTC days from
+ * `review_day_counts` (migration 0033), the edges' partial days from `reviews` over its
+ * (client_id, site, review_created_at, id) index.
+ */
+export async function newReviewsCount(db: Db, scope: Scope, q: Filters): Promise<number> {
+  const range = cutRange(scope, q.startDate, q.endDate);
+  const where = (clientId: SQL, site: SQL, location: SQL) => [
+    sql`${clientId} = ${scope.clientId}`,
+    sql`${site} = ${q.site ?? DEFAULT_REVIEW_SITE}`,
+    inList(location, q.endpoint),
+    inList(location, q.location),
+  ];
+  const parts: SQL[] = [
+    sql`select coalesce(sum(${rd.reviews}), 0)::bigint from ${rd}${whereClause(
+      allOf([...where(sql`${rd.clientId}`, sql`${rd.site}`, sql`${rd.locationId}`), ...range.days(sql`${rd.day}`)]),
+    )}`,
+    ...range
+      .edges(sql`${reviews.reviewCreatedAt}`)
+      .map(
+        (edge) =>
+          sql`select count(*)::bigint from ${reviews}${whereClause(
+            allOf([...where(sql`${reviews.clientId}`, sql`${reviews.site}`, sql`${reviews.locationId}`), ...edge]),
+          )}`,
+      ),
+  ];
+  const [row] = rowsOf(await db.execute(sql`select sum(n) as n from (${unionAll(parts)}) t(n)`));
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -1,16 +1,14 @@
-import { DEFAULT_REVIEW_SITE, type ReputationFilters, type ReputationKpis } from '@admin/shared';
+import type { ReputationFilters, ReputationKpis } from '@admin/shared';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
-import { endpointConfigs, locations, personnel, reviews } from '../../db/schema/index.ts';
-import { allOf, inList } from '../../kit/keyset.ts';
-import { whereClause } from '../../kit/keyset-page.ts';
-import { amplificationCounts, dayStart } from './kpi-counts.ts';
+import type { Db } from '../../db/client.ts';
+import { endpointConfigs, locations, personnel } from '../../db/schema/index.ts';
+import { amplificationCounts, newReviewsCount } from './kpi-counts.ts';
 import type { Filters, Scope } from './repository.ts';
 
 /**
  * The KPI cards for the list's filters: the amplification counts (kpi-counts.ts: the summary for
  * whole UTC days, the raw rows for the range's edges), and the site's new reviews, amplified or
- * not, over the reviews' (client_id, site, review_created_at) index.
+ * not, counted the same way (newReviewsCount).
  */
 export async function kpisOf(db: Db, scope: Scope, q: Filters): Promise<ReputationKpis> {
   return db.transaction(async (tx) => {
@@ -23,21 +21,13 @@ export async function kpisOf(db: Db, scope: Scope, q: Filters): Promise<Reputati
 
 async function kpisIn(db: Db, scope: Scope, q: Filters): Promise<ReputationKpis> {
   const counts = await amplificationCounts(db, scope, q);
-  const reviewsWhere = allOf([
-    sql`${reviews.clientId} = ${scope.clientId}`,
-    sql`${reviews.site} = ${q.site ?? DEFAULT_REVIEW_SITE}`,
-    inList(sql`${reviews.locationId}`, q.endpoint),
-    inList(sql`${reviews.locationId}`, q.location),
-    q.startDate ? sql`${reviews.reviewCreatedAt} >= ${dayStart(q.startDate, scope.timezone)}` : undefined,
-    q.endDate ? sql`${reviews.reviewCreatedAt} < ${dayStart(q.endDate, scope.timezone)} + interval '1 day'` : undefined,
-  ]);
-  const [site] = rowsOf(await db.execute(sql`select count(*)::int as n from ${reviews}${whereClause(reviewsWhere)}`));
+  const newReviews = await newReviewsCount(db, scope, q);
   return {
     invited: counts.invited,
     clicked: counts.clicked,
     posted: counts.posted,
     average_rating: counts.rated === 0 ? null : Math.round((counts.ratingSum / counts.rated) * 100) / 100,
-    new_reviews: Number(site?.n ?? 0),
+    new_reviews: newReviews,
   };
 }
 
