@@ -2,11 +2,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliverDue } from '../src/alerts/deliver.ts';
 import { evaluateResponse } from '../src/alerts/evaluate.ts';
-import { testConfig } from '../src/config.ts';
 import { emailOptOuts, notificationLogs, surveyAlertEvents, surveyAlertRules } from '../src/db/schema/index.ts';
-import { createMessenger } from '../src/messaging/send.ts';
-import type { Email } from '../src/messaging/transports.ts';
 import { alertBed } from './alerts-bed.ts';
+import { capturingMessenger } from './alerts-capture.ts';
 import { makeResponse, makeRule } from './alerts-fixture.ts';
 import { testDatabaseKinds } from './helpers.ts';
 
@@ -102,18 +100,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('every alert e-mail carries List-Unsubscribe and List-Unsubscribe-Post to the transport', async () => {
-      const sent: Email[] = [];
-      const capturing = createMessenger(bed.database.db, testConfig().messaging, {
-        now: () => clock.now(),
-        email: {
-          name: 'capturing',
-          send: async (email) => {
-            sent.push(email);
-            return { providerMessageId: 'm1', detail: 'ok' };
-          },
-          close: () => undefined,
-        },
-      });
+      const { messenger: capturing, sent } = capturingMessenger(bed.database.db, () => clock.now());
       await bed.database.db.update(surveyAlertRules).set({ status: 'archived' }).where(eq(surveyAlertRules.clientId, bed.world.clientId));
       clock.advance(MINUTE);
       await makeRule(bed.database.db, bed.world, { trigger: 'detractor', extraEmails: [`hdr-${kind}@alert.test`] }, clock.now());

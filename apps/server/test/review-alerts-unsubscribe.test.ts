@@ -1,12 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testConfig } from '../src/config.ts';
 import { emailOptOuts, notificationLogs, reviewAlertDeliveries, reviewAlertRules } from '../src/db/schema/index.ts';
-import { createMessenger } from '../src/messaging/send.ts';
-import type { Email } from '../src/messaging/transports.ts';
 import { deliverDue } from '../src/review-alerts/deliver.ts';
 import { evaluateReviews } from '../src/review-alerts/evaluate.ts';
 import { alertBed } from './alerts-bed.ts';
+import { capturingMessenger } from './alerts-capture.ts';
 import { testDatabaseKinds } from './helpers.ts';
 import { makeReview, makeReviewRule } from './review-alerts-fixture.ts';
 
@@ -104,18 +102,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('a review alert e-mail carries List-Unsubscribe and List-Unsubscribe-Post to the transport; an SMS has no link', async () => {
-      const sent: Email[] = [];
-      const capturing = createMessenger(db(), testConfig().messaging, {
-        now: () => clock.now(),
-        email: {
-          name: 'capturing',
-          send: async (email) => {
-            sent.push(email);
-            return { providerMessageId: 'm1', detail: 'ok' };
-          },
-          close: () => undefined,
-        },
-      });
+      const { messenger: capturing, sent } = capturingMessenger(db(), () => clock.now());
       await onlyRule({ channels: ['email', 'sms'], extraEmails: [`hdr-${kind}@alert.test`], extraPhones: ['+13125550177'] });
       clock.advance(MINUTE);
       const reviewId = await makeReview(db(), bed.world, { rating: 1 }, clock.now());
