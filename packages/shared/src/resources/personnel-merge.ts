@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bodyId, idText, queryInt } from '../api/ids.ts';
 import type { ColumnDef } from '../api/list.ts';
 import { defineResource } from '../api/resource.ts';
+import { exportMoment } from '../api/zoned-time.ts';
 import { STATUSES } from '../constants.ts';
 
 /**
@@ -125,6 +126,9 @@ export const MOVED_KINDS = {
   location_links: 'Location links',
   survey_responses: 'Survey responses',
   survey_processing_items: 'Survey invitations',
+  amplifications: 'Review invitations',
+  testimonials: 'Testimonials',
+  review_mentions: 'Reviews naming them',
 } as const;
 
 export const mergePreviewSchema = z.object({
@@ -152,6 +156,8 @@ export type MergePreview = z.infer<typeof mergePreviewSchema>;
 export const mergeRecordSchema = z.object({
   id: z.number().int(),
   performed_at: z.string(),
+  /** The client's time zone: the date is shown and exported in it, named. */
+  client_timezone: z.string(),
   performed_by: z.string(),
   survivor_id: z.number().int(),
   survivor_name: z.string(),
@@ -166,7 +172,12 @@ export type MergeRecord = z.infer<typeof mergeRecordSchema>;
 export function describeMoved(counts: Record<string, number>): string {
   const labels: Record<string, string> = MOVED_KINDS;
   // Only what moved: a merge of people with no responses should not list "Survey responses: 0".
-  const moved = Object.entries(counts).filter(([, n]) => n > 0);
+  // In MOVED_KINDS' order, whatever order the stored counts come back in (jsonb sorts its keys).
+  const order = Object.keys(MOVED_KINDS);
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  const moved = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => rank(a) - rank(b));
   return moved.length === 0 ? 'Nothing' : moved.map(([k, n]) => `${labels[k] ?? k}: ${n}`).join(', ');
 }
 
@@ -186,7 +197,7 @@ export const mergeHistoryResource = defineResource({
   record: mergeRecordSchema,
   fields: {},
   columns: {
-    performed_at: { label: 'Date', sortable: true },
+    performed_at: { label: 'Date', sortable: true, format: (r) => exportMoment(r.performed_at, r.client_timezone) },
     performed_by: { label: 'By' },
     survivor_name: { label: 'Survivor' },
     merged_names: { label: 'Merged names', format: (r) => r.merged_names.join(', ') },

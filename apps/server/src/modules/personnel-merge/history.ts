@@ -1,7 +1,7 @@
 import type { MergeHistoryQuery, MergeRecord } from '@admin/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { personnel, personnelMerges, users } from '../../db/schema/index.ts';
+import { clients, personnel, personnelMerges, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, cursorFields, decodeCursor, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import type { People } from './repository.ts';
 
@@ -23,8 +23,9 @@ export async function listHistory(
   const keys = HISTORY_SORTS[q.sort ?? 'performed_at'];
   const order = q.order ?? 'desc';
   const rows = await db
-    .select({ merge: personnelMerges, by: users.name, survivor: personnel, ...cursorFields(keys) })
+    .select({ merge: personnelMerges, by: users.name, survivor: personnel, timezone: clients.timezone, ...cursorFields(keys) })
     .from(personnelMerges)
+    .innerJoin(clients, eq(clients.id, personnelMerges.clientId))
     .innerJoin(users, eq(users.id, personnelMerges.performedBy))
     .innerJoin(personnel, eq(personnel.id, personnelMerges.survivorId))
     .where(allOf([eq(personnelMerges.clientId, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]))
@@ -37,6 +38,7 @@ export async function listHistory(
       return {
         id: r.merge.id,
         performed_at: r.merge.performedAt.toISOString(),
+        client_timezone: r.timezone,
         performed_by: r.by,
         survivor_id: r.merge.survivorId,
         survivor_name: people.toPerson(r.survivor).name,

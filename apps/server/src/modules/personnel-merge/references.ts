@@ -1,6 +1,6 @@
 import { count, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { personnelLocations, surveyProcessingItems, surveyResponses } from '../../db/schema/index.ts';
+import { amplifications, personnelLocations, surveyProcessingItems, surveyResponses, testimonials } from '../../db/schema/index.ts';
 
 /**
  * What else points at a person and moves to the survivor. Each later entity that references
@@ -43,10 +43,45 @@ export const REFERENCES: {
   },
   reassigned('survey_responses', surveyResponses),
   reassigned('survey_processing_items', surveyProcessingItems),
+  reassigned('amplifications', amplifications),
+  reassigned('testimonials', testimonials),
+  {
+    // Reviews naming a duplicate (reputation/ingest/personnel-mentions.ts) name the survivor
+    // instead, once. The people are one client's, so its reviews are all that can hold them.
+    kind: 'review_mentions',
+    async count(tx, survivorId, duplicateIds) {
+      const [row] = rowsOf(
+        await tx.execute(sql`select count(*)::int as n from reviews
+          where client_id = ${clientOf(survivorId)} and personnel_ids && ${idArray(duplicateIds)}`),
+      );
+      return Number(row?.n ?? 0);
+    },
+    async move(tx, survivorId, duplicateIds) {
+      const moved = rowsOf(
+        await tx.execute(sql`
+          update reviews set personnel_ids = array(
+              select distinct case when p = any(${idArray(duplicateIds)}) then ${survivorId}::int else p end
+                from unnest(personnel_ids) p order by 1)
+           where client_id = ${clientOf(survivorId)} and personnel_ids && ${idArray(duplicateIds)}
+          returning id`),
+      );
+      return moved.length;
+    },
+  },
 ];
 
+const clientOf = (personId: number) => sql`(select client_id from personnel where id = ${personId})`;
+const idArray = (ids: number[]) =>
+  sql`array[${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::int[]`;
+
 /** A table whose rows name one person (`personnel_id`): the duplicates' rows are given to the survivor. */
-function reassigned(kind: string, table: typeof surveyResponses | typeof surveyProcessingItems): (typeof REFERENCES)[number] {
+function reassigned(
+  kind: string,
+  table: typeof surveyResponses | typeof surveyProcessingItems | typeof amplifications | typeof testimonials,
+): (typeof REFERENCES)[number] {
   return {
     kind,
     async count(tx, _survivorId, duplicateIds) {

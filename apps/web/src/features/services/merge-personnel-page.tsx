@@ -160,7 +160,7 @@ function Suggestions(props: {
 }
 
 /** A merge is a moment, shown to the second as the logs' moments are; the other cells are their columns' text, as in the CSV. */
-const HISTORY_CELLS = { performed_at: (r: MergeRecord) => <DateTimeCell value={r.performed_at} /> };
+const HISTORY_CELLS = { performed_at: (r: MergeRecord) => <DateTimeCell value={r.performed_at} zone={r.client_timezone} /> };
 
 /** Performed merges, on the kit (`useResourceList` over `mergeHistoryResource`): columns, sort, paging and export from the definition. */
 function History() {
