@@ -170,6 +170,21 @@ export function AllOrSomeField(props: {
   return <RemoteMultiField form={form} name={name} path={path} labels={labels} description="None chosen = Selected All" />;
 }
 
+/** The Locations field every rule has (none chosen = every location). */
+export const LocationsField = (props: {
+  form: AlertRuleForm;
+  path: string;
+  record: { location_ids: string[]; location_names: string[] } | null | undefined;
+}) => (
+  <AllOrSomeField
+    form={props.form}
+    name="location_ids"
+    path={props.path}
+    ids={props.record?.location_ids}
+    names={props.record?.location_names}
+  />
+);
+
 export const ChannelsField = ({ form }: { form: AlertRuleForm }) => (
   <ChecksField form={form} name="channels" options={ALERT_CHANNEL_OPTIONS} required />
 );

@@ -41,13 +41,7 @@ export function ReviewAlertRuleForm(props: ResourceFormProps<ReviewAlertRule>) {
   return (
     <ResourceFormShell form={form}>
       <Field form={form} name="name" />
-      <Rule.AllOrSomeField
-        form={form}
-        name="location_ids"
-        path={def.filters.location.optionsPath}
-        ids={record?.location_ids}
-        names={record?.location_names}
-      />
+      <Rule.LocationsField form={form} path={def.filters.location.optionsPath} record={record} />
       <Rule.ChecksField form={form} name="sites" options={REVIEW_SITE_OPTIONS} required />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Field form={form} name="rating_min" description="1 to 5 stars; empty = any" />

@@ -55,13 +55,7 @@ export function SurveyAlertRuleForm(props: ResourceFormProps<SurveyAlertRule>) {
         ids={record?.survey_ids}
         names={record?.survey_names}
       />
-      <Rule.AllOrSomeField
-        form={form}
-        name="location_ids"
-        path={def.filters.location.optionsPath}
-        ids={record?.location_ids}
-        names={record?.location_names}
-      />
+      <Rule.LocationsField form={form} path={def.filters.location.optionsPath} record={record} />
       <Field form={form} name="trigger" />
       {(usesScoreMin(Rule.text(trigger)) || usesScoreMax(Rule.text(trigger))) && (
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
