@@ -75,6 +75,8 @@ function summedCounts(scope: Scope, rest: Filters, startDate: string | undefined
     inList(sql`${s.locationId}`, rest.endpoint),
     inList(sql`${s.locationId}`, rest.location),
     inList(sql`${s.personnelId}`, rest.personnel?.map(Number)),
+    // 0 stands for "no personnel" in the summary: a Personnel filter never matches those rows (the query refuses 0 too).
+    rest.personnel?.length ? sql`${s.personnelId} <> 0` : undefined,
     inList(sql`${s.status}`, rest.status),
     ...range.days(sql`${s.day}`),
   ]);
