@@ -136,7 +136,10 @@ for (const kind of testDatabaseKinds()) {
       expect(lines.slice(1).map((l) => /(Flo|Di|Cy) /.exec(l)?.[1])).toEqual(['Flo', 'Di', 'Cy']);
       expect(lines[2]).toContain('Posted');
       expect(lines[2]).toContain('3/5');
-      expect(lines[2]).toContain('Healthgrades');
+      // Site is hidden by default (one site per view); chosen in Columns, the export has it, by its label.
+      expect(lines[0]).not.toContain('Site');
+      const chosen = await bed.get(`${BASE}/export?site=${SITE}&clientId=${bed.clientId}&location=${bed.l2}&columns=customer_name,site`);
+      expect(chosen.body.slice(1).trim().split(/\r?\n/)[2]).toMatch(/^Di\S* \S+,Healthgrades$/);
       const [audit] = await bed.ctx.database.db
         .select()
         .from(systemLogs)
