@@ -17,6 +17,8 @@
  * the ingest enqueues them, drained by a real queue on one connection.
  * The ceiling: the same candidate read (the lateral on amplifications_open_idx, every pair) as one
  * bare statement counting the pairs, no scoring and no writes.
+ * BENCH_KEEP_WORLD=1 (PostgreSQL) keeps the filled world as a database of its own and starts each
+ * later run from a copy of it (drop `bench_reviews_match_world_*` by hand when done).
  * Results: bench/results/reputation-match-<db>.json; table: bench/README.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
+import { type Database, type Db, openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
 import { createQueue } from '../../apps/server/src/pipeline/queue.ts';
 import { registerMatching } from '../../apps/server/src/reputation/amplify/install.ts';
 
@@ -33,6 +35,7 @@ const INVITATIONS = Number(process.env.BENCH_INVITATIONS ?? 1_000_000);
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 100_000);
 const LOCATIONS = Number(process.env.BENCH_LOCATIONS ?? 20_000);
 const DB_NAME = 'bench_reviews_match';
+const KEEP_WORLD = process.env.BENCH_KEEP_WORLD === '1';
 const FIRST = `{${'Dana,Alex,Sam,Jordan,Taylor,Morgan,Casey,Riley,Jamie,Avery,Maria,James,Linda,Robert,Patricia,Michael,Jennifer,David,Susan,William,Karen,Joseph,Nancy,Thomas,Lisa,Charles,Betty,Daniel,Sandra,Matthew,Ashley,Anthony,Emily,Mark,Donna,Paul,Michelle,Steven,Carol,Kevin'}}`;
 const LAST = `{${'Lee,Smith,Brown,Garcia,Miller,Davis,Lopez,Wilson,Moore,Clark,Johnson,Williams,Jones,Rodriguez,Martinez,Hernandez,Gonzalez,Anderson,Thomas,Taylor,Jackson,Martin,Perez,Thompson,White,Harris,Sanchez,Ramirez,Lewis,Robinson,Walker,Young,Allen,King,Wright,Scott,Torres,Nguyen,Hill,Flores,Green,Adams,Nelson,Baker,Hall,Rivera,Campbell,Mitchell,Carter,Roberts'}}`;
 const QUESTIONS = JSON.stringify([
@@ -40,27 +43,41 @@ const QUESTIONS = JSON.stringify([
   { id: 2, type: 'text', text: 'Tell us more', options: [], required: false, is_key_metric: false },
 ]);
 
-async function open(kind: 'pglite' | 'pg') {
-  if (kind === 'pglite') return openDatabase({ kind, dataDir: null });
+/** A PostgreSQL database named `name` (dropped first), made from `template` when given. */
+async function createPgDatabase(name: string, template?: string) {
   const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
   await admin.connect();
-  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.query(`create database ${DB_NAME}`);
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
+}
+
+async function pgExists(name: string): Promise<boolean> {
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await admin.connect();
+  const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  await admin.end();
+  return (found.rowCount ?? 0) > 0;
+}
+
+async function dropPgDatabase(name: string) {
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+function pgUrl(name: string): string {
   const url = new URL(process.env.BENCH_DATABASE_URL ?? '');
-  url.pathname = `/${DB_NAME}`;
-  return openDatabase({ kind, url: url.toString() });
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 const seconds = (t0: number) => Number(((performance.now() - t0) / 1000).toFixed(2));
 
-async function run(kind: 'pglite' | 'pg') {
-  const database = await open(kind);
-  await database.migrate();
-  const db = database.db;
-  const at = new Date('2026-05-01T12:00:00Z');
+/** Fills the world described above into `db` (invitations before `at`, reviews up to `at`). */
+async function fill(db: Db, at: Date) {
   const iso = at.toISOString();
-  const tFill = performance.now();
   await db.execute(sql`insert into clients (id, name, timezone) values (1, 'Bench Co', 'America/Chicago')`);
   await db.execute(sql`insert into locations (_id, client_id, locationname, address1, city, state, postal_code, phone, timezone)
     select lpad(to_hex(i), 24, '0'), 1, 'Store ' || i, i || ' Main St', 'Chicago', 'IL', '60601', '+13125550100', 'America/Chicago'
@@ -102,7 +119,43 @@ async function run(kind: 'pglite' | 'pg') {
     join survey_responses sr on sr.id = i.id
     join bench_names n on n.i = (r * 17) % 2000`);
   await db.execute(sql`analyze`);
-  const fillSeconds = seconds(tFill);
+}
+
+/**
+ * The database to measure on, filled. With BENCH_KEEP_WORLD=1 on PostgreSQL the filled world is
+ * kept as a database of its own (named by its sizes) and each run starts from a copy of it, so a
+ * run before and after a change costs seconds instead of minutes of filling.
+ */
+async function prepare(kind: 'pglite' | 'pg', at: Date): Promise<{ database: Database; fillSeconds: number }> {
+  const tFill = performance.now();
+  if (kind === 'pglite') {
+    const database = await openDatabase({ kind, dataDir: null });
+    await database.migrate();
+    await fill(database.db, at);
+    return { database, fillSeconds: seconds(tFill) };
+  }
+  const world = `${DB_NAME}_world_${INVITATIONS}_${REVIEWS}_${LOCATIONS}`;
+  if (KEEP_WORLD && (await pgExists(world))) {
+    await createPgDatabase(DB_NAME, world);
+  } else {
+    await createPgDatabase(DB_NAME);
+    const filling = await openDatabase({ kind, url: pgUrl(DB_NAME) });
+    await filling.migrate();
+    await fill(filling.db, at);
+    await filling.close();
+    if (KEEP_WORLD) await createPgDatabase(world, DB_NAME);
+  }
+  const database = await openDatabase({ kind, url: pgUrl(DB_NAME) });
+  // A kept world made before a newer migration gets it here.
+  await database.migrate();
+  return { database, fillSeconds: seconds(tFill) };
+}
+
+async function run(kind: 'pglite' | 'pg') {
+  const at = new Date('2026-05-01T12:00:00Z');
+  const iso = at.toISOString();
+  const { database, fillSeconds } = await prepare(kind, at);
+  const db = database.db;
 
   // The ceiling first (it writes nothing): every candidate pair read in one statement.
   const tBare = performance.now();
@@ -156,12 +209,7 @@ async function run(kind: 'pglite' | 'pg') {
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', `reputation-match-${kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
   await database.close();
-  if (kind === 'pg') {
-    const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${DB_NAME} with (force)`);
-    await admin.end();
-  }
+  if (kind === 'pg') await dropPgDatabase(DB_NAME);
 }
 
 if (process.env.BENCH_DATABASE_URL) await run('pg');

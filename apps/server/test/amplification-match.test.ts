@@ -159,6 +159,47 @@ for (const kind of testDatabaseKinds()) {
       expect((await ampOf(posted)).status).toBe('posted');
     });
 
+    it('a late review (written inside the window, stored after the invitation closed) still matches or is suggested; outside it, not', async () => {
+      const t = later();
+      // A site of its own: clicked invitations of other tests would outscore these names.
+      const site = 'tripadvisor';
+      const pia = fresh('Pia');
+      const rex = fresh('Rex');
+      const sol = fresh('Sol');
+      const clicked = await makeAmp(db(), bed.world, { site, name: pia, invitedAt: t, clickedAt: new Date(t.getTime() + 5 * MINUTE) });
+      const unclicked = await makeAmp(db(), bed.world, { site, name: rex, invitedAt: new Date(t.getTime() + MINUTE) });
+      const solAt = new Date(t.getTime() - 2 * DAY);
+      const elsewhere = { site, locationId: bed.world.otherLocationId };
+      const early = await makeAmp(db(), bed.world, { ...elsewhere, name: sol, invitedAt: solAt, clickedAt: solAt });
+      bed.clock.advance(14 * DAY + HOUR);
+      await bed.app.jobs.runDue();
+      for (const id of [clicked, unclicked, early]) expect((await ampOf(id)).status).toBe('not_posted');
+
+      // A lagging pull stores only now reviews written within the hour of the invitations.
+      const piaReview = await review({ site, author: `${pia.split(' ')[0]} L.`, createdAt: new Date(t.getTime() + HOUR) });
+      const row = await ampOf(clicked);
+      expect(row).toMatchObject({ status: 'posted', reviewId: piaReview, matchedBy: 'auto', matchConfidence: 90 });
+      expect(row.matchReasons).toMatchObject({ click: 45, name: 30, time: 15 });
+      const rexReview = await review({ site, author: rex, createdAt: new Date(t.getTime() + 30 * MINUTE) });
+      expect(await ampOf(unclicked)).toMatchObject({ status: 'not_posted', suggestedReviewId: rexReview, suggestedConfidence: 45 });
+      // Written 15 days after its invitation: outside the window, closed or not.
+      await review({ ...elsewhere, author: sol, createdAt: new Date(solAt.getTime() + 15 * DAY) });
+      expect(await ampOf(early)).toMatchObject({ status: 'not_posted', reviewId: null, suggestedReviewId: null });
+
+      // The same customer's clicked invitation (another response, closed too) turns up: it takes the review,
+      // and the closed invitation that suggested it no longer does.
+      const second = await makeAmp(db(), bed.world, {
+        site,
+        name: rex,
+        invitedAt: new Date(t.getTime() + 2 * MINUTE),
+        clickedAt: new Date(t.getTime() + 3 * MINUTE),
+        status: 'not_posted',
+      });
+      expect(await matchReviews(db(), [rexReview], bed.clock.now())).toBe(1);
+      expect(await ampOf(second)).toMatchObject({ status: 'posted', reviewId: rexReview });
+      expect(await ampOf(unclicked)).toMatchObject({ status: 'not_posted', suggestedReviewId: null, suggestedConfidence: null });
+    });
+
     it('two workers matching the same reviews at once match each review once and each invitation once', async () => {
       const t = later();
       const names = Array.from({ length: 12 }, () => fresh('Oz'));
