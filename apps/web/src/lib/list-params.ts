@@ -1,5 +1,5 @@
 import { SELECTED_ALL } from '@admin/shared/constants';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
@@ -77,12 +77,18 @@ export function useListParams(config: ListParamsConfig) {
   const [search, setSearch] = useSearchParams();
   // biome-ignore lint/correctness/useExhaustiveDependencies: config is a module constant per screen
   const params = useMemo(() => readListParams(search, config), [search]);
+  // The URL as last written, not as last rendered: a change made before the page re-renders (the
+  // search box's delayed apply, then a filter picked at once, a handler kept from an earlier
+  // render) builds on the one before it instead of dropping it. react-router hands a functional
+  // update the rendered params, so two quick changes would otherwise lose the first.
+  const latest = useRef({ rendered: search, written: search });
+  if (latest.current.rendered !== search) latest.current = { rendered: search, written: search };
 
   const update = useCallback(
     (patch: ListParamsPatch) => {
       setSearch(
-        (prev) => {
-          const next = new URLSearchParams(prev);
+        () => {
+          const next = new URLSearchParams(latest.current.written);
           const put = (name: string, value: string | undefined) => (value ? next.set(name, value) : next.delete(name));
           if ('sort' in patch) put('sort', patch.sort);
           if ('order' in patch) put('order', patch.order);
@@ -103,6 +109,7 @@ export function useListParams(config: ListParamsConfig) {
             next.delete('cursor');
             next.delete('page');
           }
+          latest.current.written = next;
           return next;
         },
         { replace: !('cursor' in patch) },
