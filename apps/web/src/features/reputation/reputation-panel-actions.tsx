@@ -115,16 +115,31 @@ function MatchDialog({ row, who, onClose, onDone }: DialogProps) {
   );
 }
 
-function ResendDialog({ row, who, onClose, onDone }: DialogProps) {
+/**
+ * A confirmed row action: the question, Cancel, and the action's button; a refusal's reason stays in
+ * the dialog (the server's 409 or 422 message) and, when `once`, the button is not offered again.
+ */
+function ConfirmAction(props: {
+  title: string;
+  body: string;
+  label: string;
+  color?: string;
+  errorTitle?: string;
+  once?: boolean;
+  run(): Promise<unknown>;
+  done: string;
+  onClose(): void;
+  onDone(): void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function confirm() {
     setBusy(true);
     try {
-      await post(row.id, 'resend');
-      notifications.show({ color: 'green', message: `Sent ${who} a reminder.` });
-      onClose();
-      onDone();
+      await props.run();
+      notifications.show({ color: 'green', message: props.done });
+      props.onClose();
+      props.onDone();
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -132,23 +147,20 @@ function ResendDialog({ row, who, onClose, onDone }: DialogProps) {
     }
   }
   return (
-    <Modal opened onClose={onClose} title="Send a review reminder?">
+    <Modal opened onClose={props.onClose} title={props.title}>
       <Stack gap="sm">
-        <Text size="sm">
-          {who} gets one reminder by {row.channel === 'sms' ? 'SMS' : 'e-mail'} with the review links still open. Only one reminder is ever
-          sent.
-        </Text>
+        <Text size="sm">{props.body}</Text>
         {error && (
-          <Alert color="red" title="Resend invite refused">
+          <Alert color="red" title={props.errorTitle}>
             {error}
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={props.onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void confirm()} loading={busy} disabled={error !== null}>
-            Send reminder
+          <Button color={props.color} onClick={() => void confirm()} loading={busy} disabled={props.once === true && error !== null}>
+            {props.label}
           </Button>
         </Group>
       </Stack>
@@ -156,38 +168,33 @@ function ResendDialog({ row, who, onClose, onDone }: DialogProps) {
   );
 }
 
-function UnmatchDialog({ row, who, onClose, onDone }: DialogProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm() {
-    setBusy(true);
-    try {
-      await post(row.id, 'unmatch');
-      notifications.show({ color: 'green', message: `Unmatched the review from ${who}'s invitation.` });
-      onClose();
-      onDone();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+function ResendDialog({ row, who, onClose, onDone }: DialogProps) {
   return (
-    <Modal opened onClose={onClose} title="Unmatch this review?">
-      <Stack gap="sm">
-        <Text size="sm">
-          The review stays, but no longer counts as {who}'s; the invitation goes back to open until another review matches it.
-        </Text>
-        {error && <Alert color="red">{error}</Alert>}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={busy}>
-            Unmatch
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmAction
+      title="Send a review reminder?"
+      body={`${who} gets one reminder by ${row.channel === 'sms' ? 'SMS' : 'e-mail'} with the review links still open. Only one reminder is ever sent.`}
+      label="Send reminder"
+      errorTitle="Resend invite refused"
+      once
+      run={() => post(row.id, 'resend')}
+      done={`Sent ${who} a reminder.`}
+      onClose={onClose}
+      onDone={onDone}
+    />
+  );
+}
+
+function UnmatchDialog({ row, who, onClose, onDone }: DialogProps) {
+  return (
+    <ConfirmAction
+      title="Unmatch this review?"
+      body={`The review stays, but no longer counts as ${who}'s; the invitation goes back to open until another review matches it.`}
+      label="Unmatch"
+      color="red"
+      run={() => post(row.id, 'unmatch')}
+      done={`Unmatched the review from ${who}'s invitation.`}
+      onClose={onClose}
+      onDone={onDone}
+    />
   );
 }
