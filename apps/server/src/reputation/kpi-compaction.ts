@@ -11,8 +11,8 @@ const KEY = sql.raw('client_id, site, day, location_id, personnel_id, status');
 const REVIEW_KEY = sql.raw('client_id, site, day, location_id');
 
 /**
- * Folds up to COMPACT_BATCH delta rows of `amplification_day_counts` (the triggers of migration
- * 0032 append them) into their key's one folded row, in one transaction, and drops folded rows
+ * Folds up to COMPACT_BATCH delta rows of each summary table (`amplification_day_counts` and
+ * `review_day_counts`: the triggers of migrations 0032 and 0033 append them) into their key's one folded row, in one transaction, and drops folded rows
  * left all zero; answers how many deltas it folded. The KPI cards sum every row of a key, so the
  * counts read the same before, during and after. Several workers may fold at once: a delta is
  * deleted once (the second delete waits for the first and finds it gone) and the folded row's
@@ -20,69 +20,46 @@ const REVIEW_KEY = sql.raw('client_id, site, day, location_id');
  * are not seen and are folded by a later pass (docs/decisions/053).
  */
 export async function compactKpiCounts(db: Db, limit = COMPACT_BATCH): Promise<number> {
-  const invitations = await foldAmplificationCounts(db, limit);
-  return invitations + (await foldReviewCounts(db, limit));
+  return (await fold(db, AMPLIFICATION_COUNTS, limit)) + (await fold(db, REVIEW_COUNTS, limit));
 }
 
-async function foldAmplificationCounts(db: Db, limit: number): Promise<number> {
+/** A summary table: its name, its key columns and the counts summed per key (constants, never input). */
+type Summary = { table: string; key: string[]; counts: string[] };
+const AMPLIFICATION_COUNTS: Summary = {
+  table: 'amplification_day_counts',
+  key: ['client_id', 'site', 'day', 'location_id', 'personnel_id', 'status'],
+  counts: ['invited', 'clicked', 'posted', 'rating_sum', 'rated'],
+};
+const REVIEW_COUNTS: Summary = { table: 'review_day_counts', key: ['client_id', 'site', 'day', 'location_id'], counts: ['reviews'] };
+
+async function fold(db: Db, summary: Summary, limit: number): Promise<number> {
+  const t = sql.raw(summary.table);
+  const key = sql.raw(summary.key.join(', '));
+  const counts = sql.raw(summary.counts.join(', '));
+  const sums = sql.raw(summary.counts.map((c) => `sum(${c})::int as ${c}`).join(', '));
+  const add = sql.raw(summary.counts.map((c) => `${c} = ${summary.table}.${c} + excluded.${c}`).join(', '));
+  const zero = sql.raw(summary.counts.map((c) => `${c} = 0`).join(' and '));
   return db.transaction(async (tx) => {
     const rows = rowsOf(
       await tx.execute(sql`
         with gone as (
-          delete from amplification_day_counts
-          where id in (select id from amplification_day_counts where not folded order by id limit ${limit})
-          returning ${KEY}, invited, clicked, posted, rating_sum, rated
+          delete from ${t} where id in (select id from ${t} where not folded order by id limit ${limit})
+          returning ${key}, ${counts}
         ), sums as (
-          select ${KEY}, count(*)::int as deltas, sum(invited)::int as invited, sum(clicked)::int as clicked, sum(posted)::int as posted,
-            sum(rating_sum)::int as rating_sum, sum(rated)::int as rated
-          from gone group by ${KEY}
+          select ${key}, count(*)::int as deltas, ${sums} from gone group by ${key}
         ), folded as (
-          insert into amplification_day_counts (${KEY}, invited, clicked, posted, rating_sum, rated, folded)
-          select ${KEY}, invited, clicked, posted, rating_sum, rated, true from sums
-          on conflict (${KEY}) where folded do update set
-            invited = amplification_day_counts.invited + excluded.invited,
-            clicked = amplification_day_counts.clicked + excluded.clicked,
-            posted = amplification_day_counts.posted + excluded.posted,
-            rating_sum = amplification_day_counts.rating_sum + excluded.rating_sum,
-            rated = amplification_day_counts.rated + excluded.rated
-          returning id, invited = 0 and clicked = 0 and posted = 0 and rating_sum = 0 and rated = 0 as empty
-        )
-        select (select coalesce(sum(deltas), 0)::int from sums) as deltas,
-          (select coalesce(json_agg(id), '[]') from folded where empty) as empty_ids`),
-    );
-    const emptyIds = JSON.stringify(rows[0]?.empty_ids ?? []);
-    await tx.execute(sql`
-      delete from amplification_day_counts
-      where id in (select jsonb_array_elements_text(${emptyIds}::jsonb)::bigint)
-        and folded and invited = 0 and clicked = 0 and posted = 0 and rating_sum = 0 and rated = 0`);
-    return Number(rows[0]?.deltas ?? 0);
-  });
-}
-
-/** The same fold for `review_day_counts` (migration 0033), the New reviews card's summary. */
-async function foldReviewCounts(db: Db, limit: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const rows = rowsOf(
-      await tx.execute(sql`
-        with gone as (
-          delete from review_day_counts
-          where id in (select id from review_day_counts where not folded order by id limit ${limit})
-          returning ${REVIEW_KEY}, reviews
-        ), sums as (
-          select ${REVIEW_KEY}, count(*)::int as deltas, sum(reviews)::int as reviews from gone group by ${REVIEW_KEY}
-        ), folded as (
-          insert into review_day_counts (${REVIEW_KEY}, reviews, folded)
-          select ${REVIEW_KEY}, reviews, true from sums
-          on conflict (${REVIEW_KEY}) where folded do update set reviews = review_day_counts.reviews + excluded.reviews
-          returning id, reviews = 0 as empty
+          insert into ${t} (${key}, ${counts}, folded)
+          select ${key}, ${counts}, true from sums
+          on conflict (${key}) where folded do update set ${add}
+          returning id, ${zero} as empty
         )
         select (select coalesce(sum(deltas), 0)::int from sums) as deltas,
           (select coalesce(json_agg(id), '[]') from folded where empty) as empty_ids`),
     );
     // A statement's CTEs do not see each other's writes: the rows left at zero go in a second one.
     await tx.execute(sql`
-      delete from review_day_counts
-      where id in (select jsonb_array_elements_text(${JSON.stringify(rows[0]?.empty_ids ?? [])}::jsonb)::bigint) and folded and reviews = 0`);
+      delete from ${t}
+      where id in (select jsonb_array_elements_text(${JSON.stringify(rows[0]?.empty_ids ?? [])}::jsonb)::bigint) and folded and ${zero}`);
     return Number(rows[0]?.deltas ?? 0);
   });
 }
