@@ -87,7 +87,7 @@ for (const kind of testDatabaseKinds()) {
 
     // Machine routes (`{ token: scope }`, e.g. the ingest endpoint) take an API token only: no session opens them.
     it("refuses every session, even the admin's, on machine routes with 401", async () => {
-      const machineRoutes = apiRoutes().filter((r) => typeof r.access === 'object');
+      const machineRoutes = apiRoutes().filter((r) => typeof r.access === 'object' && 'token' in r.access);
       expect(machineRoutes.length).toBeGreaterThan(0);
       for (const route of machineRoutes) {
         for (const token of [tokens.admin, tokens.staff, undefined]) {
@@ -98,6 +98,23 @@ for (const kind of testDatabaseKinds()) {
             payload: [],
           });
           expect({ route: key(route), status: res.statusCode }).toEqual({ route: key(route), status: 401 });
+        }
+      }
+    });
+
+    // Provider callbacks (`{ signed: check }`) are opened by their signature alone: a session, the
+    // admin's included, or nothing at all, with no signature, is refused.
+    it('refuses unsigned requests on provider callback routes, whatever session comes with them', async () => {
+      const signedRoutes = apiRoutes().filter((r) => typeof r.access === 'object' && 'signed' in r.access);
+      for (const route of signedRoutes) {
+        for (const token of [tokens.admin, tokens.staff, undefined]) {
+          const res = await ctx.app.inject({
+            method: route.method as 'POST',
+            url: concrete(route.url),
+            headers: token ? bearer(token) : {},
+            payload: {},
+          });
+          expect({ route: key(route), refused: [400, 403, 415].includes(res.statusCode) }).toEqual({ route: key(route), refused: true });
         }
       }
     });

@@ -1,5 +1,5 @@
 import type { NotificationStatus, NotificationType } from '@admin/shared';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -89,7 +89,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
       const [suppressed] = await db
         .select({ reason: emailSuppressions.reason })
         .from(emailSuppressions)
-        .where(eq(emailSuppressions.email, address))
+        .where(and(eq(emailSuppressions.email, address), eq(emailSuppressions.suppressed, true)))
         .limit(1);
       if (suppressed) return `The address is on the suppression list (${suppressed.reason})`;
       const [optedOut] = await db
@@ -141,7 +141,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
       ? await db
           .select({ key: emailSuppressions.email, reason: emailSuppressions.reason })
           .from(emailSuppressions)
-          .where(sql`${emailSuppressions.email} in ${listOf(emails)}`)
+          .where(sql`${emailSuppressions.email} in ${listOf(emails)} and ${emailSuppressions.suppressed}`)
       : [];
     const emailOuts = emails.length
       ? await db

@@ -16,12 +16,26 @@ import { isApiPath } from '../lib/request-path.ts';
  *   (a vendor's webhook that can send a fixed header, not a token), and refused with 401 otherwise.
  *   With `gate`, the route may refuse a caller before any credential is looked up (e.g. 429 for an
  *   address refused too often: modules/api-endpoints/refusals.ts).
+ * - `{ signed: check }`: a provider's callback (SNS, SMS status and inbound): no session or token
+ *   opens it; the route's own signature check decides once the body is read, and a refusal is a 403
+ *   carrying the check's reason (docs/decisions/058-provider-callbacks-signed.md).
  * A route that declares nothing is `superadmin` (default deny).
  */
 export type Access =
   | 'public'
   | 'superadmin'
-  | { token: ApiTokenScope; secret?: SecretCheck; gate?: (request: FastifyRequest, reply: FastifyReply) => void };
+  | { token: ApiTokenScope; secret?: SecretCheck; gate?: (request: FastifyRequest, reply: FastifyReply) => void }
+  | { signed: SignatureCheck };
+
+/**
+ * A provider callback's proof: `verify` answers null when the request is the provider's, else the
+ * reason it is refused (said in the 403); `refused` may record the refusal (System Logs).
+ */
+export type SignatureCheck = {
+  provider: string;
+  verify(request: FastifyRequest): Promise<string | null>;
+  refused?(request: FastifyRequest, reason: string): Promise<void>;
+};
 
 /** A machine route's shared-secret credential: the header it comes in, and whether it is the one for this request's route and parameters. */
 export type SecretCheck = { header: string; verify(request: FastifyRequest, secret: string): Promise<boolean> };
@@ -70,6 +84,8 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
     app.addHook('onRequest', async (request, reply) => {
       const access = accessOf(request);
       if (access === 'public') return;
+      // Checked once the body is read (the preHandler below): the signature covers it.
+      if (typeof access === 'object' && 'signed' in access) return;
       if (typeof access === 'object') {
         access.gate?.(request, reply);
         const secret = access.secret ? request.headers[access.secret.header] : undefined;
@@ -93,6 +109,14 @@ export const authPlugin = fp<{ retiredMasterEmail: string; session: { idleMinute
       request.auth = { user: found.user, sessionId: found.sessionId, token };
       // One query per request in the common case: the write happens only once a minute.
       if (app.identity.touchDue(found.lastSeenAt)) await app.identity.touchSession(found.sessionId, opts.session);
+    });
+    app.addHook('preHandler', async (request) => {
+      const access = accessOf(request);
+      if (typeof access !== 'object' || !('signed' in access)) return;
+      const refusal = await access.signed.verify(request);
+      if (refusal === null) return;
+      await access.signed.refused?.(request, refusal);
+      throw new HttpError(403, refusal);
     });
   },
   { name: 'auth', dependencies: ['db', 'pipeline', 'identity-repository', 'api-tokens-repository'] },

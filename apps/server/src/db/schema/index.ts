@@ -1,6 +1,7 @@
 export * from './alerts.ts';
 export * from './catalog.ts';
 export * from './clients.ts';
+export * from './deliverability.ts';
 export * from './feeds.ts';
 export * from './identity.ts';
 export * from './listings.ts';

@@ -1,4 +1,5 @@
-import { bigint, bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 import { locations } from './locations.ts';
 
@@ -55,13 +56,44 @@ export const notificationEvents = pgTable(
   (t) => [index('notification_events_notification_idx').on(t.notificationId, t.at, t.id)],
 );
 
-/** Addresses no e-mail goes to (SES Bounce): one row per lower-case address. */
-export const emailSuppressions = pgTable('email_suppressions', {
-  email: text('email').primaryKey(),
-  /** BOUNCE, COMPLAINT or MANUAL. */
-  reason: text('reason').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * SES Bounce: one row per lower-case address that bounced, complained or was suppressed by hand.
+ * `suppressed` is what the sender and the send engine check; the counts and "last" fields are
+ * kept by the SES event ingest (apps/server/src/deliverability) under the row's lock, so two
+ * events for one address never lose a count. A release keeps the row (history) with
+ * `suppressed = false` and who released it, when and why.
+ */
+export const emailSuppressions = pgTable(
+  'email_suppressions',
+  {
+    email: text('email').primaryKey(),
+    suppressed: boolean('suppressed').notNull().default(true),
+    /** BOUNCE, COMPLAINT or MANUAL: why it is (or last was) suppressed; BOUNCE for a counted address not yet suppressed. */
+    reason: text('reason').notNull(),
+    lastBounceType: text('last_bounce_type'),
+    lastBounceSubtype: text('last_bounce_subtype'),
+    lastDiagnosticCode: text('last_diagnostic_code'),
+    /** Every bounce event seen for the address (counted or not). */
+    bounceCount: integer('bounce_count').notNull().default(0),
+    complaintCount: integer('complaint_count').notNull().default(0),
+    /** The subject of the last message that bounced or drew a complaint. */
+    lastTemplate: text('last_template'),
+    /** Clients whose messages to the address bounced or drew a complaint. */
+    clientIds: integer('client_ids').array().notNull().default(sql`'{}'::int[]`),
+    note: text('note'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    suppressedAt: timestamp('suppressed_at', { withTimezone: true }),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    releasedBy: integer('released_by'),
+    releaseReason: text('release_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('email_suppressions_last_seen_idx').on(t.lastSeenAt, t.email),
+    index('email_suppressions_suppressed_idx').on(t.suppressed, t.lastSeenAt, t.email),
+  ],
+);
 
 /**
  * Addresses that unsubscribed (`/u/{token}`), the e-mail twin of `sms_opt_outs`: one row per
