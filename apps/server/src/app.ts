@@ -31,6 +31,8 @@ import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { reputationRoutes } from './modules/reputation/routes.ts';
 import { reviewAlertRuleRoutes } from './modules/review-alert-rules/routes.ts';
+import { sesBounceRoutes } from './modules/ses-bounce/routes.ts';
+import { sesLogRoutes } from './modules/ses-logs/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import { surveyAlertRuleRoutes } from './modules/survey-alert-rules/routes.ts';
 import { surveyManagerLogRoutes } from './modules/survey-manager-logs/routes.ts';
@@ -184,6 +186,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(clientUserRoutes);
   await app.register(systemLogRoutes);
   await app.register(trackingLogRoutes);
+  await app.register(sesLogRoutes);
+  await app.register(sesBounceRoutes);
   await app.register(locationRoutes);
   await app.register(productRoutes);
   await app.register(personnelRoutes);
