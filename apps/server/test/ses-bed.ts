@@ -29,7 +29,8 @@ const event = (e: Omit<EventRow, 'source' | 'raw'> & Partial<EventRow>): EventRo
  * The demo app with SES events written straight into `ses_events` (the ingest is another module's):
  * a send and delivery to jane@ (client one, in Chicago, joined to its NotificationLog row), a hard
  * bounce from gone@ (client two), a complaint from angry@gmail.com (no client), and two soft
- * bounces from soft@, one yesterday and one 40 days ago; and their three `email_suppressions` rows.
+ * bounces from soft@, one yesterday and one 40 days ago; and their three `email_suppressions` rows
+ * (the only ones: the demo's are removed).
  */
 export async function openSesWorld(kind: DbKind): Promise<SesWorld> {
   const ctx = await startTestApp(kind);
@@ -115,6 +116,8 @@ export async function openSesWorld(kind: DbKind): Promise<SesWorld> {
     ])
     .returning({ id: sesEvents.id, messageId: sesEvents.messageId });
 
+  // The demo's own suppressed addresses are left out, so lists and totals are this fixture's.
+  await db.delete(emailSuppressions);
   await db.insert(emailSuppressions).values([
     {
       email: 'gone@example.com',
