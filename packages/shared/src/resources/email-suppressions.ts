@@ -19,6 +19,8 @@ export const SUPPRESSION_REASON_LABELS: Record<SuppressionReason, string> = {
 };
 
 export const emailSuppressionSchema = z.object({
+  /** The address again: a row's id, as the console's lists key rows by `id`. */
+  id: z.string(),
   email: z.string(),
   suppressed: z.boolean(),
   reason: z.enum(SUPPRESSION_REASONS),
@@ -60,7 +62,6 @@ export const emailSuppressionResource = defineResource({
   noun: 'address',
   plural: 'addresses',
   path: '/api/email-suppressions',
-  id: 'email',
   screen: 'ses-bounce',
   // Addresses belong to no client (one row serves them all).
   scope: 'global',

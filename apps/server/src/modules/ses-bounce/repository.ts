@@ -88,6 +88,7 @@ const iso = (d: Date | null): string | null => (d === null ? null : d.toISOStrin
 
 function toRecord(r: Row): EmailSuppression {
   return {
+    id: r.email,
     email: r.email,
     suppressed: r.suppressed,
     // The suppression policy writes one of the three (schema/notifications.ts).
