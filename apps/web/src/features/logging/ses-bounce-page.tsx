@@ -83,7 +83,7 @@ export default function SesBouncePage() {
       resource={emailSuppressionResource}
       readOnly
       detail={AddressDetail}
-      title={(r) => r.email}
+      title={(r) => `address ${r.email}`}
       cells={cells}
       intro={(list) => (
         <>
