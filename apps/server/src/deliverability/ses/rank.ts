@@ -1,0 +1,40 @@
+import type { NotificationStatus } from '@admin/shared';
+
+/**
+ * How far a message has got, in one place: SES events arrive out of order (an Open before its
+ * Delivery), so a NotificationLog row's status only moves to a higher rank. A bounce or complaint
+ * outranks delivered/opened/clicked (SES may report a bounce after a delivery); a complaint, which
+ * needs a delivered message, outranks a bounce.
+ */
+const RANK: Partial<Record<NotificationStatus, number>> = {
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  opened: 3,
+  clicked: 4,
+  failed: 5,
+  undelivered: 5,
+  bounced: 5,
+  complained: 6,
+};
+
+/** The status each SES event type stands for on the message's timeline (null: none, e.g. a subscription change). */
+export const STATUS_OF_EVENT: Readonly<Record<string, NotificationStatus>> = {
+  Send: 'sent',
+  Delivery: 'delivered',
+  DeliveryDelay: 'sent',
+  Open: 'opened',
+  Click: 'clicked',
+  Bounce: 'bounced',
+  Complaint: 'complained',
+  Reject: 'failed',
+  RenderingFailure: 'failed',
+};
+
+/** The status a message should have after an event: `next` when it ranks higher than `current`, else `current`. */
+export function forwardStatus(current: string, next: NotificationStatus): string {
+  const from = RANK[current as NotificationStatus];
+  // A status outside the ladder (a `suppressed` row never left) is never moved by a provider event.
+  if (from === undefined) return current;
+  return (RANK[next] ?? -1) > from ? next : current;
+}
