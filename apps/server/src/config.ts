@@ -28,6 +28,14 @@ const envSchema = z.object({
     .string()
     .regex(/^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/, 'must be a comma list of origins, e.g. https://console.example.com')
     .optional(),
+  // SNS topics whose SES events are accepted (apps/server/src/deliverability/ses); none: every SNS message is refused.
+  SES_SNS_TOPIC_ARNS: z
+    .string()
+    .regex(
+      /^\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\s*,\s*arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256})*\s*$/,
+      'must be a comma list of SNS topic ARNs, e.g. arn:aws:sns:us-east-1:123456789012:ses-events',
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   TRUST_PROXY: z
@@ -139,6 +147,8 @@ export type Config = {
   publicUrls: { api: string; reputation: string; identity: string };
   /** Exact origins (scheme, host, port) of consoles on other origins that may call this server; none by default. */
   corsOrigins: string[];
+  /** SNS topic ARNs whose messages `POST /api/v1/ses/events` accepts; empty: every SNS message is refused. */
+  sesSnsTopicArns: string[];
   logLevel: string;
   /** Built web app to serve; null serves the API only (tests). */
   webDistDir: string | null;
@@ -200,6 +210,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((o) => o.trim())
       .filter((o) => o !== '')
       .map((o) => new URL(o).origin),
+    sesSnsTopicArns: (e.SES_SNS_TOPIC_ARNS ?? '')
+      .split(',')
+      .map((arn) => arn.trim())
+      .filter((arn) => arn !== ''),
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
     session: { idleMinutes: 120, absoluteHours: 12 },
