@@ -44,6 +44,8 @@ export const sesEvents = pgTable(
     index('ses_events_type_event_at_idx').on(t.eventType, t.eventAt, t.id),
     index('ses_events_client_event_at_idx').on(t.clientId, t.eventAt, t.id),
     index('ses_events_recipient_event_at_idx').on(t.recipient, t.eventAt, t.id),
+    // SES Logs' Bounce type filter: a type few (or no) events have is otherwise a walk of the whole table (docs/decisions/060).
+    index('ses_events_bounce_type_event_at_idx').on(t.bounceType, t.eventAt, t.id).where(sql`${t.bounceType} is not null`),
     index('ses_events_notification_idx').on(t.notificationId).where(sql`${t.notificationId} is not null`),
   ],
 );

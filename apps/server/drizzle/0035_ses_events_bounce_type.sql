@@ -1,0 +1,1 @@
+CREATE INDEX "ses_events_bounce_type_event_at_idx" ON "ses_events" USING btree ("bounce_type","event_at","id") WHERE "ses_events"."bounce_type" is not null;
