@@ -52,7 +52,7 @@ for (const width of WIDTHS) {
       await expect(page).toHaveURL(/domain=%40example\.com|domain=@example\.com/);
       await expect(rows).toHaveCount(1);
       await page.getByRole('textbox', { name: 'Domain' }).fill('@gmail.com');
-      await expect(page.getByText('No address has bounced or been suppressed.')).toBeVisible();
+      await expect(page.getByText('No address matches these filters.')).toBeVisible();
       await page.getByRole('textbox', { name: 'Domain' }).fill('');
       await expect(rows).toHaveCount(1);
 

@@ -7,7 +7,7 @@ import {
 import { bounceText } from '@admin/shared/resources/ses-events';
 import { Anchor, Badge, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { Labelled } from '../../components/field-grid.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
@@ -78,6 +78,9 @@ function AddressDetail({ row }: { row: EmailSuppression }) {
 export default function SesBouncePage() {
   const [releasing, setReleasing] = useState<EmailSuppression | null>(null);
   const [adding, setAdding] = useState(false);
+  // Nothing listed with no filter set means nothing ever bounced; with one, only that nothing matches.
+  const [params] = useSearchParams();
+  const filtered = [...params.keys()].some((k) => k !== 'sort' && k !== 'order' && k !== 'perPage');
   return (
     <ResourcePage
       resource={emailSuppressionResource}
@@ -111,7 +114,7 @@ export default function SesBouncePage() {
           )}
         </Group>
       )}
-      empty="No address has bounced or been suppressed."
+      empty={filtered ? 'No address matches these filters.' : 'No address has bounced or been suppressed.'}
     />
   );
 }
