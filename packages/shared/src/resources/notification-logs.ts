@@ -120,11 +120,33 @@ export const notificationEventSchema = z.object({
 });
 export type NotificationEvent = z.infer<typeof notificationEventSchema>;
 
-/** The detail panel adds the rendered body (text and/or HTML) and the status timeline, oldest first. */
+/**
+ * One entry of a message's timeline, in words: a status change the platform wrote, an SES event
+ * (SES Logs) or an SMS provider's status callback, with what the provider said (bounce type and
+ * diagnostic, SMTP response, the opening client, the link clicked) as lines.
+ */
+export const TIMELINE_SOURCES = ['status', 'ses', 'sms'] as const;
+export const timelineEntrySchema = z.object({
+  at: z.string(),
+  source: z.enum(TIMELINE_SOURCES),
+  /** The status the entry stands for, when it stands for one. */
+  status: z.enum(NOTIFICATION_STATUSES).nullable(),
+  title: z.string(),
+  lines: z.array(z.string()),
+});
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+/**
+ * The detail panel adds the rendered body (text and/or HTML), the status history and the merged
+ * timeline, oldest first, and the whole address SES reported events for (null when none), which
+ * SES Logs and SES Bounce already show the same staff whole: the detail's link to SES Bounce needs it.
+ */
 export const notificationLogDetailSchema = notificationLogSchema.extend({
   body_text: z.string().nullable(),
   body_html: z.string().nullable(),
   events: z.array(notificationEventSchema),
+  timeline: z.array(timelineEntrySchema),
+  ses_address: z.string().nullable(),
 });
 export type NotificationLogDetail = z.infer<typeof notificationLogDetailSchema>;
 

@@ -13,6 +13,7 @@ import { clients, locations, notificationEvents, notificationLogs } from '../../
 import { allOf, containsPattern, inList, type SortSpec } from '../../kit/keyset.ts';
 import { keysetPage, timeThenId, whereClause } from '../../kit/keyset-page.ts';
 import { countMatching } from '../../kit/totals.ts';
+import { messageTimeline } from './timeline.ts';
 
 type Sort = NonNullable<NotificationLogListQuery['sort']>;
 type Filters = Omit<NotificationLogListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
@@ -129,7 +130,7 @@ export function countLogs(db: Db, q: Filters) {
   return countMatching(db, sql`from ${notificationLogs}${whereClause(where)}`);
 }
 
-/** One message with its rendered body and status history (oldest first). */
+/** One message with its rendered body, status history and merged timeline (oldest first, timeline.ts). */
 export async function findLog(db: Db, id: number): Promise<NotificationLogDetail | undefined> {
   const [row] = await db
     .select({ ...fields, bodyText: notificationLogs.bodyText, bodyHtml: notificationLogs.bodyHtml })
@@ -144,11 +145,14 @@ export async function findLog(db: Db, id: number): Promise<NotificationLogDetail
     .from(notificationEvents)
     .where(eq(notificationEvents.notificationId, id))
     .orderBy(asc(notificationEvents.at), asc(notificationEvents.id));
+  const { timeline, sesAddress } = await messageTimeline(db, { id, providerMessageId: row.providerMessageId });
   return {
     ...toRecord(row),
     body_text: row.bodyText,
     body_html: row.bodyHtml,
     events: events.map((e) => ({ status: e.status as NotificationLog['delivery_status'], at: e.at.toISOString(), detail: e.detail })),
+    timeline,
+    ses_address: sesAddress,
   };
 }
 

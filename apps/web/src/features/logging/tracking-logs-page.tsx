@@ -9,7 +9,7 @@ import {
   relatedOf,
 } from '@admin/shared/resources/notification-logs';
 import { resendRefusal } from '@admin/shared/surveys/preview';
-import { Alert, Badge, Button, Code, SimpleGrid, Stack, Text, Timeline } from '@mantine/core';
+import { Alert, Badge, Button, Code, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
@@ -19,6 +19,7 @@ import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { useResourceDetail } from '../../components/resource/use-resource-detail.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
+import { MessageTimeline } from './message-timeline.tsx';
 
 const STATUS_COLORS: Record<NotificationStatus, string> = {
   queued: 'gray',
@@ -84,7 +85,7 @@ function ResendButton({ row }: { row: NotificationLog }) {
   );
 }
 
-/** One message: its fields, the rendered body and the status timeline from `GET /api/notifications-logs/{id}`. */
+/** One message: its fields, the rendered body and the event timeline from `GET /api/notifications-logs/{id}`. */
 function MessageDetail({ row }: { row: NotificationLog }) {
   const { data: d, states } = useResourceDetail<NotificationLogDetail>(notificationLogResource, row.id);
   const fields: [string, string][] = [
@@ -139,20 +140,7 @@ function MessageDetail({ row }: { row: NotificationLog }) {
             </Labelled>
           )}
           <Labelled label="Status history">
-            <Timeline active={d.events.length - 1} bulletSize={14} lineWidth={2} mt="xs" aria-label="Status history">
-              {d.events.map((e) => (
-                <Timeline.Item key={`${e.at} ${e.status} ${e.detail ?? ''}`} title={NOTIFICATION_STATUS_LABELS[e.status]}>
-                  <Text size="xs" c="dimmed">
-                    {formatDateTime(e.at, row.client_timezone)}
-                  </Text>
-                  {e.detail && (
-                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {e.detail}
-                    </Text>
-                  )}
-                </Timeline.Item>
-              ))}
-            </Timeline>
+            <MessageTimeline row={row} detail={d} />
           </Labelled>
         </>
       )}
