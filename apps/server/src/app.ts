@@ -9,6 +9,8 @@ import { alertTestRoute } from './alerts/test-route.ts';
 import { surveyAlertEventRoutes } from './alerts/unsent/routes.ts';
 import type { Config } from './config.ts';
 import { type Database, isEmpty, openDatabase } from './db/client.ts';
+import { sesEventRoutes } from './deliverability/ses/routes.ts';
+import { smsCallbackRoutes } from './deliverability/sms/routes.ts';
 import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { messagingPlugin } from './messaging/plugin.ts';
@@ -89,6 +91,10 @@ export type BuildOptions = {
   database?: Database;
   /** The DNS lookups of Survey Admin's sender domain check; tests pass a fake so they never touch the network. */
   dnsResolver?: DnsResolver;
+  /** Fetches an SNS signing certificate (PEM) by URL; tests pass their own so they never touch the network. */
+  snsCertificate?: (url: string) => Promise<string>;
+  /** GETs an SNS SubscribeURL; tests pass their own. */
+  snsConfirm?: (url: string) => Promise<string>;
   /** Where "now" comes from for the pipeline and the messenger; tests pass a clock they move. */
   clock?: Clock;
 };
@@ -188,6 +194,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(trackingLogRoutes);
   await app.register(sesLogRoutes);
   await app.register(sesBounceRoutes);
+  await app.register(sesEventRoutes, {
+    topicArns: config.sesSnsTopicArns,
+    ...(options.snsCertificate ? { certificate: options.snsCertificate } : {}),
+    ...(options.snsConfirm ? { confirm: options.snsConfirm } : {}),
+    now: () => clock.now(),
+  });
+  await app.register(smsCallbackRoutes, { authToken: config.smsAuthToken, baseUrl: config.messaging.publicBaseUrl, now: () => clock.now() });
   await app.register(locationRoutes);
   await app.register(productRoutes);
   await app.register(personnelRoutes);

@@ -10,6 +10,12 @@ export type SmsRequest = { path: string; authorization: string | undefined; form
 
 /** The SMTP server refuses this recipient with 550. */
 export const REFUSED_ADDRESS = 'nobody@refused.example';
+/**
+ * Mail to this domain is answered as SES's SMTP interface answers, `250 Ok <message-id>` (the id
+ * its events carry); other mail gets smtp-server's own `250 OK: message queued`.
+ */
+export const SES_STYLE_DOMAIN = 'ses-smtp.example';
+
 /** The SMS API refuses this number with its error 21211. */
 export const BAD_PHONE = '+15555550999';
 
@@ -20,10 +26,19 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Both listeners and what each has received so far (the arrays are emptied by the tests). */
-export type Listeners = { smtpPort: number; httpPort: number; mails: Received[]; smsRequests: SmsRequest[]; close(): Promise<void> };
+export type Listeners = {
+  smtpPort: number;
+  httpPort: number;
+  mails: Received[];
+  /** The ids answered SES-style (mail to SES_STYLE_DOMAIN), in order. */
+  sesIds: string[];
+  smsRequests: SmsRequest[];
+  close(): Promise<void>;
+};
 
 export async function openListeners(): Promise<Listeners> {
   const mails: Received[] = [];
+  const sesIds: string[] = [];
   const smsRequests: SmsRequest[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -45,6 +60,12 @@ export async function openListeners(): Promise<Listeners> {
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
+        if (session.envelope.rcptTo.some((r) => r.address.endsWith(`@${SES_STYLE_DOMAIN}`))) {
+          const id = `0100018c${String(mails.length).padStart(8, '0')}-5a1e0d4b-ses-000000`;
+          sesIds.push(id);
+          callback(null, `Ok ${id}`);
+          return;
+        }
         callback();
       });
     },
@@ -72,6 +93,7 @@ export async function openListeners(): Promise<Listeners> {
     smtpPort,
     httpPort,
     mails,
+    sesIds,
     smsRequests,
     async close() {
       await new Promise<void>((resolve) => smtp.close(resolve));

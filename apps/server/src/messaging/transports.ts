@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { MessagingConfig } from '../config.ts';
 
@@ -23,10 +24,14 @@ export type SmsTransport = { name: string; send(sms: Sms): Promise<Delivery> };
 /** A refusal by the provider, in its own words (what Tracking Logs shows as the error). */
 export class TransportError extends Error {}
 
-/** Stored only: the NotificationLog row holds the rendered message; nothing leaves the machine. */
+/**
+ * Stored only: the NotificationLog row holds the rendered message; nothing leaves the machine. Each
+ * message still gets an id of its own (`outbox-<uuid>`), as a provider would give, so demo SES
+ * events can name the message they are about.
+ */
 const outboxEmail: EmailTransport = {
   name: 'outbox',
-  send: async () => ({ providerMessageId: null, detail: 'Kept in the outbox (EMAIL_TRANSPORT=outbox)' }),
+  send: async () => ({ providerMessageId: `outbox-${randomUUID()}`, detail: 'Kept in the outbox (EMAIL_TRANSPORT=outbox)' }),
   close: () => {},
 };
 const outboxSms: SmsTransport = {
@@ -53,10 +58,20 @@ function smtpTransport(url: string): EmailTransport {
         ...(email.html !== null ? { html: email.html } : {}),
         ...(email.headers ? { headers: email.headers } : {}),
       });
-      return { providerMessageId: info.messageId ?? null, detail: `Accepted by the SMTP server: ${info.response ?? ''}`.trim() };
+      return { providerMessageId: smtpMessageId(info), detail: `Accepted by the SMTP server: ${info.response ?? ''}`.trim() };
     },
     close: () => mailer.close(),
   };
+}
+
+/**
+ * The provider's id for a message the SMTP server took. SES's SMTP interface answers
+ * `250 Ok <message-id>`, and that id (not our Message-ID header) is what its events carry as
+ * `mail.messageId`; any other server's answer falls back to the Message-ID nodemailer set.
+ */
+export function smtpMessageId(info: { response?: string; messageId?: string }): string | null {
+  const ses = /^250\s+Ok\s+<?([A-Za-z0-9][A-Za-z0-9._@-]{9,250})>?\s*$/i.exec(info.response?.trim() ?? '');
+  return ses?.[1] ?? info.messageId ?? null;
 }
 
 /**
