@@ -30,7 +30,7 @@ const event = (e: Omit<EventRow, 'source' | 'raw'> & Partial<EventRow>): EventRo
  * a send and delivery to jane@ (client one, in Chicago, joined to its NotificationLog row), a hard
  * bounce from gone@ (client two), a complaint from angry@gmail.com (no client), and two soft
  * bounces from soft@, one yesterday and one 40 days ago; and their three `email_suppressions` rows
- * (the only ones: the demo's are removed).
+ * (the only events and addresses: the demo's are removed).
  */
 export async function openSesWorld(kind: DbKind): Promise<SesWorld> {
   const ctx = await startTestApp(kind);
@@ -51,6 +51,8 @@ export async function openSesWorld(kind: DbKind): Promise<SesWorld> {
   await db.update(notificationLogs).set({ providerMessageId: 'msg-1' }).where(eq(notificationLogs.id, sent.id));
 
   const now = Date.now();
+  // The demo's own events (and suppressed addresses, below) are left out, so lists and totals are this fixture's.
+  await db.delete(sesEvents);
   const rows = await db
     .insert(sesEvents)
     .values([
@@ -116,7 +118,6 @@ export async function openSesWorld(kind: DbKind): Promise<SesWorld> {
     ])
     .returning({ id: sesEvents.id, messageId: sesEvents.messageId });
 
-  // The demo's own suppressed addresses are left out, so lists and totals are this fixture's.
   await db.delete(emailSuppressions);
   await db.insert(emailSuppressions).values([
     {
