@@ -1,4 +1,4 @@
-import { parseCsv, type SesEvent, type SesEventDetail } from '@admin/shared';
+import { parseCsv, type SesEvent, type SesEventDetail, sesEventResource } from '@admin/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemLogs } from '../src/db/schema/index.ts';
@@ -127,8 +127,10 @@ for (const kind of testDatabaseKinds()) {
       expect(audits).toHaveLength(1);
     });
 
-    it('serves the Clients filter’s options by name', async () => {
-      const res = await get(`/api/ses-events/options/client?q=${encodeURIComponent(clientName.slice(0, 4))}`);
+    it('offers the Clients filter’s options from Tracking Logs’ collection, by name', async () => {
+      const spec = sesEventResource.filters.client;
+      expect(spec.optionsPath).toBe('/api/notifications-logs/options/client');
+      const res = await get(`${spec.optionsPath}?q=${encodeURIComponent(clientName.slice(0, 4))}`);
       expect(res.statusCode).toBe(200);
       expect((res.json() as { data: { value: string; label: string }[] }).data).toContainEqual({
         value: String(clientId),

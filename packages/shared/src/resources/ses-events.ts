@@ -148,7 +148,8 @@ export const sesEventResource = defineResource({
     },
     // The whole address, any case: an index finds it among millions of events (decision 060).
     recipient: { kind: 'text', label: 'Recipient', placeholder: 'The whole address: jane@example.com', max: 320 },
-    client: { kind: 'multi', label: 'Clients', item: idFilterItem },
+    // Every client by name, as Tracking Logs' Clients filter offers them.
+    client: { kind: 'multi', label: 'Clients', item: idFilterItem, optionsPath: '/api/notifications-logs/options/client' },
     bounce_type: {
       kind: 'multi',
       label: 'Bounce type',

@@ -2,13 +2,13 @@ import { bigIdText, sesEventDetailSchema, sesEventResource } from '@admin/shared
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
-import { clientOptions } from '../tracking-logs/repository.ts';
 import { countEvents, findEvent, listPage } from './repository.ts';
 
 /**
  * SES Logs (domain.md §24): read-only over `ses_events`, which the SES ingest writes. The definition
  * (packages/shared resources/ses-events.ts) gives the schemas, sort, columns and CSV headers; the
- * list, export, Clients filter options and detail (the raw JSON) are the kit's read-only routes.
+ * list, export and detail (the raw JSON) are the kit's read-only routes; the Clients filter's
+ * options are Tracking Logs' (the definition's `optionsPath`).
  */
 export const sesLogRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(
@@ -16,7 +16,6 @@ export const sesLogRoutes: FastifyPluginAsyncZod = async (app) => {
       list: listPage,
       count: countEvents,
       exportAudit: { action: 'ses_events.export', message: 'Exported SES logs as CSV' },
-      options: { client: clientOptions },
       detail: { schema: sesEventDetailSchema, params: z.object({ id: bigIdText }), find: findEvent, what: 'SES event' },
     }),
   );
