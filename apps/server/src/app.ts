@@ -200,7 +200,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(options.snsConfirm ? { confirm: options.snsConfirm } : {}),
     now: () => clock.now(),
   });
-  await app.register(smsCallbackRoutes, { authToken: config.smsAuthToken, baseUrl: config.messaging.publicBaseUrl, now: () => clock.now() });
+  await app.register(smsCallbackRoutes, {
+    authToken: config.smsAuthToken,
+    baseUrl: config.messaging.publicBaseUrl,
+    now: () => clock.now(),
+  });
   await app.register(locationRoutes);
   await app.register(productRoutes);
   await app.register(personnelRoutes);

@@ -149,6 +149,8 @@ export type Config = {
   corsOrigins: string[];
   /** SNS topic ARNs whose messages `POST /api/v1/ses/events` accepts; empty: every SNS message is refused. */
   sesSnsTopicArns: string[];
+  /** SMS_AUTH_TOKEN, whatever the transport: SMS status and inbound callbacks are verified with it; null refuses them all. */
+  smsAuthToken: string | null;
   logLevel: string;
   /** Built web app to serve; null serves the API only (tests). */
   webDistDir: string | null;
@@ -214,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .split(',')
       .map((arn) => arn.trim())
       .filter((arn) => arn !== ''),
+    smsAuthToken: e.SMS_AUTH_TOKEN || null,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
     session: { idleMinutes: 120, absoluteHours: 12 },

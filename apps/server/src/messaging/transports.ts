@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { MessagingConfig } from '../config.ts';
+import { SMS_STATUS_PATH } from '../deliverability/sms/paths.ts';
 
 /** What a transport answers for a message it took: the provider's id for it, and a line for the timeline. */
 export type Delivery = { providerMessageId: string | null; detail: string };
@@ -76,10 +77,10 @@ export function smtpMessageId(info: { response?: string; messageId?: string }): 
 
 /**
  * A Twilio-compatible Messages API: `POST {SMS_API_URL}/Accounts/{SID}/Messages.json`, form-encoded
- * To/From/Body, basic auth SID:token. The answer's `sid` is the provider's message id; an error
+ * To/From/Body/StatusCallback, basic auth SID:token. The answer's `sid` is the provider's message id; an error
  * answer's `code` and `message` become the log's error.
  */
-function httpSmsTransport(apiUrl: string, accountSid: string, authToken: string): SmsTransport {
+function httpSmsTransport(apiUrl: string, accountSid: string, authToken: string, statusCallback: string): SmsTransport {
   const endpoint = `${apiUrl}/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
   return {
@@ -88,7 +89,8 @@ function httpSmsTransport(apiUrl: string, accountSid: string, authToken: string)
       const response = await fetch(endpoint, {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ To: sms.to, From: sms.from, Body: sms.body }),
+        // Status callbacks come back to the public base URL, where links in messages also point (docs/decisions/061-sms-callbacks-and-stop.md).
+        body: new URLSearchParams({ To: sms.to, From: sms.from, Body: sms.body, StatusCallback: statusCallback }),
         signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
       });
       const text = await response.text();
@@ -119,5 +121,7 @@ export function emailTransportOf(config: MessagingConfig): EmailTransport {
 
 export function smsTransportOf(config: MessagingConfig): SmsTransport {
   const sms = config.sms;
-  return sms.transport === 'http' ? httpSmsTransport(sms.apiUrl, sms.accountSid, sms.authToken) : outboxSms;
+  return sms.transport === 'http'
+    ? httpSmsTransport(sms.apiUrl, sms.accountSid, sms.authToken, `${config.publicBaseUrl}${SMS_STATUS_PATH}`)
+    : outboxSms;
 }
