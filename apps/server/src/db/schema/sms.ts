@@ -39,5 +39,6 @@ export const smsOptOuts = pgTable(
     source: text('source').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('sms_opt_outs_client_idx').on(t.clientId)],
+  // SMS Text's opt-out list pages newest first by (created_at, phone) (modules/sms-opt-outs).
+  (t) => [index('sms_opt_outs_client_idx').on(t.clientId), index('sms_opt_outs_created_idx').on(t.createdAt, t.phone)],
 );

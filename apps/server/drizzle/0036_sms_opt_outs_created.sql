@@ -1,0 +1,1 @@
+CREATE INDEX "sms_opt_outs_created_idx" ON "sms_opt_outs" USING btree ("created_at","phone");
