@@ -16,6 +16,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import { seedTestimonials } from '../modules/testimonials/demo.ts';
 import { secretBox } from '../pipeline/ingest/secret.ts';
 import { seedAlertRules } from './alert-rules.ts';
+import { seedDeliverability } from './deliverability.ts';
 import { AREAS, CATALOG, DEMO_CLIENTS, FIRST, LAST, STREETS, slug, TITLES } from './demo-names.ts';
 import { seedFeeds } from './feeds.ts';
 import { seedListings } from './listings.ts';
@@ -203,6 +204,8 @@ export async function seedDemoData(
     await generateSystemLogs(tx, { count: 20_000, anchor: logsAnchor, days: 90, userIds: staff.map((u) => u.id), clientIds });
     // Public reviews through the ingest function, last: some by the invited respondents above, some negative (reviews.ts).
     await seedReviews(tx, anchor);
+    // SES's events for the demo's e-mails through the real ingest, once every demo e-mail exists (deliverability.ts).
+    await seedDeliverability(tx, anchor);
   });
   // Statistics for the tables just filled: the embedded database has no autovacuum, and a list's
   // "about N (estimated)" is the planner's estimate (apps/server/src/kit/totals.ts), which without
