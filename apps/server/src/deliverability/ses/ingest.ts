@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { notificationEvents } from '../../db/schema/index.ts';
+import { ingestOne } from './ingest-one.ts';
 import { type ParsedSesEvent, parseSesEvent, type SesRecipientEvent } from './parse.ts';
 import { eventDetail, type SuppressionReason } from './policy.ts';
 import { forwardStatus, STATUS_OF_EVENT } from './rank.ts';
@@ -26,6 +27,11 @@ export async function ingestSesEvent(
 ): Promise<{ inserted: number; duplicates: number }> {
   const parsed = parseSesEvent(event);
   const raw = JSON.stringify(event);
+  const [only] = parsed.recipients;
+  if (only && parsed.recipients.length === 1 && parsed.eventType !== 'Bounce' && parsed.eventType !== 'Complaint') {
+    const inserted = await ingestOne(db, parsed, only, raw, context);
+    return { inserted: inserted ? 1 : 0, duplicates: inserted ? 0 : 1 };
+  }
   return db.transaction(async (tx) => {
     const message = await lockMessage(tx, parsed.messageId);
     const inserted: SesRecipientEvent[] = [];

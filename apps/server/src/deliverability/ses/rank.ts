@@ -1,4 +1,5 @@
 import type { NotificationStatus } from '@admin/shared';
+import { type SQL, sql } from 'drizzle-orm';
 
 /**
  * How far a message has got, in one place: SES events arrive out of order (an Open before its
@@ -37,4 +38,10 @@ export function forwardStatus(current: string, next: NotificationStatus): string
   // A status outside the ladder (a `suppressed` row never left) is never moved by a provider event.
   if (from === undefined) return current;
   return (RANK[next] ?? -1) > from ? next : current;
+}
+
+/** The same ladder in SQL, for a statement that moves a status itself: a status outside it ranks null (never moved). */
+export function rankSql(status: SQL): SQL {
+  const cases = Object.entries(RANK).map(([name, rank]) => sql`when ${name} then ${rank}::int`);
+  return sql`(case ${status} ${sql.join(cases, sql` `)} end)`;
 }
