@@ -35,6 +35,7 @@ import { reputationRoutes } from './modules/reputation/routes.ts';
 import { reviewAlertRuleRoutes } from './modules/review-alert-rules/routes.ts';
 import { sesBounceRoutes } from './modules/ses-bounce/routes.ts';
 import { sesLogRoutes } from './modules/ses-logs/routes.ts';
+import { smsOptOutRoutes } from './modules/sms-opt-outs/routes.ts';
 import { smsTemplateRoutes } from './modules/sms-templates/routes.ts';
 import { surveyAlertRuleRoutes } from './modules/survey-alert-rules/routes.ts';
 import { surveyManagerLogRoutes } from './modules/survey-manager-logs/routes.ts';
@@ -205,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     baseUrl: config.messaging.publicBaseUrl,
     now: () => clock.now(),
   });
+  await app.register(smsOptOutRoutes);
   await app.register(locationRoutes);
   await app.register(productRoutes);
   await app.register(personnelRoutes);

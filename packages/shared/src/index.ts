@@ -31,6 +31,7 @@ export * from './resources/review-alert-rules.ts';
 export * from './resources/reviews.ts';
 export * from './resources/ses-bounce-descriptions.ts';
 export * from './resources/ses-events.ts';
+export * from './resources/sms-opt-outs.ts';
 export * from './resources/sms-templates.ts';
 export * from './resources/survey-alert-events.ts';
 export * from './resources/survey-alert-rules.ts';
