@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createSign, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalString, type SnsEnvelope } from '../src/deliverability/ses/sns.ts';
@@ -31,41 +31,51 @@ export type SnsSigner = {
 
 export type SignOptions = { version?: '1' | '2'; topicArn?: string; certUrl?: string; subject?: string; messageId?: string };
 
-let made: { key: string; cert: string; dir: string } | null = null;
+const made = new Map<string, { key: string; cert: string; dir: string }>();
 
-/** One key and certificate per process (openssl takes a moment), valid from yesterday for a year. */
-function keyAndCertificate(): { key: string; cert: string; dir: string } {
-  if (made) return made;
-  const dir = mkdtempSync(join(tmpdir(), 'sns-signer-'));
-  const keyFile = join(dir, 'key.pem');
-  const certFile = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '365',
-      '-subj',
-      '/CN=sns.amazonaws.com',
-    ],
-    { stdio: 'ignore' },
-  );
-  made = { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), dir };
-  return made;
+/**
+ * The key and certificate in `dir` (made there by openssl when absent, valid for a year), or in a
+ * temporary folder per process. A browser test shares one `dir` between the Playwright process that
+ * signs and the server it starts (`SNS_TEST_CERT_FILE` = `${dir}/cert.pem`): call this from the
+ * Playwright config before the server starts, and `snsSigner(dir)` in the test.
+ */
+export function snsTestKey(dir?: string): { key: string; cert: string; dir: string; certFile: string } {
+  const where = dir ?? made.get('')?.dir ?? mkdtempSync(join(tmpdir(), 'sns-signer-'));
+  const keyFile = join(where, 'key.pem');
+  const certFile = join(where, 'cert.pem');
+  const known = made.get(where);
+  if (known) return { ...known, certFile };
+  if (!existsSync(keyFile) || !existsSync(certFile)) {
+    mkdirSync(where, { recursive: true });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '365',
+        '-subj',
+        '/CN=sns.amazonaws.com',
+      ],
+      { stdio: 'ignore' },
+    );
+  }
+  const entry = { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), dir: where };
+  made.set(where, entry);
+  if (dir === undefined) made.set('', entry);
+  return { ...entry, certFile };
 }
 
-export function snsSigner(): SnsSigner {
-  const { key, cert, dir } = keyAndCertificate();
-  const certFile = join(dir, 'cert.pem');
-  writeFileSync(certFile, cert);
+/** Signs with the key in `dir` (see snsTestKey), else this process's own. */
+export function snsSigner(dir?: string): SnsSigner {
+  const { key, cert, certFile } = snsTestKey(dir);
   const calls: string[] = [];
   const fetcher = Object.assign(
     async (url: string) => {

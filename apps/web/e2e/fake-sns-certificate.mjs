@@ -1,7 +1,7 @@
 // Preloaded into a browser test's server process (`node --import ./apps/web/e2e/fake-sns-certificate.mjs`)
 // so SNS messages signed by apps/server/test/sns-signer.ts verify without reaching AWS: global
 // `fetch` answers the one test certificate URL with the PEM in SNS_TEST_CERT_FILE, and that host's
-// DNS answer (checked by the outbound-address guard first) is a public documentation-free address.
+// DNS answer (the outbound-address guard resolves the host first) is a fixed public AWS address.
 // Nothing in the product changes; only a process started with this module trusts the test key.
 import dns from 'node:dns';
 import { readFileSync } from 'node:fs';
