@@ -16,6 +16,8 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
           environment: 'node',
+          // Migrates one PGlite and one PostgreSQL template per run; each test database is a copy (decision 063).
+          globalSetup: ['apps/server/test/setup/databases.ts'],
           // Each file opens its own database; PGlite start-up and scrypt need more than 5 s.
           testTimeout: 30_000,
           hookTimeout: 60_000,

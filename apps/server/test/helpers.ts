@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
@@ -18,20 +20,23 @@ export function testDatabaseKinds(): DbKind[] {
 
 /**
  * A fresh, migrated database. On PostgreSQL each call creates its own database (dropped on
- * close) so test files never see each other's rows.
+ * close) so test files never see each other's rows. Both start from the run's migrated template
+ * (setup/databases.ts, decision 063) when there is one; `migrate()` then finds nothing to apply,
+ * and is still called so a database is never used short of a migration.
  */
 export async function openTestDatabase(kind: DbKind): Promise<Database> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', dataDir: null });
+    const database = await openDatabase({ kind: 'pglite', dataDir: null }, undefined, await pgliteTemplate());
     await database.migrate();
     return database;
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `t_${randomBytes(6).toString('hex')}`;
+  const template = inject('pgTemplate');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -47,6 +52,19 @@ export async function openTestDatabase(kind: DbKind): Promise<Database> {
       await dropper.end();
     },
   };
+}
+
+let pgliteDump: Promise<Blob | undefined> | undefined;
+
+/** The migrated data directory, read once per test file; undefined (migrate from empty) when the run made none. */
+function pgliteTemplate(): Promise<Blob | undefined> {
+  pgliteDump ??= (async () => {
+    const file = inject('pgliteTemplate');
+    if (!file) return undefined;
+    const bytes = await readFile(file).catch(() => undefined);
+    return bytes ? new Blob([bytes]) : undefined;
+  })();
+  return pgliteDump;
 }
 
 export const DEMO_PASSWORD = 'demo-password';
