@@ -57,6 +57,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       CLOCK_CONTROL: 'on',
       SFTP_ALLOW_PRIVATE: 'on',
+      // SMS_AUTH_TOKEN: the opt-out flow posts a signed inbound STOP (docs/decisions/061-sms-callbacks-and-stop.md).
+      SMS_AUTH_TOKEN: 'e2e-sms-auth-token',
     },
   },
 });
