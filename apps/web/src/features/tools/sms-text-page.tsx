@@ -6,10 +6,11 @@ import {
   type SmsTemplate,
   smsTemplateResource,
 } from '@admin/shared/resources/sms-templates';
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Badge, Button, Group, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type BaseSyntheticEvent, useRef } from 'react';
 import { useWatch } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
 import { DuplicateMenu } from '../../components/duplicate-menu.tsx';
 import { Field, FieldRow, ResourceFormShell } from '../../components/resource/field.tsx';
 import { GlobalDefaultField, GlobalDefaultNote } from '../../components/resource/global-default.tsx';
@@ -18,6 +19,7 @@ import { type ResourceFormProps, useResourceForm } from '../../components/resour
 import { api } from '../../lib/http.ts';
 import { SmsCounter } from './sms-counter.tsx';
 import { insertAt } from './sms-insert.ts';
+import { SmsOptOutsPanel } from './sms-opt-outs-panel.tsx';
 import { SendTestAction } from './sms-send-test.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -104,9 +106,30 @@ function DuplicateAction({ row, list }: { row: SmsTemplate; list: ResourceList<S
 
 /**
  * SMS Text (docs/screens.md): text message templates of the current client and the global defaults,
- * with their encoding and segment cost, and a test send to one phone.
+ * with their encoding and segment cost, and a test send to one phone; and, on its own tab, the
+ * phones that opted out.
  */
 export default function SmsTextPage() {
+  // The tab lives in the URL (`view=opt-outs`), so a link or a reload opens it; switching starts the other list afresh.
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'opt-outs' ? 'opt-outs' : 'templates';
+  return (
+    <Tabs value={view} onChange={(v) => setParams(v === 'opt-outs' ? { view: 'opt-outs' } : {})} keepMounted={false}>
+      <Tabs.List mb="sm">
+        <Tabs.Tab value="templates">Templates</Tabs.Tab>
+        <Tabs.Tab value="opt-outs">Opted-out phones</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="templates">
+        <SmsTemplatesList />
+      </Tabs.Panel>
+      <Tabs.Panel value="opt-outs">
+        <SmsOptOutsPanel />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}
+
+function SmsTemplatesList() {
   return (
     <ResourcePage
       resource={smsTemplateResource}
