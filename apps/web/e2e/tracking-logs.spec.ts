@@ -88,3 +88,47 @@ test.describe('Tracking Logs', () => {
     });
   }
 });
+
+// The demo's e-mails carry SES events (apps/server/src/seed/deliverability.ts): every status they
+// reach reads as a word on a phone and a desktop, and a bounced message's timeline says what SES
+// said and jumps to SES Logs for that message.
+test.describe('Tracking Logs with the demo SES events', () => {
+  const STATUSES = [
+    ['delivered', 'Delivered'],
+    ['opened', 'Opened'],
+    ['clicked', 'Clicked'],
+    ['bounced', 'Bounced'],
+    ['complained', 'Complained'],
+  ] as const;
+  for (const width of [390, 1440]) {
+    test(`at ${width} px every delivery status reads as a word, and a bounce's timeline jumps to SES Logs`, async ({ page }) => {
+      const errors = collectConsoleErrors(page);
+      await page.setViewportSize({ width, height: 900 });
+      await signInAsAdmin(page);
+      for (const [status, label] of STATUSES) {
+        await page.goto(`/admin/notifications/logs?status=${status}`);
+        const row = listRows(page, 'Messages').first();
+        await expect(row.getByText(label, { exact: true })).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(
+          0,
+        );
+      }
+      await shot(page, `tracking-logs-complained-${width}`);
+
+      await page.goto('/admin/notifications/logs?status=bounced&channel=email');
+      const bounced = listRows(page, 'Messages').first();
+      await bounced.getByRole('button', { name: /^Details of message \d+$/ }).click();
+      const panel = page.getByRole('dialog', { name: /^Message \d+$/ });
+      const history = panel.getByLabel('Status history');
+      await expect(history.getByText('SES: Bounce', { exact: true })).toBeVisible();
+      await expect(history.getByText(/^Bounce: (Permanent \(hard\)|Transient \(soft\)) · /)).toBeVisible();
+      await expect(history.getByText(/^Diagnostic code: smtp; /)).toBeVisible();
+      await expect(panel.getByRole('link', { name: 'This address on SES Bounce' })).toBeVisible();
+      await shot(page, `tracking-logs-timeline-${width}`);
+      await panel.getByRole('link', { name: 'SES events of this message' }).click();
+      await expect(page).toHaveURL(/\/admin\/ses\/logs\?message_id=outbox-/);
+      await expect(listRows(page, 'SES events').getByText('Bounce', { exact: true }).first()).toBeVisible();
+      expect(errors).toEqual([]);
+    });
+  }
+});
