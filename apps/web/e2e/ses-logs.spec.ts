@@ -27,6 +27,19 @@ for (const width of WIDTHS) {
       await expect(page).toHaveURL(/message_id=msg-none/);
       await page.getByRole('button', { name: 'Clear all filters' }).click();
       await expect(page).not.toHaveURL(/recipient=/);
+
+      // The Clients filter's options are every client by name (Tracking Logs' collection serves them).
+      await page.getByRole('combobox', { name: 'Clients' }).click();
+      const option = page
+        .getByRole('option')
+        .filter({ hasNotText: /^Selected All$/ })
+        .first();
+      await expect(option).toBeVisible();
+      const name = (await option.innerText()).trim();
+      await option.click();
+      await page.keyboard.press('Escape');
+      await expect(page).toHaveURL(/client=\d+/);
+      await expect(page.getByRole('group', { name: 'Filters' }).getByText(name, { exact: true })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
       expect(errors).toEqual([]);
     });
