@@ -39,7 +39,7 @@ async function rowCounts(database: Database): Promise<Record<string, number>> {
 
 describe('test databases from the run template (setup/databases.ts)', () => {
   it('the run made a template for each database kind it tests', () => {
-    expect(inject('pgliteTemplate')).toMatch(/migrated\.tar$/);
+    expect(inject('pgliteTemplate')).toMatch(/admin-test-pglite-[0-9a-f]{16}\.tar$/);
     if (process.env.TEST_DATABASE_URL) expect(inject('pgTemplate')).toMatch(/^t_template_[0-9a-f]{12}$/);
   });
 

@@ -1,11 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { access, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.ts';
+import { serverPackageRoot } from '../../src/lib/package-root.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,29 +24,72 @@ declare module 'vitest' {
  * migrated database instead of replaying every migration in every test file. Decision 063.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dir = await mkdtemp(join(tmpdir(), 'admin-test-db-'));
-  project.provide('pgliteTemplate', await migratedPgliteDump(dir));
+  project.provide('pgliteTemplate', await migratedPgliteDump());
   const adminUrl = process.env.TEST_DATABASE_URL;
   const pgTemplate = adminUrl ? await migratedPgTemplate(adminUrl) : null;
   project.provide('pgTemplate', pgTemplate);
   return async () => {
-    await rm(dir, { recursive: true, force: true });
     if (adminUrl && pgTemplate) await adminQuery(adminUrl, `drop database if exists ${pgTemplate} with (force)`);
   };
 }
 
-/** Migrates through the server's own opener (same SQL, same journal rows), then dumps the data directory. */
-async function migratedPgliteDump(dir: string): Promise<string> {
-  const dataDir = join(dir, 'pgdata');
-  const database = await openDatabase({ kind: 'pglite', dataDir });
-  await database.migrate();
-  await database.close();
-  const client = await PGlite.create(dataDir);
-  const dump = await client.dumpDataDir('none');
-  await client.close();
-  const file = join(dir, 'migrated.tar');
-  await writeFile(file, new Uint8Array(await dump.arrayBuffer()));
+/**
+ * Migrates through the server's own opener (same SQL, same journal rows), then dumps the data
+ * directory. The dump is kept in the OS tmp dir under a name hashed from every migration file and
+ * the PGlite and drizzle versions, so the next run (a developer's single file) reuses it and any change to a
+ * migration makes a new one.
+ */
+async function migratedPgliteDump(): Promise<string> {
+  const file = join(tmpdir(), `admin-test-pglite-${await migrationsHash()}.tar`);
+  if (
+    await access(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return file;
+  const dir = await mkdtemp(join(tmpdir(), 'admin-test-db-'));
+  try {
+    const dataDir = join(dir, 'pgdata');
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    await database.migrate();
+    await database.close();
+    const client = await PGlite.create(dataDir);
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    // Written aside and renamed: a run starting meanwhile never reads half a file.
+    const partial = join(dir, 'migrated.tar');
+    await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+    await rename(partial, file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   return file;
+}
+
+/** The package's own package.json, found upwards from its entry file (entries sit at different depths). */
+async function packageJson(name: string, from: string): Promise<string> {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    const text = await readFile(join(dir, 'package.json'), 'utf8').catch(() => null);
+    if (text && (JSON.parse(text) as { name?: string }).name === name) return text;
+  }
+  throw new Error(`package.json of ${name} not found`);
+}
+
+async function migrationsHash(): Promise<string> {
+  const hash = createHash('sha256');
+  // The engine and the migrator decide what a migrated data directory holds, as the SQL does.
+  const require = createRequire(import.meta.url);
+  for (const name of ['@electric-sql/pglite', 'drizzle-orm']) {
+    hash.update(await packageJson(name, dirname(require.resolve(name))));
+  }
+  const folder = join(serverPackageRoot(), 'drizzle');
+  const files = (await readdir(folder, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const path of files) hash.update(path.slice(folder.length)).update(await readFile(path));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /**
