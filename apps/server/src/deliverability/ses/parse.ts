@@ -63,7 +63,8 @@ export function addressOf(value: unknown): string | null {
 function time(value: unknown): Date | null {
   if (typeof value !== 'string') return null;
   const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? null : at;
+  // Years outside 1970–9999 are no SES event's, and PostgreSQL would not read their ISO form (+010000-…).
+  return Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1970 || at.getUTCFullYear() > 9999 ? null : at;
 }
 
 const base = (recipient: string): SesRecipientEvent => ({
