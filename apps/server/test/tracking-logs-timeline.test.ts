@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smsStatusEvents } from '../src/db/schema/index.ts';
 import { ingestSesEvent } from '../src/deliverability/ses/ingest.ts';
 import { STATUS_OF_EVENT } from '../src/deliverability/ses/rank.ts';
+import { errorText, recordStatus } from '../src/deliverability/sms/store.ts';
 import { createMessenger } from '../src/messaging/send.ts';
 import type { EmailTransport, SmsTransport } from '../src/messaging/transports.ts';
 import { STATUS_OF_SES_EVENT } from '../src/modules/tracking-logs/timeline.ts';
@@ -131,16 +132,27 @@ describe.each(testDatabaseKinds())('Tracking Logs detail: the event timeline (%s
       template: 'System',
       text: 'x',
     });
-    await ctx.database.db.insert(smsStatusEvents).values([
-      { messageSid: 'SM0001', status: 'sent', raw: {}, notificationId: sent.id, receivedAt: new Date(at(3)) },
-      { messageSid: 'SM0001', status: 'undelivered', errorCode: '30003', raw: {}, notificationId: null, receivedAt: new Date(at(9)) },
-    ]);
+    // One callback as the SMS store records it (its own status line too), one row alone.
+    await ctx.database.db
+      .insert(smsStatusEvents)
+      .values({
+        messageSid: 'SM0001',
+        status: 'sending',
+        errorCode: '30008',
+        raw: {},
+        notificationId: sent.id,
+        receivedAt: new Date(at(3)),
+      });
+    await recordStatus(ctx.database.db, { sid: 'SM0001', status: 'undelivered', errorCode: '30003', raw: {} }, new Date(at(9)));
     const d = await detail(sent.id);
     const sms = d.timeline.filter((e) => e.source === 'sms');
     expect(sms.map((e) => [e.title, e.status, e.lines])).toEqual([
-      ['SMS provider: Sent to the carrier', 'sent', []],
-      ['SMS provider: Not delivered', 'undelivered', ['Error code: 30003']],
+      ['SMS provider: Sending', null, ['Error code: 30008']],
+      ['SMS provider: Not delivered', 'undelivered', [errorText('30003')]],
     ]);
+    // The store's status line is folded into the callback's entry, not shown twice.
+    expect(d.timeline.filter((e) => e.status === 'undelivered')).toHaveLength(1);
+    expect(d.events.filter((e) => e.status === 'undelivered')).toHaveLength(1);
     expect(d.ses_address).toBeNull();
   });
 });

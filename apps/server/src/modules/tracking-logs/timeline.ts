@@ -49,6 +49,7 @@ const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const words = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 2000) : null);
 const isStatus = (s: string): s is NotificationStatus => (NOTIFICATION_STATUSES as readonly string[]).includes(s);
 const SUPPRESSED_NOTE = 'the address is now suppressed';
+const SMS_LINE = 'SMS provider: ';
 
 type SesRow = typeof sesEvents.$inferSelect;
 
@@ -126,15 +127,21 @@ export async function messageTimeline(
   ]);
 
   const folded = new Map<string, string | null>();
-  const providerKeys = new Set<string>();
-  for (const e of ses) providerKeys.add(timeKey(e.eventAt, STATUS_OF_SES_EVENT[e.eventType] ?? null));
-  for (const e of sms) providerKeys.add(timeKey(e.receivedAt, isStatus(e.status) ? e.status : null));
+  const sesKeys = new Set(ses.map((e) => timeKey(e.eventAt, STATUS_OF_SES_EVENT[e.eventType] ?? null)));
+  // The SMS store writes its status line at the callback's arrival, in its own status words
+  // (deliverability/sms/store.ts): matched by that time and its "SMS provider:" prefix.
+  const smsTimes = new Set(sms.map((e) => e.receivedAt.getTime()));
+  const smsFolded = new Map<number, { status: NotificationStatus | null; detail: string }>();
 
   const entries: (TimelineEntry & { order: number; time: number })[] = [];
   for (const h of history) {
     const key = timeKey(h.at, h.status);
-    if (providerKeys.has(key)) {
+    if (sesKeys.has(key)) {
       folded.set(key, h.detail);
+      continue;
+    }
+    if (h.detail?.startsWith(SMS_LINE) && smsTimes.has(h.at.getTime())) {
+      smsFolded.set(h.at.getTime(), { status: isStatus(h.status) ? h.status : null, detail: h.detail });
       continue;
     }
     const status = isStatus(h.status) ? h.status : null;
@@ -164,14 +171,17 @@ export async function messageTimeline(
     });
   }
   for (const e of sms) {
+    const line = smsFolded.get(e.receivedAt.getTime());
+    // The store's line adds the error code in words after its status: `SMS provider: undelivered. The SMS …`.
+    const words = line?.detail.includes('. ') ? line.detail.slice(line.detail.indexOf('. ') + 2) : null;
     entries.push({
       at: e.receivedAt.toISOString(),
       time: e.receivedAt.getTime(),
       order: 2,
       source: 'sms',
-      status: isStatus(e.status) ? e.status : null,
+      status: line?.status ?? (isStatus(e.status) ? e.status : null),
       title: `SMS provider: ${SMS_STATUS_WORDS[e.status] ?? e.status}`,
-      lines: e.errorCode ? [`Error code: ${e.errorCode}`] : [],
+      lines: words !== null ? [words] : e.errorCode ? [`Error code: ${e.errorCode}`] : [],
     });
   }
   entries.sort((a, b) => a.time - b.time || a.order - b.order);
