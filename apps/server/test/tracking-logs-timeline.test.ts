@@ -133,16 +133,14 @@ describe.each(testDatabaseKinds())('Tracking Logs detail: the event timeline (%s
       text: 'x',
     });
     // One callback as the SMS store records it (its own status line too), one row alone.
-    await ctx.database.db
-      .insert(smsStatusEvents)
-      .values({
-        messageSid: 'SM0001',
-        status: 'sending',
-        errorCode: '30008',
-        raw: {},
-        notificationId: sent.id,
-        receivedAt: new Date(at(3)),
-      });
+    await ctx.database.db.insert(smsStatusEvents).values({
+      messageSid: 'SM0001',
+      status: 'sending',
+      errorCode: '30008',
+      raw: {},
+      notificationId: sent.id,
+      receivedAt: new Date(at(3)),
+    });
     await recordStatus(ctx.database.db, { sid: 'SM0001', status: 'undelivered', errorCode: '30003', raw: {} }, new Date(at(9)));
     const d = await detail(sent.id);
     const sms = d.timeline.filter((e) => e.source === 'sms');
