@@ -129,7 +129,9 @@ export async function lookups(tx: Db, ctx: AdmitContext, rows: NormalRow[], s: S
   const phoneOut = phones.length
     ? await tx.execute(sql`select phone as v from sms_opt_outs where phone in ${list(phones)} and (client_id is null or client_id = ${c})`)
     : null;
-  const suppressed = emails.length ? await tx.execute(sql`select email as v from email_suppressions where email in ${list(emails)} and suppressed`) : null;
+  const suppressed = emails.length
+    ? await tx.execute(sql`select email as v from email_suppressions where email in ${list(emails)} and suppressed`)
+    : null;
   // What each location already has scheduled per day: only a daily cap reads it.
   const capRows =
     locationIds.length && s.dailyCap > 0

@@ -87,5 +87,8 @@ export const smsInboundMessages = pgTable(
     action: text('action').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('sms_inbound_messages_sid_uq').on(t.messageSid), index('sms_inbound_messages_from_idx').on(t.fromPhone, t.receivedAt)],
+  (t) => [
+    uniqueIndex('sms_inbound_messages_sid_uq').on(t.messageSid),
+    index('sms_inbound_messages_from_idx').on(t.fromPhone, t.receivedAt),
+  ],
 );
