@@ -30,16 +30,28 @@ export async function createSmsTemplate(
 }
 
 /**
- * A hard bounce as Amazon SES reports it (Permanent, a few minutes after the send) and as the SES
- * event path is to record it (no such route yet): the message `bounced` in Tracking Logs with the
- * provider's words, and the address on the suppression list, which the messenger checks before
- * every send.
+ * A hard bounce as Amazon SES reports it (Permanent, a few minutes after the send), recorded at
+ * once because the seed's later stories send to the address again: the message `bounced` in
+ * Tracking Logs with the provider's words, and the address on the suppression list, which the
+ * messenger checks before every send.
  */
 export async function hardBounce(db: Db, notificationId: number, address: string, at: Date): Promise<void> {
   const detail = 'Bounce (Permanent, General): smtp; 550 5.1.1 user unknown';
   await db.update(notificationLogs).set({ status: 'bounced', error: detail, updatedAt: at }).where(eq(notificationLogs.id, notificationId));
   await db.insert(notificationEvents).values({ notificationId, status: 'bounced', at, detail });
-  await db.insert(emailSuppressions).values({ email: address.toLowerCase(), reason: 'BOUNCE', createdAt: at });
+  // Seen and suppressed when it bounced, with the bounce's words; the counts come from the SES
+  // event the demo's deliverability step adds for this message (seed/deliverability.ts).
+  await db.insert(emailSuppressions).values({
+    email: address.toLowerCase(),
+    reason: 'BOUNCE',
+    lastBounceType: 'Permanent',
+    lastBounceSubtype: 'General',
+    lastDiagnosticCode: 'smtp; 550 5.1.1 user unknown',
+    firstSeenAt: at,
+    lastSeenAt: at,
+    suppressedAt: at,
+    createdAt: at,
+  });
 }
 
 /**
