@@ -77,19 +77,7 @@ export function ReleaseDialog(props: { row: EmailSuppression; onClose(): void; o
             onChange={(e) => setReason(e.currentTarget.value)}
             error={errors.reason}
           />
-          {errors[''] && (
-            <Alert color="red" role="alert" p="xs">
-              {errors['']}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" loading={busy}>
-              Release
-            </Button>
-          </Group>
+          <DialogEnd error={errors['']} busy={busy} action="Release" color="red" onCancel={props.onClose} />
         </Stack>
       </form>
     </Modal>
@@ -130,21 +118,30 @@ export function ManualSuppressionDialog(props: { onClose(): void; onAdded(row: E
             onChange={(e) => setReason(e.currentTarget.value)}
             error={errors.reason}
           />
-          {errors[''] && (
-            <Alert color="red" role="alert" p="xs">
-              {errors['']}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              Suppress
-            </Button>
-          </Group>
+          <DialogEnd error={errors['']} busy={busy} action="Suppress" onCancel={props.onClose} />
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** The end of both dialogs: the refusal that names no field, then Cancel and the action. */
+function DialogEnd(props: { error: string | undefined; busy: boolean; action: string; color?: string; onCancel(): void }) {
+  return (
+    <>
+      {props.error && (
+        <Alert color="red" role="alert" p="xs">
+          {props.error}
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={props.onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" color={props.color} loading={props.busy}>
+          {props.action}
+        </Button>
+      </Group>
+    </>
   );
 }
