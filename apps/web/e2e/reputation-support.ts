@@ -27,8 +27,9 @@ export async function openInvitation(
   channel?: 'email' | 'sms',
 ): Promise<{ token: string; locationId: string }> {
   const api = await apiOf(page);
+  // The demo's SES events move sent invitations on to delivered, opened or clicked: all still open.
   const logs = await api.get<{ data: Log[] }>(
-    `/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100${channel ? `&channel=${channel}` : ''}`,
+    `/api/notifications-logs?type=survey_invite&status=sent,delivered,opened,clicked&client=${clientId}&perPage=100${channel ? `&channel=${channel}` : ''}`,
   );
   const locations = await api.get<{ data: Location[] }>('/api/endpoints?perPage=200');
   for (const log of logs.data) {

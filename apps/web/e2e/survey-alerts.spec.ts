@@ -15,7 +15,10 @@ type Log = { id: number; client_id: number | null; client_timezone: string | nul
  */
 async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<void> {
   const api = await apiOf(page);
-  const logs = await api.get<{ data: Log[] }>(`/api/notifications-logs?type=survey_invite&status=sent&client=${clientId}&perPage=100`);
+  // The demo's SES events move sent invitations on to delivered, opened or clicked: all still open.
+  const logs = await api.get<{ data: Log[] }>(
+    `/api/notifications-logs?type=survey_invite&status=sent,delivered,opened,clicked&client=${clientId}&perPage=100`,
+  );
   for (const log of logs.data) {
     const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
     const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
