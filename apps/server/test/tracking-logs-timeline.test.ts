@@ -2,11 +2,9 @@ import type { NotificationLogDetail } from '@admin/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smsStatusEvents } from '../src/db/schema/index.ts';
 import { ingestSesEvent } from '../src/deliverability/ses/ingest.ts';
-import { STATUS_OF_EVENT } from '../src/deliverability/ses/rank.ts';
 import { errorText, recordStatus } from '../src/deliverability/sms/store.ts';
 import { createMessenger } from '../src/messaging/send.ts';
 import type { EmailTransport, SmsTransport } from '../src/messaging/transports.ts';
-import { STATUS_OF_SES_EVENT } from '../src/modules/tracking-logs/timeline.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const SENT_AT = new Date('2021-07-01T10:00:00Z');
@@ -49,10 +47,6 @@ describe.each(testDatabaseKinds())('Tracking Logs detail: the event timeline (%s
       subject: 'Hi',
       text: 'x',
     });
-
-  it('the module reads SES event types as the ingest does', () => {
-    expect(STATUS_OF_SES_EVENT).toEqual(STATUS_OF_EVENT);
-  });
 
   it('merges the status history with SES events, oldest first, each in words, and links to the address', async () => {
     const to = 'timeline.reader@example.com';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idFilterItem } from '../api/ids.ts';
 import { defineResource } from '../api/resource.ts';
 import { exportMoment } from '../api/zoned-time.ts';
+import type { NotificationStatus } from './notification-logs.ts';
 
 /**
  * SES Logs (domain.md §24): the raw Amazon SES event stream, one `ses_events` row per event and
@@ -164,3 +165,19 @@ export const sesEventResource = defineResource({
 });
 
 export type SesEventListQuery = z.infer<typeof sesEventResource.listQuerySchema>;
+
+/**
+ * The Tracking Logs status each SES event type stands for: read by the ingest (forward-only moves,
+ * apps/server/src/deliverability/ses/rank.ts) and by the Tracking Logs timeline.
+ */
+export const STATUS_OF_SES_EVENT: Readonly<Record<string, NotificationStatus>> = {
+  Send: 'sent',
+  Delivery: 'delivered',
+  DeliveryDelay: 'sent',
+  Open: 'opened',
+  Click: 'clicked',
+  Bounce: 'bounced',
+  Complaint: 'complained',
+  Reject: 'failed',
+  RenderingFailure: 'failed',
+};

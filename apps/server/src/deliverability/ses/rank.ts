@@ -1,4 +1,4 @@
-import type { NotificationStatus } from '@admin/shared';
+import { type NotificationStatus, STATUS_OF_SES_EVENT } from '@admin/shared';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
@@ -19,18 +19,8 @@ const RANK: Partial<Record<NotificationStatus, number>> = {
   complained: 6,
 };
 
-/** The status each SES event type stands for on the message's timeline (null: none, e.g. a subscription change). */
-export const STATUS_OF_EVENT: Readonly<Record<string, NotificationStatus>> = {
-  Send: 'sent',
-  Delivery: 'delivered',
-  DeliveryDelay: 'sent',
-  Open: 'opened',
-  Click: 'clicked',
-  Bounce: 'bounced',
-  Complaint: 'complained',
-  Reject: 'failed',
-  RenderingFailure: 'failed',
-};
+/** The status each SES event type stands for on the message's timeline (packages/shared, one table). */
+export const STATUS_OF_EVENT = STATUS_OF_SES_EVENT;
 
 /** The status a message should have after an event: `next` when it ranks higher than `current`, else `current`. */
 export function forwardStatus(current: string, next: NotificationStatus): string {

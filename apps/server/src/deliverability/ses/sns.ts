@@ -1,7 +1,7 @@
 import { createVerify, type X509Certificate } from 'node:crypto';
 
 /**
- * An SNS message's signature, exactly as AWS specifies it (/work/shared/reference-second-half.md A1):
+ * An SNS message's signature, exactly as AWS specifies it (docs/decisions/059-ses-events-and-suppression.md):
  * the canonical string is `Name\nValue\n` for each signed field in byte order, SignatureVersion 1
  * is RSA-SHA1 and 2 is RSA-SHA256, and the certificate must come from an SNS host.
  */

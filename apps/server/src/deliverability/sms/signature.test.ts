@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signatureMatches, twilioSignature, urlVariants } from './signature.ts';
 
-// The known vector of /work/shared/reference-second-half.md A4 (Twilio's documented example).
+// Twilio's documented example of a signed request (docs/decisions/061-sms-callbacks-and-stop.md).
 const URL_CALLED = 'https://mycompany.com/myapp.php?foo=1&bar=2';
 const PARAMS: [string, string][] = [
   ['Digits', '1234'],

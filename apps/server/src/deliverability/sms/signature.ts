@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export type FormParams = readonly (readonly [string, string])[];
 
 /**
- * Twilio's request signature (docs: /work/shared/reference-second-half.md A4): the full URL called,
+ * Twilio's request signature (docs/decisions/061-sms-callbacks-and-stop.md): the full URL called,
  * then every POST parameter sorted by name as name+value with no separators (a repeated name: its
  * values deduplicated and sorted, each appended as name+value), HMAC-SHA1 keyed by the auth token,
  * base64. Sorting is JavaScript's default (UTF-16 code units), as twilio-node sorts.

@@ -3,6 +3,7 @@ import {
   NOTIFICATION_STATUS_LABELS,
   NOTIFICATION_STATUSES,
   type NotificationStatus,
+  STATUS_OF_SES_EVENT,
   sesEventTypeText,
   type TimelineEntry,
 } from '@admin/shared';
@@ -12,22 +13,6 @@ import { notificationEvents, sesEvents, smsStatusEvents } from '../../db/schema/
 
 /** At most this many entries of each source: a message has a handful; a runaway provider cannot make the detail huge. */
 const PER_SOURCE = 200;
-
-/**
- * The status each SES event type stands for: the ingest's own table (apps/server/src/deliverability/ses/rank.ts,
- * STATUS_OF_EVENT), which a module may not import (biome.json); the timeline test holds the two equal.
- */
-export const STATUS_OF_SES_EVENT: Readonly<Record<string, NotificationStatus>> = {
-  Send: 'sent',
-  Delivery: 'delivered',
-  DeliveryDelay: 'sent',
-  Open: 'opened',
-  Click: 'clicked',
-  Bounce: 'bounced',
-  Complaint: 'complained',
-  Reject: 'failed',
-  RenderingFailure: 'failed',
-};
 
 /** A Twilio-compatible provider's message statuses, as people read them. */
 const SMS_STATUS_WORDS: Record<string, string> = {
