@@ -10,6 +10,7 @@ import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { createSession, findUserByEmail } from '../src/modules/identity/repository.ts';
 import type { NormalRow } from '../src/pipeline/types.ts';
 import { seedDemoData } from '../src/seed/demo.ts';
+import { DEMO_PASSWORD, seedsLikeTemplate } from './setup/demo-seed.ts';
 
 export type DbKind = 'pglite' | 'pg';
 
@@ -25,15 +26,28 @@ export function testDatabaseKinds(): DbKind[] {
  * and is still called so a database is never used short of a migration.
  */
 export async function openTestDatabase(kind: DbKind): Promise<Database> {
+  return openCopy(kind, 'migrated');
+}
+
+/**
+ * A copy of the run's template with the demo seeded (decision 064), or null when the run made
+ * none (helpers used outside this vitest config): the caller seeds.
+ */
+async function openDemoCopy(kind: DbKind): Promise<Database | null> {
+  if (!inject(kind === 'pglite' ? 'pgliteDemoTemplate' : 'pgDemoTemplate')) return null;
+  return openCopy(kind, 'demo');
+}
+
+async function openCopy(kind: DbKind, from: 'migrated' | 'demo'): Promise<Database> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', dataDir: null }, undefined, await pgliteTemplate());
+    const database = await openDatabase({ kind: 'pglite', dataDir: null }, undefined, await pgliteDump(from));
     await database.migrate();
     return database;
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const template = inject('pgTemplate');
+  const template = inject(from === 'demo' ? 'pgDemoTemplate' : 'pgTemplate');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
@@ -54,28 +68,32 @@ export async function openTestDatabase(kind: DbKind): Promise<Database> {
   };
 }
 
-let pgliteDump: Promise<Blob | undefined> | undefined;
+const pgliteDumps: { migrated?: Promise<Blob | undefined>; demo?: Promise<Blob | undefined> } = {};
 
-/** The migrated data directory, read once per test file; undefined (migrate from empty) when the run made none. */
-function pgliteTemplate(): Promise<Blob | undefined> {
-  pgliteDump ??= (async () => {
-    const file = inject('pgliteTemplate');
+/** A data directory the run dumped, read once per test file; undefined (migrate from empty) when the run made none. */
+function pgliteDump(which: 'migrated' | 'demo'): Promise<Blob | undefined> {
+  pgliteDumps[which] ??= (async () => {
+    const file = inject(which === 'demo' ? 'pgliteDemoTemplate' : 'pgliteTemplate');
     if (!file) return undefined;
     const bytes = await readFile(file).catch(() => undefined);
     return bytes ? new Blob([bytes]) : undefined;
   })();
-  return pgliteDump;
+  return pgliteDumps[which];
 }
 
-export const DEMO_PASSWORD = 'demo-password';
+export { DEMO_PASSWORD };
 
 export type TestContext = { app: FastifyInstance; database: Database; config: Config; close(): Promise<void> };
 
-/** The whole server on a fresh database with the demo data, for `app.inject()`. */
+/**
+ * The whole server on a fresh database with the demo data, for `app.inject()`: a copy of the run's
+ * seeded template, or seeded here when the overrides change what the seed reads (decision 064).
+ */
 export async function startTestApp(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestContext> {
   const config = testConfig({ demoPassword: DEMO_PASSWORD, ...overrides });
-  const database = await openTestDatabase(kind);
-  await seedDemoData(database.db, config);
+  const copy = seedsLikeTemplate(overrides) ? await openDemoCopy(kind) : null;
+  const database = copy ?? (await openTestDatabase(kind));
+  if (!copy) await seedDemoData(database.db, config);
   const app = await buildApp(config, { database });
   await app.ready();
   return {

@@ -30,10 +30,13 @@ import { generateSystemLogs } from './system-logs.ts';
 /**
  * Loads the demo data into an empty database, in one transaction (all or nothing).
  * Deterministic: the same rows on every machine. Later areas add their own demo data here.
+ * `anchor` is "now" for the demo's month of history: the tests seed once per run at one anchor
+ * (docs/decisions/064-demo-seeded-once-per-test-run.md); the server seeds at start-up time.
  */
 export async function seedDemoData(
   db: Db,
   config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'> & Partial<Pick<Config, 'messaging' | 'secretKey' | 'database'>>,
+  anchor: Date = new Date(),
 ): Promise<void> {
   const rnd = seededRandom(20261122);
   const passwordHash = await hashPassword(config.demoPassword);
@@ -181,7 +184,6 @@ export async function seedDemoData(
 
     // Surveys, a month of invitations and their answers, made by the product's own code paths.
     const publicBaseUrl = config.messaging?.publicBaseUrl ?? 'http://localhost:3000';
-    const anchor = new Date();
     await seedSurveys(tx, { publicBaseUrl, anchor });
 
     // Data feeds and their runs over the same month, made by the pipeline: ingest, rules, send engine.

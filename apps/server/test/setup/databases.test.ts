@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase, rowsOf } from '../../src/db/client.ts';
 import { referralSources } from '../../src/db/schema/index.ts';
-import { openTestDatabase, testDatabaseKinds } from '../helpers.ts';
+import { seedDemoData } from '../../src/seed/demo.ts';
+import { openTestDatabase, startTestApp, testDatabaseKinds } from '../helpers.ts';
+import { demoSeedConfig } from './demo-seed.ts';
 
 /** Every table, column, index and constraint of the public and drizzle schemas, as text. */
 async function catalog(database: Database): Promise<string[]> {
@@ -63,6 +65,20 @@ describe('test databases from the run template (setup/databases.ts)', () => {
         const counts = await rowCounts(fromTemplate);
         expect(Object.keys(counts).length).toBeGreaterThan(30);
         expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+      });
+
+      it('a demo copy holds the rows of a demo seeded here at the same anchor, and the anchor is recent', async () => {
+        const ctx = await startTestApp(kind);
+        const seeded = await openTestDatabase(kind);
+        opened.push(seeded);
+        const anchor = new Date(inject('demoAnchor'));
+        await seedDemoData(seeded.db, demoSeedConfig(), anchor);
+        const copied = await rowCounts(ctx.database);
+        await ctx.close();
+        expect(copied.clients).toBeGreaterThan(0);
+        expect(copied.ses_events).toBeGreaterThan(0);
+        expect(copied).toEqual(await rowCounts(seeded));
+        expect(Date.now() - anchor.getTime()).toBeLessThan(6 * 3_600_000);
       });
 
       it('a write in one database is not seen by the next one opened', async () => {

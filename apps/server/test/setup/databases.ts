@@ -6,7 +6,11 @@ import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { drizzle } from 'drizzle-orm/pglite';
 import { openDatabase } from '../../src/db/client.ts';
+import * as schema from '../../src/db/schema/index.ts';
+import { seedDemoData } from '../../src/seed/demo.ts';
+import { demoSeedConfig } from './demo-seed.ts';
 import { serverPackageRoot } from '../../src/lib/package-root.ts';
 
 declare module 'vitest' {
@@ -15,6 +19,12 @@ declare module 'vitest' {
     pgliteTemplate: string | null;
     /** A migrated PostgreSQL database each test database is created from, or null: migrate each one. */
     pgTemplate: string | null;
+    /** The migrated PGlite dump with the demo seeded (`demoSeedConfig`), made for this run, or null. */
+    pgliteDemoTemplate: string | null;
+    /** A PostgreSQL database with the demo seeded, copied by `startTestApp`, or null. */
+    pgDemoTemplate: string | null;
+    /** The anchor ("now", ISO) both demo templates were seeded at. */
+    demoAnchor: string;
   }
 }
 
@@ -24,13 +34,55 @@ declare module 'vitest' {
  * migrated database instead of replaying every migration in every test file. Decision 063.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  project.provide('pgliteTemplate', await migratedPgliteDump());
+  const pgliteTemplate = await migratedPgliteDump();
+  project.provide('pgliteTemplate', pgliteTemplate);
   const adminUrl = process.env.TEST_DATABASE_URL;
   const pgTemplate = adminUrl ? await migratedPgTemplate(adminUrl) : null;
   project.provide('pgTemplate', pgTemplate);
+  // The demo is seeded once per run on each engine, at the same anchor (decision 064).
+  const anchor = new Date();
+  const [pgliteDemo, pgDemo] = await Promise.all([
+    seededPgliteDump(pgliteTemplate, anchor),
+    adminUrl && pgTemplate ? seededPgTemplate(adminUrl, pgTemplate, anchor) : null,
+  ]);
+  project.provide('pgliteDemoTemplate', pgliteDemo);
+  project.provide('pgDemoTemplate', pgDemo);
+  project.provide('demoAnchor', anchor.toISOString());
   return async () => {
+    await rm(dirname(pgliteDemo), { recursive: true, force: true });
+    if (adminUrl && pgDemo) await adminQuery(adminUrl, `drop database if exists ${pgDemo} with (force)`);
     if (adminUrl && pgTemplate) await adminQuery(adminUrl, `drop database if exists ${pgTemplate} with (force)`);
   };
+}
+
+/** The migrated dump loaded, the demo seeded, dumped again into a directory of this run's own (removed at teardown). */
+async function seededPgliteDump(migrated: string, anchor: Date): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'admin-test-demo-'));
+  // PGlite itself rather than openDatabase: the dump needs the client, which Database does not expose.
+  const client = await PGlite.create({ loadDataDir: new Blob([await readFile(migrated)]) });
+  try {
+    await seedDemoData(drizzle(client, { schema }), demoSeedConfig(), anchor);
+    const file = join(dir, 'demo.tar');
+    await writeFile(file, new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer()));
+    return file;
+  } finally {
+    await client.close();
+  }
+}
+
+/** A copy of the migrated template with the demo seeded; closed before any test copies it. */
+async function seededPgTemplate(adminUrl: string, migrated: string, anchor: Date): Promise<string> {
+  const name = `t_demo_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${name} template ${migrated}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'pg', url: url.toString() });
+  try {
+    await seedDemoData(database.db, demoSeedConfig(), anchor);
+  } finally {
+    await database.close();
+  }
+  return name;
 }
 
 /**
