@@ -4,14 +4,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { drizzle } from 'drizzle-orm/pglite';
 import { openDatabase } from '../../src/db/client.ts';
 import * as schema from '../../src/db/schema/index.ts';
+import { serverPackageRoot } from '../../src/lib/package-root.ts';
 import { seedDemoData } from '../../src/seed/demo.ts';
 import { demoSeedConfig } from './demo-seed.ts';
-import { serverPackageRoot } from '../../src/lib/package-root.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
