@@ -79,7 +79,7 @@ describe('test databases from the run template (setup/databases.ts)', () => {
         expect(copied.ses_events).toBeGreaterThan(0);
         expect(copied).toEqual(await rowCounts(seeded));
         expect(Date.now() - anchor.getTime()).toBeLessThan(6 * 3_600_000);
-      });
+      }, 120_000);
 
       it('a write in one database is not seen by the next one opened', async () => {
         const first = await openTestDatabase(kind);

@@ -35,8 +35,10 @@ export const notificationLogs = pgTable(
     index('notification_logs_created_idx').on(t.createdAt, t.id),
     index('notification_logs_client_created_idx').on(t.clientId, t.createdAt, t.id),
     index('notification_logs_status_created_idx').on(t.status, t.createdAt, t.id),
-    // Provider events (SES, SMS status callbacks) find their message by its id.
-    index('notification_logs_provider_message_idx').on(t.providerMessageId),
+    // Provider events (SES, SMS status callbacks) find their message by its id, the first row by id:
+    // with id in the index that lookup never becomes a walk of the primary key on a table without
+    // statistics (the embedded database has no autovacuum; bench/deliverability/ingest.ts).
+    index('notification_logs_provider_message_id_idx').on(t.providerMessageId, t.id),
     index('notification_logs_related_idx').on(t.relatedType, t.relatedId),
   ],
 );
