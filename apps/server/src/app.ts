@@ -64,6 +64,7 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { amplificationRoutes } from './reputation/amplify/routes.ts';
 import { reviewIngestRoutes } from './reputation/ingest/routes.ts';
 import { reviewAlertTestRoute } from './review-alerts/test-route.ts';
@@ -233,6 +234,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reputationRoutes);
   await app.register(reviewAlertRuleRoutes);
   await app.register(reviewAlertTestRoute);
+  await app.register(reportRoutes);
   await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');
