@@ -12,6 +12,7 @@ export * from './personnel.ts';
 export * from './pipeline.ts';
 export * from './preferences.ts';
 export * from './reputation.ts';
+export * from './report-counts.ts';
 export * from './reputation-counts.ts';
 export * from './responses.ts';
 export * from './sms.ts';
