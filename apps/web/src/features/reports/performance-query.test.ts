@@ -49,11 +49,9 @@ describe('the Performance Report filters in the URL', () => {
   it('name the field that is wrong as the form labels it', () => {
     const base = readFilters(new URLSearchParams(), new Date(2026, 10, 27));
     expect(filterErrors(base)).toEqual({});
-    expect(filterErrors({ ...base, from: '2026-11-01', to: '2026-10-01' }).to).toBe(
-      'The Date to field must be a date after or equal to Date from',
-    );
+    expect(filterErrors({ ...base, from: '2026-11-01', to: '2026-10-01' }).to).toBe('The Date to field must be on or after the Date from');
     expect(filterErrors({ ...base, from: '2025-01-01', to: '2026-01-02' }).to).toBe(
-      'The Date to field must be within 366 days of Date from',
+      'The Date to field must be at most 366 days after the Date from',
     );
     expect(filterErrors({ ...base, from: '2024-01-01', to: '2024-12-31' })).toEqual({});
     expect(filterErrors({ ...base, from: '2026-02-30' }).from).toBe('The Date from field must be a date');

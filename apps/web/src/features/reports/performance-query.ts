@@ -121,8 +121,8 @@ export function writeFilters(filters: ReportFilters): URLSearchParams {
 }
 
 /**
- * What is wrong with the filters, by field, in the words the server uses (a 422 names the same
- * fields); an empty object when the report can be asked for.
+ * What is wrong with the filters, by field, in the words the server's 422 uses
+ * (apps/server/src/reports/performance/query.ts); an empty object when the report can be asked for.
  */
 export function filterErrors(f: ReportFilters): Partial<Record<'from' | 'to', string>> {
   const errors: Partial<Record<'from' | 'to', string>> = {};
@@ -132,9 +132,9 @@ export function filterErrors(f: ReportFilters): Partial<Record<'from' | 'to', st
   else if (!dayOf(f.to)) errors.to = `The ${FILTER_LABELS.to} field must be a date`;
   if (errors.from || errors.to) return errors;
   const days = daysIn(f.from, f.to);
-  if (days < 1) errors.to = `The ${FILTER_LABELS.to} field must be a date after or equal to ${FILTER_LABELS.from}`;
+  if (days < 1) errors.to = `The ${FILTER_LABELS.to} field must be on or after the ${FILTER_LABELS.from}`;
   else if (days > MAX_REPORT_DAYS)
-    errors.to = `The ${FILTER_LABELS.to} field must be within ${MAX_REPORT_DAYS} days of ${FILTER_LABELS.from}`;
+    errors.to = `The ${FILTER_LABELS.to} field must be at most ${MAX_REPORT_DAYS} days after the ${FILTER_LABELS.from}`;
   return errors;
 }
 

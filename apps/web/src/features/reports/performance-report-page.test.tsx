@@ -127,7 +127,7 @@ describe('Performance Report screen', () => {
   it('says which field is wrong, and does not ask the server while the dates are wrong', async () => {
     const calls = serve(() => json(200, { data: report(ROWS) }));
     show('?from=2026-10-31&to=2026-10-01');
-    expect(await screen.findByText('The Date to field must be a date after or equal to Date from')).toBeTruthy();
+    expect(await screen.findByText('The Date to field must be on or after the Date from')).toBeTruthy();
     expect(calls.some((u) => u.pathname.endsWith('/api/reports/performance'))).toBe(false);
   });
 
