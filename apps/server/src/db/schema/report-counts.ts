@@ -6,7 +6,7 @@ import { bigserial, boolean, date, index, integer, pgTable, text, uniqueIndex } 
  * Report counts, per client, the client's own calendar day of each event, location ('' = none),
  * personnel, survey, product and referral source (0 = none), the invitation's channel ('' = none,
  * a review) and a review's site ('' for every other event). Kept as decision 053 keeps the KPI
- * summary: triggers (migration 0039) append delta rows (`folded = false`) in the writing
+ * summary: triggers (migration 0039_report_counts_triggers) append delta rows (`folded = false`) in the writing
  * transaction, a worker loop folds a key's deltas into its one folded row
  * (apps/server/src/reports/rollups/compaction.ts); a key's counts are the sum of all its rows.
  * Each measure counts on its own event's day: an invitation's on the day it was sent, a
