@@ -14,6 +14,12 @@ const TABLE = 'Performance by group';
 /** An A4 page less 12 mm margins each side (performance-print.css), in CSS pixels (96 per inch). */
 const A4_PRINTABLE_PX = Math.floor(((210 - 24) / 25.4) * 96);
 
+/** A picture of the screen when SHOTS_DIR is set (for a person to look at; nothing is compared). */
+async function shot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
 async function busiestClient(page: Page, from: string, to: string) {
@@ -59,7 +65,7 @@ test.describe('Performance Report', () => {
       // Opened bare, it shows the last full month, compared with the month before.
       await page.goto(PATH);
       await expect(page.getByRole('heading', { level: 1, name: 'Performance Report' })).toBeVisible();
-      await expect(page.getByText(/^Compared with the previous period \(/)).toBeVisible();
+      await expect(page.getByText(/, compared with the previous period \(/)).toBeVisible();
       await expect(page.getByRole('group', { name: 'Sent', exact: true })).toBeVisible();
 
       const to = iso(new Date());
@@ -75,6 +81,7 @@ test.describe('Performance Report', () => {
       await expect(chart.locator('svg.recharts-surface').first()).toBeVisible();
       await expect(page.getByRole('figure', { name: 'Score mix' })).toBeVisible();
       expect(await columnTexts(page, TABLE, 'Responses')).toEqual([responses]);
+      await shot(page, `performance-report-${width}`);
       await showFilters(page);
       // The lists nobody narrowed say so.
       await expect(page.getByPlaceholder('Selected All').first()).toBeVisible();
@@ -124,6 +131,12 @@ test.describe('Performance Report', () => {
         return Math.max(document.documentElement.scrollWidth, ...parts.map((el) => el.getBoundingClientRect().right));
       });
       expect(widest).toBeLessThanOrEqual(A4_PRINTABLE_PX);
+      // No header or figure spills out of its cell either.
+      const spilled = await page
+        .locator('.performance-print th, .performance-print td')
+        .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
+      expect(spilled).toEqual([]);
+      await shot(page, `performance-report-print-${width}`);
       const svgWidths = await page
         .locator('.performance-print .recharts-wrapper > svg')
         .evaluateAll((s) => s.map((e) => e.getAttribute('width')));

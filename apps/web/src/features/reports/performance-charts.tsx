@@ -1,5 +1,5 @@
 import type { PerformanceReport } from '@admin/shared';
-import { BarChart, LineChart } from '@mantine/charts';
+import { BarChart, CompositeChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import '@mantine/charts/styles.css';
@@ -56,20 +56,24 @@ export function PerformanceCharts({ report, loading }: { report: PerformanceRepo
         title="NPS and responses over time"
         summary={`Per ${per}, ${first} to ${last}: ${totals.n.toLocaleString('en-US')} responses; NPS on the right axis.`}
       >
-        <LineChart
+        {/* Responses as bars on the left axis (a count), NPS as a line on the right (−100…100). */}
+        <CompositeChart
           h={240}
           data={rows}
           dataKey="label"
           series={[
-            { name: 'Responses', color: 'blue.7', yAxisId: 'left' },
-            { name: 'NPS', color: 'grape.7', yAxisId: 'right' },
+            { name: 'Responses', color: 'blue.7', type: 'bar' },
+            { name: 'NPS', color: 'grape.7', type: 'line', yAxisId: 'right' },
           ]}
           withRightYAxis
+          yAxisLabel="Responses"
+          rightYAxisLabel="NPS"
           rightYAxisProps={{ domain: [-100, 100] }}
           withLegend
-          curveType="monotone"
+          curveType="linear"
           connectNulls={false}
           withDots={rows.length <= 31}
+          maxBarWidth={24}
         />
       </ChartFrame>
       <ChartFrame

@@ -1,7 +1,7 @@
 import type { PerformanceReport, PerformanceRow } from '@admin/shared';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, XAxis, YAxis } from 'recharts';
 import { PerformanceCards } from './performance-cards.tsx';
 import { chartRows, hasChartData, MIX_HEX } from './performance-chart-data.ts';
 import type { PerformanceColumn } from './performance-columns.ts';
@@ -52,15 +52,15 @@ function PrintCharts({ report }: { report: PerformanceReport }) {
         <Text fw={600} size="sm">
           NPS and responses over time
         </Text>
-        <LineChart width={CHART_WIDTH} height={CHART_HEIGHT} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <ComposedChart width={CHART_WIDTH} height={CHART_HEIGHT} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" fontSize={9} />
           <YAxis yAxisId="left" fontSize={9} />
           <YAxis yAxisId="right" orientation="right" domain={[-100, 100]} fontSize={9} />
           <Legend wrapperStyle={{ fontSize: 9 }} />
-          <Line yAxisId="left" dataKey="Responses" stroke="#1971c2" dot={false} isAnimationActive={false} />
+          <Bar yAxisId="left" dataKey="Responses" fill="#1971c2" maxBarSize={24} isAnimationActive={false} />
           <Line yAxisId="right" dataKey="NPS" stroke="#9c36b5" dot={false} connectNulls={false} isAnimationActive={false} />
-        </LineChart>
+        </ComposedChart>
       </figure>
       <figure aria-label="Score mix">
         <Text fw={600} size="sm">
@@ -103,7 +103,7 @@ export function PerformancePrint(props: {
   const surveyColumns = [group, ...rest.filter((c) => SURVEY_KEYS.has(c.key))].filter((c) => c !== undefined);
   const otherColumns = [group, ...rest.filter((c) => !SURVEY_KEYS.has(c.key))].filter((c) => c !== undefined);
   return (
-    <Stack gap="sm" className="performance-print">
+    <Stack gap={6} className="performance-print">
       <Group className="performance-print-actions" gap="xs">
         <Button onClick={() => window.print()}>Print</Button>
         <Button variant="default" onClick={props.onBack}>

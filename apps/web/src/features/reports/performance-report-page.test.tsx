@@ -75,7 +75,7 @@ describe('Performance Report screen', () => {
     const sent = screen.getByRole('group', { name: 'Sent' });
     expect(sent.textContent).toContain('200');
     expect(sent.textContent).toContain('up 25.0% from the previous period');
-    expect(screen.getByText(/Compared with the previous period \(Aug 31, 2026 – Sep 30, 2026\)/)).toBeTruthy();
+    expect(screen.getByText('Oct 1, 2026 – Oct 31, 2026, compared with the previous period (Aug 31, 2026 – Sep 30, 2026).')).toBeTruthy();
   });
 
   it('drills from a number to the rows behind it in Survey Manager', async () => {

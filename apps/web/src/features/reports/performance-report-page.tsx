@@ -12,7 +12,7 @@ import { downloadPerformanceCsv } from './performance-export.ts';
 import { PerformanceFilters } from './performance-filters.tsx';
 import { PerformancePrint } from './performance-print.tsx';
 import { apiQuery, FILTER_LABELS, filterErrors, type ReportFilters, readFilters, writeFilters } from './performance-query.ts';
-import { previousLabelOf, summaryLines, useChosenNames } from './performance-summary.ts';
+import { previousLabelOf, rangeLabel, summaryLines, useChosenNames } from './performance-summary.ts';
 import { PerformanceTable } from './performance-table.tsx';
 
 export const PERFORMANCE_PATH = '/api/reports/performance';
@@ -102,7 +102,9 @@ export default function PerformanceReportPage() {
     >
       <PerformanceFilters filters={filters} onChange={change} status={report.isFetching && <Loader size="xs" aria-label="Refreshing" />} />
       <Text size="sm" c="dimmed" aria-live="polite">
-        {invalid ? `Choose a valid ${FILTER_LABELS.from} and ${FILTER_LABELS.to} to see the report.` : `Compared with ${previousLabel}.`}
+        {invalid
+          ? `Choose a valid ${FILTER_LABELS.from} and ${FILTER_LABELS.to} to see the report.`
+          : `${rangeLabel(filters.from, filters.to)}, compared with ${previousLabel}.`}
       </Text>
       {report.error ? (
         <Alert color="red" variant="light" title="The report could not be made">
