@@ -33,6 +33,7 @@ import { productRoutes } from './modules/products/routes.ts';
 import { referralSourceRoutes } from './modules/referral-sources/routes.ts';
 import { reputationRoutes } from './modules/reputation/routes.ts';
 import { reviewAlertRuleRoutes } from './modules/review-alert-rules/routes.ts';
+import { reviewAlertsReportRoutes } from './modules/review-alerts-report/routes.ts';
 import { sesBounceRoutes } from './modules/ses-bounce/routes.ts';
 import { sesLogRoutes } from './modules/ses-logs/routes.ts';
 import { smsOptOutRoutes } from './modules/sms-opt-outs/routes.ts';
@@ -235,6 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reviewAlertRuleRoutes);
   await app.register(reviewAlertTestRoute);
   await app.register(reportRoutes);
+  await app.register(reviewAlertsReportRoutes);
   await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');

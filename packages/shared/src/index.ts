@@ -11,6 +11,7 @@ export * from './constants.ts';
 export * from './pipeline/enums.ts';
 export * from './pipeline/test-clock.ts';
 export * from './reports/performance.ts';
+export * from './reports/review-alerts.ts';
 export * from './reputation/vocabulary.ts';
 export * from './resources/api-endpoints.ts';
 export * from './resources/api-tokens.ts';
