@@ -11,7 +11,7 @@ type CardSpec = {
   change: { of(f: PerformanceFigures): number | null; kind: ChangeKind; upIsGood?: boolean };
 };
 
-/** The cards of §26 in their order; the change of a two-part card is of its first part. */
+/** The cards of issue 23 in their order; the change of a two-part card is of its first part. */
 export const PERFORMANCE_CARDS: CardSpec[] = [
   { label: 'Sent', value: (f) => formatCount(f.sent), change: { of: (f) => f.sent, kind: 'count' } },
   {
@@ -80,7 +80,7 @@ function ChangeLine({ spec, cards }: { spec: CardSpec; cards: PerformanceReport[
   );
 }
 
-/** The §26 cards, each with its change against the previous equal period. */
+/** The report's cards, each with its change against the previous equal period. */
 export function PerformanceCards({ cards, previousLabel }: { cards: PerformanceReport['cards'] | undefined; previousLabel: string }) {
   return (
     <SimpleGrid

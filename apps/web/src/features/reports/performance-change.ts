@@ -1,5 +1,5 @@
 /**
- * A card's change against the previous equal period (domain.md §26, "each with Δ vs the previous
+ * A card's change against the previous equal period (issue 23: "each with its change vs the previous
  * period"): counts change by a share of what they were (`+12.5%`), rates and NPS by points
  * (`+3.2 pts`), means by their own unit (`+0.15`). Whether up is good depends on the figure:
  * more unsent alerts is worse.

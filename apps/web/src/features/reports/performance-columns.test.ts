@@ -12,7 +12,7 @@ describe('the Performance Report table', () => {
   const rows = [north, south, east];
   const columns = performanceColumns('location', reviewSitesOf(rows));
 
-  it('has every column of domain.md §26 in order, a column per review site', () => {
+  it('has every column of issue 23 in order, a column per review site', () => {
     expect(columns.map((c) => c.label)).toEqual([
       'Location',
       'Sent',

@@ -2,7 +2,7 @@ import { PERFORMANCE_GROUP_BY_LABELS, type PerformanceFigures, type PerformanceG
 import { reviewSiteLabel } from '@admin/shared/constants';
 
 /**
- * The grouped table's columns (domain.md §26), in order: one list read by the table, its phone
+ * The grouped table's columns (issue 23), in order: one list read by the table, its phone
  * cards, the print view and the CSV, so the CSV is exactly what the table shows — the same
  * columns, the same order, the same text.
  */

@@ -3,7 +3,7 @@ import type { DrillTarget } from './performance-columns.ts';
 import { dayOf, type ReportFilters } from './performance-query.ts';
 
 /**
- * Where a number of the report opens the rows behind it (pipeline.md, Reports): responses in
+ * Where a number of the report opens the rows behind it (issue 23; docs/decisions/066): responses in
  * Survey Manager, invitations in Survey Processing, with the filters those lists accept
  * (packages/shared/src/resources/survey-responses.ts and survey-processing.ts: `client`,
  * `location`, `survey`, `personnel`, `startDate`, `endDate`, and Survey Manager's `class`,

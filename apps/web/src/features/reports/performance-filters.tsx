@@ -19,7 +19,7 @@ import { FILTER_LABELS, filterErrors, MULTI_FILTERS, OPTIONS_PATH, type ReportFi
 const GROUP_BY_OPTIONS = PERFORMANCE_GROUP_BY.map((g) => ({ value: g, label: PERFORMANCE_GROUP_BY_LABELS[g] }));
 const CHANNEL_OPTIONS = PERFORMANCE_CHANNELS.map((c) => ({ value: c, label: PERFORMANCE_CHANNEL_LABELS[c] }));
 
-/** The report's filters (domain.md §26); every change goes to the URL at once. */
+/** The report's filters (issue 23); every change goes to the URL at once. */
 export function PerformanceFilters({
   filters,
   onChange,

@@ -10,7 +10,7 @@ import './performance-print.css';
 /**
  * The print view: the report on A4 or Letter. Charts are drawn at a fixed size with recharts
  * itself, since a responsive container does not resize for paper and can print empty
- * (reference-second-half.md D2, in docs/decisions/066); the wide table is printed as two tables
+ * (docs/decisions/066); the wide table is printed as two tables
  * (survey figures, then alerts and reviews), each starting with the group, so no column is cut.
  */
 const CHART_WIDTH = 680;

@@ -25,7 +25,7 @@ function errorText(error: Error): string {
 }
 
 /**
- * Performance Report (domain.md §26): a client's results for staff reviews and QBRs. Filters in
+ * Performance Report (issue 23): a client's results for staff reviews and QBRs. Filters in
  * the URL, the cards with their change against the previous equal period, the charts, the grouped
  * table (sortable, drilling down to Survey Manager and Survey Processing), Export CSV of exactly
  * the table, and a print view for A4 or Letter (`view=print`).

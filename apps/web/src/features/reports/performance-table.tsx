@@ -12,7 +12,7 @@ const BAND_COLORS = { Poor: 'red', Average: 'yellow', Good: 'blue', Excellent: '
 const CARD = { title: 'group', status: 'npsBand', facts: ['sent', 'responses', 'responseRate', 'nps', 'csat', 'newReviews'] };
 
 /**
- * The grouped table (domain.md §26): one row per group, every column, sorted on the screen (the
+ * The grouped table (issue 23): one row per group, every column, sorted on the screen (the
  * rows are one per group, all in hand); a number with rows behind it opens them.
  */
 export function PerformanceTable(props: {
