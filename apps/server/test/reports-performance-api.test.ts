@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { figuresOf, zeroCounts } from '../src/reports/performance/figures.ts';
 import { addDays } from '../src/reports/performance/query.ts';
+import { boundedRead } from '../src/reports/performance/run.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 import { localDay, type ReferenceFilter, referenceCounts } from './reports-reference.ts';
 
@@ -202,6 +203,16 @@ for (const kind of testDatabaseKinds()) {
       await refused(`${base}&personnel=${String(other?.person)}`, 'personnel', /Personnel field holds a person of no chosen client/);
       // Reaches the 366-day limit exactly: accepted.
       expect((await get('from=2025-01-01&to=2026-01-01&groupBy=month')).statusCode).toBe(200);
+    });
+
+    it.skipIf(kind !== 'pg')('a report past its statement timeout is refused with a 503 saying how to make it smaller', async () => {
+      const stopped = boundedRead(ctx.database.db, (tx) => tx.execute(sql`select pg_sleep(2)`), 50);
+      await expect(stopped).rejects.toMatchObject({
+        statusCode: 503,
+        message: expect.stringMatching(/fewer clients or a shorter date range/),
+      });
+      // The timeout was the transaction's own: the pool's next statement runs unbounded.
+      await ctx.database.db.execute(sql`select pg_sleep(0.1)`);
     });
 
     it('is for staff only', async () => {
