@@ -1,7 +1,8 @@
 import type { PerformanceFigures, PerformanceReport } from '@admin/shared';
-import { Paper, SimpleGrid, Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Paper, SimpleGrid, Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { Link } from 'react-router';
 import { type ChangeKind, changeOf } from './performance-change.ts';
-import { formatCount, formatMean, formatNps, formatPercent } from './performance-columns.ts';
+import { DELIVERED_STATUSES, type DrillTarget, formatCount, formatMean, formatNps, formatPercent } from './performance-columns.ts';
 
 type CardSpec = {
   label: string;
@@ -9,32 +10,45 @@ type CardSpec = {
   hint?(f: PerformanceFigures): string;
   /** The figure the change is of, how it changes, and whether up is good. */
   change: { of(f: PerformanceFigures): number | null; kind: ChangeKind; upIsGood?: boolean };
+  /** The rows behind the number, when a list holds them. */
+  drill?: DrillTarget;
 };
+
+const MANAGER: DrillTarget = { screen: 'manager' };
 
 /** The cards of issue 23 in their order; the change of a two-part card is of its first part. */
 export const PERFORMANCE_CARDS: CardSpec[] = [
-  { label: 'Sent', value: (f) => formatCount(f.sent), change: { of: (f) => f.sent, kind: 'count' } },
+  { label: 'Sent', value: (f) => formatCount(f.sent), change: { of: (f) => f.sent, kind: 'count' }, drill: { screen: 'processing' } },
   {
     label: 'Delivered %',
     value: (f) => formatPercent(f.deliveredRate),
     hint: (f) => `${formatCount(f.delivered)} delivered`,
     change: { of: (f) => f.deliveredRate, kind: 'points' },
+    drill: { screen: 'processing', statuses: DELIVERED_STATUSES },
   },
-  { label: 'Responses', value: (f) => formatCount(f.responses), change: { of: (f) => f.responses, kind: 'count' } },
+  { label: 'Responses', value: (f) => formatCount(f.responses), change: { of: (f) => f.responses, kind: 'count' }, drill: MANAGER },
   {
     label: 'Response rate',
     value: (f) => formatPercent(f.responseRate),
     hint: () => 'Responses / delivered',
     change: { of: (f) => f.responseRate, kind: 'points' },
+    drill: MANAGER,
   },
   {
     label: 'NPS',
     value: (f) => formatNps(f.nps),
     hint: (f) => `${formatCount(f.promoters)} promoters · ${formatCount(f.passives)} passives · ${formatCount(f.detractors)} detractors`,
     change: { of: (f) => f.nps, kind: 'points' },
+    drill: MANAGER,
   },
-  { label: 'CSAT %', value: (f) => formatPercent(f.csat), hint: () => 'Share of 4 and 5', change: { of: (f) => f.csat, kind: 'points' } },
-  { label: 'Avg score', value: (f) => formatMean(f.avgScore), change: { of: (f) => f.avgScore, kind: 'mean' } },
+  {
+    label: 'CSAT %',
+    value: (f) => formatPercent(f.csat),
+    hint: () => 'Share of 4 and 5',
+    change: { of: (f) => f.csat, kind: 'points' },
+    drill: MANAGER,
+  },
+  { label: 'Avg score', value: (f) => formatMean(f.avgScore), change: { of: (f) => f.avgScore, kind: 'mean' }, drill: MANAGER },
   {
     label: 'Alerts fired / unsent',
     value: (f) => `${formatCount(f.alertsFired)} / ${formatCount(f.alertsUnsent)}`,
@@ -80,8 +94,36 @@ function ChangeLine({ spec, cards }: { spec: CardSpec; cards: PerformanceReport[
   );
 }
 
-/** The report's cards, each with its change against the previous equal period. */
-export function PerformanceCards({ cards, previousLabel }: { cards: PerformanceReport['cards'] | undefined; previousLabel: string }) {
+/** A card's number: a link to the rows behind it where there is a list of them. */
+function CardValue({ spec, text, href }: { spec: CardSpec; text: string; href: string | null }) {
+  if (!href || !spec.drill || text === '—') {
+    return (
+      <Text fz={22} fw={700}>
+        {text}
+      </Text>
+    );
+  }
+  const where = spec.drill.screen === 'manager' ? 'Survey Manager' : 'Survey Processing';
+  return (
+    <Anchor component={Link} to={href} fz={22} fw={700} display="block" aria-label={`${spec.label}: ${text}, open the rows in ${where}`}>
+      {text}
+    </Anchor>
+  );
+}
+
+/**
+ * The report's cards, each with its change against the previous equal period; `drill` gives the
+ * link of a number's rows (none on paper).
+ */
+export function PerformanceCards({
+  cards,
+  previousLabel,
+  drill,
+}: {
+  cards: PerformanceReport['cards'] | undefined;
+  previousLabel: string;
+  drill?: (target: DrillTarget) => string;
+}) {
   return (
     <SimpleGrid
       cols={{ base: 2, sm: 3, lg: 4, xl: 6 }}
@@ -97,9 +139,7 @@ export function PerformanceCards({ cards, previousLabel }: { cards: PerformanceR
           </Text>
           {cards ? (
             <>
-              <Text fz={22} fw={700}>
-                {spec.value(cards.current)}
-              </Text>
+              <CardValue spec={spec} text={spec.value(cards.current)} href={spec.drill && drill ? drill(spec.drill) : null} />
               {spec.hint && (
                 <Text size="xs" c="dimmed">
                   {spec.hint(cards.current)}

@@ -92,6 +92,52 @@ describe('Performance Report screen', () => {
     expect(router.state.location.search).toContain('client=3');
   });
 
+  it('drills from a card’s number too, with the report’s filters', async () => {
+    serve(() => json(200, { data: report(ROWS) }));
+    show('?clients=3&from=2026-10-01&to=2026-10-31&groupBy=location');
+    await table();
+    const link = screen.getByRole('link', { name: 'Responses: 55, open the rows in Survey Manager' });
+    const href = new URL(link.getAttribute('href') ?? '', 'http://x');
+    expect([...href.searchParams.getAll('client'), href.searchParams.get('startDate'), href.searchParams.get('endDate')]).toEqual([
+      '3',
+      '2026-10-01',
+      '2026-10-31',
+    ]);
+    expect(href.searchParams.getAll('location')).toEqual([]);
+    // Figures no list holds (alerts, reviews) are not links.
+    expect(within(screen.getByRole('group', { name: 'New public reviews' })).queryByRole('link')).toBeNull();
+  });
+
+  it('prints two tables that each start with the group, and charts of a fixed size', async () => {
+    serve(() => json(200, { data: report(ROWS) }));
+    show('?from=2026-10-01&to=2026-10-31&groupBy=location&view=print');
+    const surveys = await screen.findByRole('table', { name: 'Surveys' });
+    const others = screen.getByRole('table', { name: 'Scores, alerts and reviews' });
+    const heads = (t: HTMLElement) =>
+      within(t)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    expect(heads(surveys)).toEqual([
+      'Location',
+      'Sent',
+      'Delivered',
+      'Opened',
+      'Responses',
+      'Response rate %',
+      'Promoters',
+      'Passives',
+      'Detractors',
+      'NPS',
+    ]);
+    expect(heads(others)[0]).toBe('Location');
+    expect(heads(others)).toContain('NPS band');
+    // Every column of the screen's table is on paper once (the group in both).
+    expect(heads(surveys).length + heads(others).length - 1).toBe(22);
+    expect(document.querySelectorAll('.recharts-responsive-container')).toHaveLength(0);
+    expect([...document.querySelectorAll('.recharts-wrapper > svg')].map((svg) => svg.getAttribute('width'))).toEqual(['680', '680']);
+    expect(screen.getByText('Locations: Selected All')).toBeTruthy();
+  });
+
   it('sorts by a column and keeps the sort in the URL', async () => {
     serve(() => json(200, { data: report(ROWS) }));
     const router = show('?from=2026-10-01&to=2026-10-31&groupBy=location');

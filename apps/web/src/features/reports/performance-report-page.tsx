@@ -8,6 +8,7 @@ import { ApiError, api } from '../../lib/http.ts';
 import { PerformanceCards } from './performance-cards.tsx';
 import { PerformanceCharts } from './performance-charts.tsx';
 import { performanceColumns, type RowSort, reviewSitesOf, sortRows } from './performance-columns.ts';
+import { drillHref } from './performance-drill.ts';
 import { downloadPerformanceCsv } from './performance-export.ts';
 import { PerformanceFilters } from './performance-filters.tsx';
 import { PerformancePrint } from './performance-print.tsx';
@@ -116,7 +117,11 @@ export default function PerformanceReportPage() {
       ) : (
         !invalid && (
           <>
-            <PerformanceCards cards={data?.cards} previousLabel={previousLabel} />
+            <PerformanceCards
+              cards={data?.cards}
+              previousLabel={previousLabel}
+              drill={(target) => drillHref(target, filters, null, shownGroupBy).href}
+            />
             <PerformanceCharts report={data} loading={report.isPending} />
           </>
         )
