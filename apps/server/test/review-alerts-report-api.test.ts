@@ -69,7 +69,7 @@ for (const kind of testDatabaseKinds()) {
         reviewer: 'Reviewer r2',
         url: 'https://reviews.example/r2',
         recipient: 'owner@bed.example',
-        status: 'sent',
+        delivery_status: 'sent',
         review_created_at: '2024-03-03T12:00:00.000Z',
         replied_at: '2024-03-06T12:00:00.000Z',
         hours_to_reply: 72,

@@ -48,7 +48,8 @@ export const reviewAlertReportRowSchema = z.object({
   channel: z.string(),
   recipient: z.string(),
   sent_at: z.string().nullable(),
-  status: z.string(),
+  /** pending, sent, failed, suppressed (named `delivery_status`: the kit's `status` is a record's Active/Paused). */
+  delivery_status: z.string(),
   /** Why a delivery failed or was suppressed (alerts/reasons.ts's words). */
   reason: z.string().nullable(),
   replied_at: z.string().nullable(),
@@ -80,7 +81,7 @@ export const reviewAlertReportResource = defineResource({
     rule_name: { label: 'Rule' },
     recipient: { label: 'Recipients', format: (r) => `${r.recipient} (${r.channel === 'sms' ? 'SMS' : 'E-mail'})` },
     created_at: { label: 'Alert sent at', sortable: true, format: (r) => at(r.sent_at, r) },
-    status: { label: 'Delivery status', format: (r) => reviewAlertDeliveryStatusText(r.status) },
+    delivery_status: { label: 'Delivery status', format: (r) => reviewAlertDeliveryStatusText(r.delivery_status) },
     replied_at: { label: 'Reply posted at', format: (r) => at(r.replied_at, r) },
     hours_to_reply: { label: 'Time to reply (h)' },
     url: { label: 'Review link', defaultVisible: false },
@@ -107,7 +108,7 @@ export const reviewAlertReportResource = defineResource({
   },
   defaultSort: { sort: 'created_at', order: 'desc' },
   search: 'Whole reviewer name or recipient',
-  card: { title: 'reviewer', facts: ['review_created_at', 'rating', 'status'] },
+  card: { title: 'reviewer', facts: ['review_created_at', 'rating', 'delivery_status'] },
 });
 
 export type ReviewAlertReportQuery = z.infer<typeof reviewAlertReportResource.listQuerySchema>;

@@ -84,7 +84,7 @@ function toRecord(r: Row): ReviewAlertReportRow {
     channel: r.channel,
     recipient: r.recipient,
     sent_at: iso(r.sentAt),
-    status: r.status,
+    delivery_status: r.status,
     reason: r.reason,
     replied_at: iso(r.repliedAt),
     hours_to_reply: r.hoursToReply === null ? null : Number(r.hoursToReply),
