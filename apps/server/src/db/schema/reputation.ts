@@ -218,6 +218,8 @@ export const reviewAlertDeliveries = pgTable(
       .on(t.ruleId, sql`coalesce(${t.reviewId}, 0)`, t.channel, t.recipient)
       .where(sql`not ${t.test}`),
     index('review_alert_deliveries_client_idx').on(t.clientId, t.createdAt, t.id),
+    // The Review Alerts Report over every client, newest alert first (modules/review-alerts-report; decision 067).
+    index('review_alert_deliveries_created_idx').on(t.createdAt, t.id).where(sql`not ${t.test}`),
     index('review_alert_deliveries_due_idx').on(t.ruleId, t.createdAt).where(sql`${t.status} = 'pending'`),
   ],
 );

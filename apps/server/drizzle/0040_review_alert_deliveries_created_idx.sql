@@ -1,0 +1,1 @@
+CREATE INDEX "review_alert_deliveries_created_idx" ON "review_alert_deliveries" USING btree ("created_at","id") WHERE not "review_alert_deliveries"."test";
