@@ -10,6 +10,7 @@ export * from './api/zoned-time.ts';
 export * from './constants.ts';
 export * from './pipeline/enums.ts';
 export * from './pipeline/test-clock.ts';
+export * from './reports/ac-performance.ts';
 export * from './reports/performance.ts';
 export * from './reports/review-alerts.ts';
 export * from './reputation/vocabulary.ts';
