@@ -2,6 +2,8 @@ import type { PerformanceReport, PerformanceRow } from '@admin/shared';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, XAxis, YAxis } from 'recharts';
+import { useRouteLabel } from '../../components/page.tsx';
+import { useDocumentTitle } from '../../lib/document-title.ts';
 import { PerformanceCards } from './performance-cards.tsx';
 import { chartRows, hasChartData, MIX_HEX } from './performance-chart-data.ts';
 import type { PerformanceColumn } from './performance-columns.ts';
@@ -91,6 +93,9 @@ export function PerformancePrint(props: {
   autoPrint: boolean;
   onBack(): void;
 }) {
+  // The page's one heading and the tab's title, as on screen: a printed page's header shows the title.
+  const label = useRouteLabel();
+  useDocumentTitle(label);
   const printed = useRef(false);
   useEffect(() => {
     if (!props.autoPrint || printed.current) return;
@@ -110,8 +115,8 @@ export function PerformancePrint(props: {
           Back to the report
         </Button>
       </Group>
-      <Title order={2} size="h3">
-        Performance Report
+      <Title order={1} size="h3">
+        {label}
       </Title>
       {props.summary.map((line) => (
         <Text key={line} size="sm">

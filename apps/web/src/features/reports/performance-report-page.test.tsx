@@ -136,6 +136,7 @@ describe('Performance Report screen', () => {
     expect(document.querySelectorAll('.recharts-responsive-container')).toHaveLength(0);
     expect([...document.querySelectorAll('.recharts-wrapper > svg')].map((svg) => svg.getAttribute('width'))).toEqual(['680', '680']);
     expect(screen.getByText('Locations: Selected All')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: 'Performance Report' })).toBeTruthy();
   });
 
   it('sorts by a column and keeps the sort in the URL', async () => {
