@@ -14,6 +14,7 @@ import { smsCallbackRoutes } from './deliverability/sms/routes.ts';
 import { OneLineRequestLog } from './lib/request-log.ts';
 import { serializerCompiler } from './lib/serializer.ts';
 import { messagingPlugin } from './messaging/plugin.ts';
+import { acPerformanceReportRoutes } from './modules/ac-performance-report/routes.ts';
 import { apiEndpointRoutes } from './modules/api-endpoints/routes.ts';
 import { apiTokensRepository } from './modules/api-tokens/repository.ts';
 import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
@@ -65,6 +66,8 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
+import { figuresByClient } from './reports/performance/by-client.ts';
+import { boundedRead } from './reports/performance/run.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { amplificationRoutes } from './reputation/amplify/routes.ts';
 import { reviewIngestRoutes } from './reputation/ingest/routes.ts';
@@ -237,6 +240,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reviewAlertTestRoute);
   await app.register(reportRoutes);
   await app.register(reviewAlertsReportRoutes);
+  await app.register(acPerformanceReportRoutes, { figuresByClient, boundedRead });
   await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');
