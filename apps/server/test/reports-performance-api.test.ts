@@ -192,6 +192,8 @@ for (const kind of testDatabaseKinds()) {
       await refused('from=2026-01-01&to=2026-01-31&clients=1.5', 'clients', /Clients field must be a positive whole number/);
       await refused('from=2026-01-01&to=2026-01-31&surveys=abc', 'surveys', /Surveys/);
       await refused('from=2026-01-01&to=2026-01-31&clients=999999', 'clients', /do not exist/);
+      await refused('from=2026-01-01&to=2026-01-31&personnel=2147483648', 'personnel', /Personnel field must be at most 2147483647/);
+      await refused('from=2026-01-01&to=2026-01-31&locations=ffffffffffffffffffffffff', 'locations', /a location that does not exist/);
       // Ids of another client than the ones chosen.
       const [other] = rowsOf(
         await ctx.database.db.execute(sql`select l._id as location, s.id as survey, p.id as person from locations l
