@@ -58,6 +58,8 @@ test.describe('Performance Report', () => {
     test(`cards, a chart and a table whose Responses match Survey Manager; CSV equals the table; print fits A4 (${width} px)`, async ({
       page,
     }) => {
+      // Many steps (two other screens, a download, the print view) on a shared two-core machine.
+      test.setTimeout(120_000);
       const errors = collectConsoleErrors(page);
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
@@ -113,6 +115,28 @@ test.describe('Performance Report', () => {
       await expect(page.getByRole('heading', { level: 1, name: 'Survey Manager' })).toBeVisible();
       await expect(page.getByText(new RegExp(`^Showing .* of ${responses}$`))).toBeVisible();
       await page.goBack();
+      await expect(listRows(page, TABLE)).toHaveCount(1);
+
+      // Sent opens the invitations, by the day sent, in Survey Processing.
+      const sent = client.figures.sent.toLocaleString('en-US');
+      await page.getByRole('link', { name: `Sent of ${client.label}: ${sent}, open the rows in Survey Processing` }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Survey Processing' })).toBeVisible();
+      await expect(page.getByText(new RegExp(`^Showing .* of ${sent}$`))).toBeVisible();
+      await page.goBack();
+
+      // Group by is a filter of the URL: changed, the table regroups; Back brings the last grouping back.
+      await showFilters(page);
+      await page.getByLabel('Group by', { exact: true }).first().click();
+      await page.getByRole('option', { name: 'Month', exact: true }).click();
+      await expect(page).toHaveURL(/groupBy=month/);
+      await expect(
+        page
+          .getByRole('table', { name: TABLE })
+          .getByRole('columnheader', { name: /^Month/ })
+          .or(listRows(page, TABLE).first()),
+      ).toBeVisible();
+      await page.goBack();
+      await expect(page).toHaveURL(/groupBy=client/);
       await expect(listRows(page, TABLE)).toHaveCount(1);
 
       // Print: the view opens the print dialog once drawn, and on paper fits an A4 page's width.
