@@ -163,6 +163,14 @@ for (const kind of testDatabaseKinds()) {
       await ctx.database.db.execute(sql`update clients set status = 'active' where id = ${target?.id}`);
     });
 
+    it('offers the AC users filter the coordinators, by name, and the chosen ones', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/reports/ac-performance/options/coordinators?q=ada', headers });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ data: [{ value: String(ada), label: 'Ada Admin' }], more: false });
+      const all = await ctx.app.inject({ method: 'GET', url: '/api/reports/ac-performance/options/coordinators', headers });
+      expect((all.json() as { data: { label: string }[] }).data.map((o) => o.label)).toEqual(['Ada Admin', 'Sam Staff']);
+    });
+
     it('refuses bad filters with a 422 naming the field', async () => {
       const cases: [string, string, RegExp][] = [
         [`to=${to}`, 'from', /The Date from field is required/],

@@ -1,7 +1,17 @@
-import type { AcPerformanceQuery, AcPerformanceReport, PerformanceFigures, PerformanceQuery } from '@admin/shared';
+import {
+  type AcPerformanceQuery,
+  type AcPerformanceReport,
+  type OptionsQuery,
+  optionsAnswerSchema,
+  optionsQuerySchema,
+  type PerformanceFigures,
+  type PerformanceQuery,
+} from '@admin/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { validated } from '../../kit/validated.ts';
 import { clientFacts } from './facts.ts';
+import { coordinatorOptions } from './options.ts';
 import { checkIds, parseAcQuery, previousPeriod } from './query.ts';
 import { acRows } from './rows.ts';
 
@@ -47,4 +57,9 @@ export const acPerformanceReportRoutes: FastifyPluginAsync<AcReportDeps> = async
     await checkIds(app.db, q);
     return { data: await acPerformanceReport(deps, app.db, q, app.clock.now()) };
   });
+  app.get(
+    '/api/reports/ac-performance/options/coordinators',
+    { schema: { querystring: optionsQuerySchema, response: { 200: optionsAnswerSchema } } },
+    async (request) => coordinatorOptions(app.db, validated<OptionsQuery>(request.query)),
+  );
 };
