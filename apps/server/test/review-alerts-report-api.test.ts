@@ -159,7 +159,7 @@ for (const kind of testDatabaseKinds()) {
       expect(head).toContain('Time to reply (h)');
       expect(rows).toHaveLength(2);
       const status = head?.indexOf('Delivery status') ?? -1;
-      expect(rows.map((r) => r[status])).toEqual(['Failed', 'Failed']);
+      expect(rows.map((r) => r[status])).toEqual(['Failed · Provider error or timeout', 'Failed · Provider error or timeout']);
       const audits = await w.ctx.database.db.select().from(systemLogs).where(eq(systemLogs.action, 'review_alert_report.export'));
       expect(audits.length).toBeGreaterThan(0);
     });

@@ -116,7 +116,7 @@ for (const width of WIDTHS) {
         await openRowActions(row);
         await row.getByRole('button', { name: /^Resend the alert for / }).click();
         const dialog = page.getByRole('dialog', { name: 'Resend failed alert?' });
-        await expect(dialog).toContainText('no recipients');
+        await expect(dialog).toContainText('failed (no recipients)');
         await dialog.getByRole('button', { name: 'Resend alert' }).click();
         await expect(dialog).toBeHidden();
         await expect(page.getByText(/^Resending the alert for /)).toBeVisible();

@@ -4,6 +4,7 @@ import { defineResource } from '../api/resource.ts';
 import { exportMoment } from '../api/zoned-time.ts';
 import { REVIEW_SITES, reviewSiteLabel } from '../constants.ts';
 import { LOCATION_ID } from '../resources/locations.ts';
+import { ALERT_EVENT_REASON_LABELS } from '../resources/survey-alert-events.ts';
 
 /**
  * The Review Alerts Report (domain.md §27): were review alerts delivered, and were negative reviews
@@ -23,6 +24,25 @@ export const reviewAlertDeliveryStatusText = (status: string): string =>
   (Object.hasOwn(REVIEW_ALERT_DELIVERY_STATUS_LABELS, status)
     ? REVIEW_ALERT_DELIVERY_STATUS_LABELS[status as ReviewAlertDeliveryStatus]
     : undefined) ?? status;
+
+/** Why a delivery failed or was suppressed, in words: the alert engines' reasons (Survey Alert Events' labels). */
+export function reviewAlertReasonText(reason: string): string {
+  const label = Object.hasOwn(ALERT_EVENT_REASON_LABELS, reason)
+    ? ALERT_EVENT_REASON_LABELS[reason as keyof typeof ALERT_EVENT_REASON_LABELS]
+    : undefined;
+  const words = reason.replaceAll('_', ' ');
+  return label ?? words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A delivery's status with its reason when it has one: "Failed · No recipients". */
+export const deliveryStatusText = (r: { delivery_status: string; reason: string | null }): string =>
+  r.reason
+    ? `${reviewAlertDeliveryStatusText(r.delivery_status)} · ${reviewAlertReasonText(r.reason)}`
+    : reviewAlertDeliveryStatusText(r.delivery_status);
+
+/** Who a delivery went to: "owner@acme.example (E-mail)", or "No recipients" when the rule reached nobody. */
+export const deliveryRecipientText = (r: { recipient: string; channel: string }): string =>
+  r.recipient === '' ? 'No recipients' : `${r.recipient} (${r.channel === 'sms' ? 'SMS' : 'E-mail'})`;
 
 /** A negative review: two stars or fewer (domain.md §27's card). */
 export const NEGATIVE_MAX_RATING = 2;
@@ -79,9 +99,9 @@ export const reviewAlertReportResource = defineResource({
     reviewer: { label: 'Reviewer' },
     excerpt: { label: 'Excerpt' },
     rule_name: { label: 'Rule' },
-    recipient: { label: 'Recipients', format: (r) => `${r.recipient} (${r.channel === 'sms' ? 'SMS' : 'E-mail'})` },
+    recipient: { label: 'Recipients', format: deliveryRecipientText },
     created_at: { label: 'Alert sent at', sortable: true, format: (r) => at(r.sent_at, r) },
-    delivery_status: { label: 'Delivery status', format: (r) => reviewAlertDeliveryStatusText(r.delivery_status) },
+    delivery_status: { label: 'Delivery status', format: deliveryStatusText },
     replied_at: { label: 'Reply posted at', format: (r) => at(r.replied_at, r) },
     hours_to_reply: { label: 'Time to reply (h)' },
     url: { label: 'Review link', defaultVisible: false },

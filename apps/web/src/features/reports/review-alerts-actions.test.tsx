@@ -66,7 +66,7 @@ describe('Review Alerts Report row actions', () => {
     expect(link.getAttribute('target')).toBe('_blank');
     fireEvent.click(screen.getByRole('button', { name: 'Resend the alert for Ann to owner@acme.example' }));
     const dialog = await screen.findByRole('dialog', { name: 'Resend failed alert?' });
-    expect(within(dialog).getByText(/provider error/)).toBeTruthy();
+    expect(within(dialog).getByText(/failed \(provider error or timeout\)/)).toBeTruthy();
     expect(calls).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Resend alert' }));
     await waitFor(() => expect(onResent).toHaveBeenCalled());

@@ -1,4 +1,4 @@
-import { type ReviewAlertReportRow, reviewAlertReportResource } from '@admin/shared';
+import { type ReviewAlertReportRow, reviewAlertReasonText, reviewAlertReportResource } from '@admin/shared';
 import { Anchor, Button, Group, Modal, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -52,8 +52,8 @@ export function ReviewAlertRowActions({ row, onResent }: { row: ReviewAlertRepor
       )}
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Resend failed alert?" centered>
         <Text size="sm">
-          The {title} failed{row.reason ? ` (${row.reason.replaceAll('_', ' ')})` : ''}. It will be sent again through the review alert
-          engine, with the messenger's suppression and opt-out checks.
+          The {title} failed{row.reason ? ` (${reviewAlertReasonText(row.reason).toLowerCase()})` : ''}. It will be sent again through the
+          review alert engine, with the messenger's suppression and opt-out checks.
         </Text>
         {error && (
           <Text size="sm" c="red" mt="sm" role="alert">

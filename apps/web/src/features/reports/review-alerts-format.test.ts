@@ -1,4 +1,4 @@
-import type { ReviewAlertReportCards } from '@admin/shared';
+import { deliveryRecipientText, deliveryStatusText, type ReviewAlertReportCards, reviewAlertReasonText } from '@admin/shared';
 import { describe, expect, it } from 'vitest';
 import { cardsQuery, REVIEW_ALERT_CARDS, ratingText, reviewHref, rowTitle } from './review-alerts-format.ts';
 
@@ -11,6 +11,14 @@ const cards: ReviewAlertReportCards = {
 };
 
 describe('Review Alerts Report formatting', () => {
+  it('writes statuses, reasons and recipients in words, never as keys', () => {
+    expect(deliveryStatusText({ delivery_status: 'failed', reason: 'no_recipients' })).toBe('Failed · No recipients');
+    expect(deliveryStatusText({ delivery_status: 'sent', reason: null })).toBe('Sent');
+    expect(reviewAlertReasonText('some_new_reason')).toBe('Some new reason');
+    expect(deliveryRecipientText({ recipient: '', channel: 'sms' })).toBe('No recipients');
+    expect(deliveryRecipientText({ recipient: '+15555550100', channel: 'sms' })).toBe('+15555550100 (SMS)');
+  });
+
   it('shows the five cards of §27 in order, with their values as read', () => {
     expect(REVIEW_ALERT_CARDS.map((c) => [c.label, c.value(cards)])).toEqual([
       ['Reviews alerted', '1,234'],
@@ -40,6 +48,7 @@ describe('Review Alerts Report formatting', () => {
     expect(reviewHref('javascript:alert(1)')).toBeNull();
     expect(reviewHref(null)).toBeNull();
     expect(rowTitle({ reviewer: 'Ann', recipient: 'a@b.example' })).toBe('alert for Ann to a@b.example');
+    expect(rowTitle({ reviewer: 'Ann', recipient: '' })).toBe('alert for Ann to no recipient');
     expect(ratingText(2)).toBe('2★');
     expect(ratingText(null)).toBe('—');
   });

@@ -30,7 +30,7 @@ export function cardsQuery(exportQuery: ApiQuery): ApiQuery {
 
 /** How a row names itself on buttons and in the confirmation: the reviewer and the recipient. */
 export const rowTitle = (r: Pick<ReviewAlertReportRow, 'reviewer' | 'recipient'>): string =>
-  `alert for ${r.reviewer ?? 'a review'} to ${r.recipient}`;
+  `alert for ${r.reviewer ?? 'a review'} to ${r.recipient === '' ? 'no recipient' : r.recipient}`;
 
 /** A review link is offered only when it is a web address (a site's id is no link). */
 export const reviewHref = (url: string | null): string | null => (url !== null && /^https?:\/\//i.test(url) ? url : null);

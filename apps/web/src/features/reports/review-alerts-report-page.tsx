@@ -1,5 +1,5 @@
-import { type ReviewAlertReportRow, reviewAlertDeliveryStatusText, reviewAlertReportResource } from '@admin/shared';
-import { Badge, Stack } from '@mantine/core';
+import { deliveryStatusText, type ReviewAlertReportRow, reviewAlertReportResource } from '@admin/shared';
+import { Badge } from '@mantine/core';
 import { DateTimeCell } from '../../components/data-table/cells.tsx';
 import { ResourcePage } from '../../components/resource/resource-page.tsx';
 import { ReviewAlertRowActions } from './review-alerts-actions.tsx';
@@ -16,7 +16,7 @@ const cells = {
   rating: (r: ReviewAlertReportRow) => ratingText(r.rating),
   delivery_status: (r: ReviewAlertReportRow) => (
     <Badge color={STATUS_COLORS[r.delivery_status] ?? 'blue'} variant="light">
-      {reviewAlertDeliveryStatusText(r.delivery_status)}
+      {deliveryStatusText(r)}
     </Badge>
   ),
 };
@@ -33,11 +33,7 @@ export default function ReviewAlertsReportPage() {
       readOnly
       title={rowTitle}
       cells={cells}
-      intro={(list) => (
-        <Stack gap="xs">
-          <ReviewAlertCards exportQuery={list.exportQuery()} />
-        </Stack>
-      )}
+      intro={(list) => <ReviewAlertCards exportQuery={list.exportQuery()} />}
       rowActions={(row, list) => <ReviewAlertRowActions row={row} onResent={list.refresh} />}
       empty="No review alerts match these filters."
     />
