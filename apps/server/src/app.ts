@@ -67,7 +67,6 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
 import { figuresByClient } from './reports/performance/by-client.ts';
-import { boundedRead } from './reports/performance/run.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { amplificationRoutes } from './reputation/amplify/routes.ts';
 import { reviewIngestRoutes } from './reputation/ingest/routes.ts';
@@ -240,7 +239,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reviewAlertTestRoute);
   await app.register(reportRoutes);
   await app.register(reviewAlertsReportRoutes);
-  await app.register(acPerformanceReportRoutes, { figuresByClient, boundedRead });
+  await app.register(acPerformanceReportRoutes, { figuresByClient });
   await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');

@@ -2,9 +2,9 @@ import type { PerformanceReport } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
+import { boundedRead } from '../src/lib/bounded-read.ts';
 import { figuresOf, zeroCounts } from '../src/reports/performance/figures.ts';
 import { addDays } from '../src/reports/performance/query.ts';
-import { boundedRead } from '../src/reports/performance/run.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 import { localDay, type ReferenceFilter, referenceCounts } from './reports-reference.ts';
 
@@ -208,7 +208,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it.skipIf(kind !== 'pg')('a report past its statement timeout is refused with a 503 saying how to make it smaller', async () => {
-      const stopped = boundedRead(ctx.database.db, (tx) => tx.execute(sql`select pg_sleep(2)`), 50);
+      const stopped = boundedRead(ctx.database.db, (tx) => tx.execute(sql`select pg_sleep(2)`), { what: 'This report', timeoutMs: 50 });
       await expect(stopped).rejects.toMatchObject({
         statusCode: 503,
         message: expect.stringMatching(/fewer clients or a shorter date range/),

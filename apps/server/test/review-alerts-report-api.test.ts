@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { reviewAlertDeliveries, systemLogs } from '../src/db/schema/index.ts';
-import { boundedRead } from '../src/modules/review-alerts-report/bounded.ts';
+import { boundedRead } from '../src/lib/bounded-read.ts';
 import { deliverDue } from '../src/review-alerts/deliver.ts';
 import { testDatabaseKinds } from './helpers.ts';
 import { FROM, openReportWorld, type ReportWorld, TO } from './review-alerts-report-bed.ts';
@@ -197,7 +197,12 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it.runIf(kind === 'pg')('refuses cards stopped by the statement timeout with a 503 saying how to narrow them', async () => {
-      await expect(boundedRead(w.ctx.database.db, (tx) => tx.execute(sql`select pg_sleep(0.5)`), 20)).rejects.toMatchObject({
+      await expect(
+        boundedRead(w.ctx.database.db, (tx) => tx.execute(sql`select pg_sleep(0.5)`), {
+          what: "The Review Alerts Report's cards",
+          timeoutMs: 20,
+        }),
+      ).rejects.toMatchObject({
         statusCode: 503,
         message: expect.stringMatching(/choose fewer clients or a shorter date range/),
       });

@@ -10,19 +10,18 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { validated } from '../../kit/validated.ts';
+import { boundedRead } from '../../lib/bounded-read.ts';
 import { clientFacts } from './facts.ts';
 import { coordinatorOptions } from './options.ts';
 import { checkIds, parseAcQuery, previousPeriod } from './query.ts';
 import { acRows } from './rows.ts';
 
 /**
- * What this module takes from the Performance Report (apps/server/src/reports/performance/:
- * by-client.ts and run.ts). A module may not import that folder (biome.json), so app.ts hands
- * them in.
+ * What this module takes from the Performance Report (apps/server/src/reports/performance/by-client.ts).
+ * A module may not import that folder (biome.json), so app.ts hands it in.
  */
 export type AcReportDeps = {
   figuresByClient: (db: Db, query: Omit<PerformanceQuery, 'groupBy'>) => Promise<Map<number, PerformanceFigures>>;
-  boundedRead: <T>(db: Db, work: (tx: Db) => Promise<T>) => Promise<T>;
 };
 
 /**
@@ -32,18 +31,22 @@ export type AcReportDeps = {
  */
 export function acPerformanceReport(deps: AcReportDeps, db: Db, q: AcPerformanceQuery, now: Date): Promise<AcPerformanceReport> {
   const previous = previousPeriod(q.from, q.to);
-  return deps.boundedRead(db, async (tx) => {
-    const facts = await clientFacts(tx, q);
-    const clients = facts.map((f) => f.id);
-    const figures = async (from: string, to: string) =>
-      // No client chosen means none here, while figuresByClient reads an empty list as every client.
-      clients.length === 0
-        ? new Map<number, PerformanceFigures>()
-        : deps.figuresByClient(tx, { clients, locations: [], surveys: [], personnel: [], channel: 'all', from, to });
-    const current = await figures(q.from, q.to);
-    const before = await figures(previous.from, previous.to);
-    return { query: q, previous, asOf: now.toISOString(), rows: acRows(facts, current, before, now) };
-  });
+  return boundedRead(
+    db,
+    async (tx) => {
+      const facts = await clientFacts(tx, q);
+      const clients = facts.map((f) => f.id);
+      const figures = async (from: string, to: string) =>
+        // No client chosen means none here, while figuresByClient reads an empty list as every client.
+        clients.length === 0
+          ? new Map<number, PerformanceFigures>()
+          : deps.figuresByClient(tx, { clients, locations: [], surveys: [], personnel: [], channel: 'all', from, to });
+      const current = await figures(q.from, q.to);
+      const before = await figures(previous.from, previous.to);
+      return { query: q, previous, asOf: now.toISOString(), rows: acRows(facts, current, before, now) };
+    },
+    { what: 'This report' },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Db, rowsOf } from '../../db/client.ts';
 import { clients, locations, reviewAlertDeliveries, reviewAlertRules, reviews } from '../../db/schema/index.ts';
 import { keysetPage, timeThenId, whereClause } from '../../kit/keyset-page.ts';
 import { countMatching } from '../../kit/totals.ts';
-import { boundedRead } from './bounded.ts';
+import { boundedRead } from '../../lib/bounded-read.ts';
 import { type Filters, filtersWhere, negative } from './filters.ts';
 
 export type PageQuery = Filters & Pick<ReviewAlertReportQuery, 'sort' | 'order' | 'cursor'>;
@@ -123,8 +123,8 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 
 /**
  * The cards over the whole filter (domain.md §27), in one pass over the matching deliveries and
- * then over their distinct reviews; bounded by the reports' statement timeout (bounded.ts: a 503 saying how to
- * narrow it).
+ * then over their distinct reviews; bounded by the reports' statement timeout (lib/bounded-read.ts: a 503 saying how
+ * to narrow it).
  */
 export async function reportCards(db: Db, q: Filters, timeoutMs?: number): Promise<ReviewAlertReportCards> {
   return boundedRead(
@@ -160,6 +160,6 @@ export async function reportCards(db: Db, q: Filters, timeoutMs?: number): Promi
         median_hours_to_reply: median === null ? null : Math.round(median * 10) / 10,
       };
     },
-    timeoutMs,
+    { what: "The Review Alerts Report's cards", timeoutMs },
   );
 }
