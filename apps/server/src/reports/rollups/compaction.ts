@@ -9,6 +9,12 @@ const COMPACT_EVERY_MS = 60_000;
 /** Delta rows one pass folds: one short transaction, whatever piled up meanwhile. */
 export const ROLLUP_COMPACT_BATCH = 50_000;
 
+/**
+ * Held by a fold and by a rebuild (and by a client's zone change, migration 0041), one at a time:
+ * both write folded rows of the same keys, and two at once broke the folded rows' unique index.
+ */
+const REBUILD_LOCK = 7_245_039;
+
 const KEY = sql.raw('client_id, day, location_id, personnel_id, survey_id, channel, product_id, referral_source_id, site');
 const COUNTS = COUNT_KEYS.map((k) => COUNT_COLUMNS[k]);
 
@@ -24,6 +30,7 @@ export async function compactReportCounts(db: Db, limit = ROLLUP_COMPACT_BATCH):
   const add = sql.raw(COUNTS.map((c) => `${c} = report_day_counts.${c} + excluded.${c}`).join(', '));
   const zero = sql.raw(COUNTS.map((c) => `${c} = 0`).join(' and '));
   return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${REBUILD_LOCK})`);
     const rows = rowsOf(
       await tx.execute(sql`
         with gone as (
@@ -54,9 +61,12 @@ export async function compactReportCounts(db: Db, limit = ROLLUP_COMPACT_BATCH):
  * nothing is lost). For rows written with triggers off (a bench's `replica` load), or a repair.
  */
 export async function rebuildReportCounts(db: Db, range: { from?: string | null; to?: string | null; clientId?: number | null } = {}) {
-  await db.execute(
-    sql`select report_counts_rebuild(${range.clientId ?? null}::int, ${range.from ?? null}::date, ${range.to ?? null}::date)`,
-  );
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${REBUILD_LOCK})`);
+    await tx.execute(
+      sql`select report_counts_rebuild(${range.clientId ?? null}::int, ${range.from ?? null}::date, ${range.to ?? null}::date)`,
+    );
+  });
 }
 
 /** The worker loop folding the rollup (pipeline/worker.ts installs it), as the KPI summary's is. */
