@@ -1,7 +1,7 @@
 import type { AcFigures, AcPerformanceReport, AcRisk } from '@admin/shared';
 import { SELECTED_ALL } from '@admin/shared/constants';
 import { formatCount, formatMean, formatNps, formatPercent } from './performance-columns.ts';
-import { addDays, dayOf, daysIn, writeFilters } from './performance-query.ts';
+import { addDays, filterErrors, writeFilters } from './performance-query.ts';
 
 /** One line of the table: a coordinator's book, or (expanded) one of its clients. */
 export type AcDisplayRow = {
@@ -56,19 +56,12 @@ export function writeAcFilters(f: AcFilters): URLSearchParams {
   return next;
 }
 
-/** What is wrong with the filters, in the server's words (apps/server/src/modules/ac-performance-report/query.ts). */
+/**
+ * What is wrong with the dates, in the server's words (apps/server/src/modules/ac-performance-report/query.ts):
+ * the same labels and rule as the Performance Report's (performance-query.ts).
+ */
 export function acFilterErrors(f: AcFilters): Partial<Record<'from' | 'to', string>> {
-  const L = AC_FILTER_LABELS;
-  const errors: Partial<Record<'from' | 'to', string>> = {};
-  if (!f.from) errors.from = `The ${L.from} field is required`;
-  else if (!dayOf(f.from)) errors.from = `The ${L.from} field must be a date`;
-  if (!f.to) errors.to = `The ${L.to} field is required`;
-  else if (!dayOf(f.to)) errors.to = `The ${L.to} field must be a date`;
-  if (errors.from || errors.to) return errors;
-  const days = daysIn(f.from, f.to);
-  if (days < 1) errors.to = `The ${L.to} field must be on or after the ${L.from}`;
-  else if (days > 366) errors.to = `The ${L.to} field must be at most 366 days after the ${L.from}`;
-  return errors;
+  return filterErrors(f);
 }
 
 export function acApiQuery(f: AcFilters): Record<string, string | string[]> {

@@ -124,7 +124,7 @@ export function writeFilters(filters: ReportFilters): URLSearchParams {
  * What is wrong with the filters, by field, in the words the server's 422 uses
  * (apps/server/src/reports/performance/query.ts); an empty object when the report can be asked for.
  */
-export function filterErrors(f: ReportFilters): Partial<Record<'from' | 'to', string>> {
+export function filterErrors(f: Pick<ReportFilters, 'from' | 'to'>): Partial<Record<'from' | 'to', string>> {
   const errors: Partial<Record<'from' | 'to', string>> = {};
   if (!f.from) errors.from = `The ${FILTER_LABELS.from} field is required`;
   else if (!dayOf(f.from)) errors.from = `The ${FILTER_LABELS.from} field must be a date`;
