@@ -19,6 +19,7 @@ import { seedAlertRules } from './alert-rules.ts';
 import { seedDeliverability } from './deliverability.ts';
 import { AREAS, CATALOG, DEMO_CLIENTS, FIRST, LAST, STREETS, slug, TITLES } from './demo-names.ts';
 import { seedFeeds } from './feeds.ts';
+import { seedHistory } from './history.ts';
 import { seedListings } from './listings.ts';
 import { seededRandom } from './random.ts';
 import { seedReviewAlertRules } from './review-alerts.ts';
@@ -208,6 +209,8 @@ export async function seedDemoData(
     await seedReviews(tx, anchor);
     // SES's events for the demo's e-mails through the real ingest, once every demo e-mail exists (deliverability.ts).
     await seedDeliverability(tx, anchor);
+    // The year before the last month, last: it reads the last month's NPS, and no step above sees its rows (history.ts).
+    await seedHistory(tx, { publicBaseUrl, anchor });
   });
   // Statistics for the tables just filled: the embedded database has no autovacuum, and a list's
   // "about N (estimated)" is the planner's estimate (apps/server/src/kit/totals.ts), which without

@@ -2,6 +2,14 @@ import type { SurveyQuestion } from '@admin/shared/surveys/questions';
 
 // What the demo surveys say and who they go to; surveys.ts writes them through the product's code.
 
+/**
+ * The client whose invitations stopped over a week ago (its last month's run 9 to 30 days back), so
+ * the AC Performance Report has a client at risk for "No feed data for N days" (decision 070).
+ */
+export const QUIET_CLIENT = 'Evergreen Credit Union';
+/** Days before the anchor the quiet client's last invitation is at least. */
+export const QUIET_DAYS = 9;
+
 /** The demo clients that text their customers: an SMS survey, or e-mail with SMS for those without an address. */
 export const TEXTING_CLIENTS: Record<string, 'sms' | 'email_then_sms'> = {
   'Pioneer Plumbing Co.': 'sms',

@@ -9,7 +9,17 @@ import { optOut } from '../public/repository.ts';
 import { ANSWER_RATE, answerInvitation, invitationOf } from './answer.ts';
 import { demoOutbox } from './outbox.ts';
 import { seededRandom } from './random.ts';
-import { EMAIL_BODY, FIRST, GLOBAL_SMS_TEMPLATES, LAST, questionsOf, SECOND_SURVEY, TEXTING_CLIENTS } from './survey-definitions.ts';
+import {
+  EMAIL_BODY,
+  FIRST,
+  GLOBAL_SMS_TEMPLATES,
+  LAST,
+  QUIET_CLIENT,
+  QUIET_DAYS,
+  questionsOf,
+  SECOND_SURVEY,
+  TEXTING_CLIENTS,
+} from './survey-definitions.ts';
 import { createSmsTemplate, createSurvey, hardBounce } from './survey-records.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -113,7 +123,9 @@ export async function seedSurveys(db: Db, options: { publicBaseUrl: string; anch
     // A few dozen invitations over the last 30 days; demo phones are the client's area code and
     // the 555-01xx numbers kept for fiction.
     const count = rnd.int(18, 30);
-    const times = Array.from({ length: count }, () => options.anchor.getTime() - rnd.next() * 30 * DAY_MS);
+    // The quiet client's run ends QUIET_DAYS before the anchor (one draw each all the same, so the rest stay as they were).
+    const from = client.name === QUIET_CLIENT ? QUIET_DAYS : 0;
+    const times = Array.from({ length: count }, () => options.anchor.getTime() - (from + rnd.next() * (30 - from)) * DAY_MS);
     const areaCode = client.phone?.slice(2, 5) ?? '303';
     const planned: Planned[] = [];
     for (const [i, time] of times.entries()) {

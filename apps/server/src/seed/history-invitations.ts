@@ -1,0 +1,204 @@
+import type { Db } from '../db/client.ts';
+import { notificationEvents, notificationLogs, surveyProcessingItems, type surveys } from '../db/schema/index.ts';
+import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
+import { logRowOf } from '../messaging/log-row.ts';
+import type { OutboundMessage } from '../messaging/send.ts';
+import { newSurveyToken } from '../modules/surveys/sample.ts';
+import { ANSWER_RATE } from './answer.ts';
+import { FIRST, LAST } from './demo-names.ts';
+import { outcomeOf } from './history-outcomes.ts';
+import { DAY_MS, INVITATIONS_PER_LOCATION, type Period, seasonOf } from './history-plan.ts';
+import type { seededRandom } from './random.ts';
+
+type Rnd = ReturnType<typeof seededRandom>;
+
+/** What the history reads of a client, once (history.ts). */
+export type HistoryClient = {
+  id: number;
+  name: string;
+  industry: string;
+  areaCode: string;
+  locations: { id: string; name: string; reviewLinks: Record<string, string> }[];
+  surveys: { survey: typeof surveys.$inferSelect; locationIds: Set<string> }[];
+  staff: { id: number; firstName: string }[];
+  /** The client's SMS template, when it texts its customers. */
+  template: { name: string; body: string } | null;
+};
+
+/** One invitation of the history: planned, then inserted (`itemId`) and sent (`status`). */
+export type HistoryInvitation = {
+  client: HistoryClient;
+  survey: typeof surveys.$inferSelect;
+  location: HistoryClient['locations'][number];
+  person: { id: number; firstName: string } | undefined;
+  first: string;
+  last: string;
+  channel: 'email' | 'sms';
+  to: string;
+  sentAt: number;
+  token: string;
+  period: number;
+  /** When the customer answers it, within two days (ANSWER_RATE of them, as the last month's), or null. */
+  answeredAt: number | null;
+  itemId: number;
+};
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const phoneOf = (client: HistoryClient, n: number) => `+1${client.areaCode}555${String(100 + (n % 100)).padStart(4, '0')}`;
+
+/** Customers of an e-mail → SMS survey who gave only a phone (surveys.ts' PHONE_ONLY_RATE). */
+const PHONE_ONLY_RATE = 0.3;
+/** A returning client's second survey takes about a third of the invitations where it runs (surveys.ts). */
+const SECOND_SURVEY_SHARE = 0.35;
+
+/**
+ * The invitations of every period: per client and active location, INVITATIONS_PER_LOCATION in
+ * an average season, more in the client's busy months, at random moments of the period; to the
+ * survey's channel, a made-up customer with an address of their own (never one the last month
+ * used, so no opt-out or suppression of the demo's stories reaches back), oldest first.
+ */
+export function planInvitations(
+  clients: readonly HistoryClient[],
+  periods: readonly Period[],
+  optedOut: ReadonlySet<string>,
+  rnd: Rnd,
+): HistoryInvitation[] {
+  const end = periods.at(-1)?.end ?? 0;
+  const planned: HistoryInvitation[] = [];
+  for (const client of clients) {
+    const [main, second] = client.surveys;
+    if (!main) continue;
+    let n = 0;
+    for (const period of periods) {
+      const season = seasonOf(period, client.industry);
+      for (const location of client.locations) {
+        const count = Math.round(INVITATIONS_PER_LOCATION * season * (0.8 + 0.4 * rnd.next()));
+        for (let i = 0; i < count; i++) {
+          n += 1;
+          const target = second?.locationIds.has(location.id) && rnd.next() < SECOND_SURVEY_SHARE ? second : main;
+          const { survey } = target;
+          const byText =
+            client.template !== null && (survey.channel === 'sms' || (survey.channel === 'email_then_sms' && rnd.next() < PHONE_ONLY_RATE));
+          const first = rnd.pick(FIRST);
+          const last = rnd.pick(LAST);
+          const sentAt = Math.floor(period.start + rnd.next() * (period.end - period.start));
+          const answers = rnd.next() < ANSWER_RATE;
+          // Phones in the 555-01xx range kept for fiction, none that opted out (the messenger would refuse it);
+          // e-mails at example.com, each one this invitation's.
+          let phone = n;
+          while (optedOut.has(phoneOf(client, phone))) phone += 1;
+          planned.push({
+            client,
+            survey,
+            location,
+            person: client.staff.length > 0 ? rnd.pick(client.staff) : undefined,
+            first,
+            last,
+            channel: byText ? 'sms' : 'email',
+            to: byText ? phoneOf(client, phone) : `${first}.${last}.${client.id}-h${n}@example.com`.toLowerCase(),
+            sentAt,
+            token: newSurveyToken(),
+            period: period.index,
+            answeredAt: answers ? Math.max(sentAt + MINUTE, Math.min(end - MINUTE, sentAt + (0.5 + rnd.next() * 47.5) * HOUR)) : null,
+            itemId: 0,
+          });
+        }
+      }
+    }
+  }
+  return planned.sort((a, b) => a.sentAt - b.sentAt);
+}
+
+/**
+ * The invitations as the surveys' demo sends them (surveys.ts), written in bulk as they stand once
+ * sent and reported (decision 070: thousands of single sends would cost the seed seconds): the
+ * processing item `sent` (or `responded`, when answered) with one attempt and its `sent_at`,
+ * source `demo` (counted in every figure; the send engine's sweeps leave it alone); its Tracking
+ * Logs row as the messenger writes it (`logRowOf`: the rendered e-mail or SMS, an outbox message
+ * id) with the status the provider's reports left (history-outcomes.ts) and that status history.
+ * The rollup's triggers count the send on `sent_at`'s day and the delivery from the row's status.
+ */
+export async function writeInvitations(db: Db, planned: HistoryInvitation[], publicBaseUrl: string, rnd: Rnd): Promise<void> {
+  // As the messenger makes a link (messaging/send.ts `link`).
+  const link = (path: string) => `${publicBaseUrl}${path}`;
+  for (let i = 0; i < planned.length; i += 1000) {
+    const chunk = planned.slice(i, i + 1000);
+    const rows = await db
+      .insert(surveyProcessingItems)
+      .values(
+        chunk.map((p) => ({
+          clientId: p.client.id,
+          locationId: p.location.id,
+          surveyId: p.survey.id,
+          firstName: p.first,
+          lastName: p.last,
+          ...(p.channel === 'email' ? { email: p.to } : { phone: p.to }),
+          personnelId: p.person?.id ?? null,
+          channel: p.channel,
+          status: p.answeredAt === null ? ('sent' as const) : ('responded' as const),
+          attempts: 1,
+          sentAt: new Date(p.sentAt),
+          token: p.token,
+          expiresAt: new Date(p.sentAt + p.survey.linkExpiresDays * DAY_MS),
+          source: 'demo' as const,
+          createdAt: new Date(p.sentAt),
+          updatedAt: new Date(p.answeredAt ?? p.sentAt),
+        })),
+      )
+      .returning({ id: surveyProcessingItems.id });
+    chunk.forEach((p, j) => {
+      p.itemId = rows[j]?.id ?? 0;
+    });
+    const outcomes = chunk.map((p) => outcomeOf(p, rnd));
+    const logs = await db
+      .insert(notificationLogs)
+      .values(
+        chunk.map((p, j) => ({
+          ...logRowOf(messageOf(p, link), p.to, outcomes[j]?.status ?? 'sent', null, new Date(p.sentAt)),
+          providerMessageId: p.channel === 'email' ? `outbox-${uuidOf(rnd)}` : null,
+          updatedAt: new Date(outcomes[j]?.events.at(-1)?.at ?? p.sentAt),
+        })),
+      )
+      .returning({ id: notificationLogs.id });
+    await db.insert(notificationEvents).values(
+      chunk.flatMap((_, j) =>
+        (outcomes[j]?.events ?? []).map((e) => ({
+          notificationId: logs[j]?.id ?? 0,
+          status: e.status,
+          at: new Date(e.at),
+          detail: e.detail,
+        })),
+      ),
+    );
+  }
+}
+
+/** A provider message id of the outbox's shape (`outbox-<uuid>`), from the seeded random. */
+function uuidOf(rnd: Rnd): string {
+  const hex = Array.from({ length: 32 }, () => '0123456789abcdef'[rnd.int(0, 15)]).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
+
+/** The invitation rendered as the surveys' demo renders it (surveys.ts): the survey's e-mail, or the client's SMS text. */
+function messageOf(p: HistoryInvitation, link: (path: string) => string): OutboundMessage {
+  const values = {
+    firstName: p.first,
+    locationName: p.location.name,
+    personnelName: p.person?.firstName ?? null,
+    businessName: p.client.name,
+    surveyLink: link(`/s/${p.token}`),
+    unsubscribeLink: link(`/u/${p.token}`),
+  };
+  const common = {
+    type: 'survey_invite' as const,
+    to: p.to,
+    clientId: p.client.id,
+    locationId: p.location.id,
+    related: { type: 'survey_processing_item', id: p.itemId },
+  };
+  if (p.channel === 'sms' && p.client.template) {
+    return { ...common, channel: 'sms', template: p.client.template.name, text: invitationSms(p.client.template.body, values) };
+  }
+  return { ...common, channel: 'email', ...invitationEmail(p.survey, values, null) };
+}
