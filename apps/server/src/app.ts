@@ -66,6 +66,7 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { readIndexHtml, spaPlugin } from './plugins/spa.ts';
 import { publicRoutes } from './public/routes.ts';
+import { reportScheduleRoutes } from './report-schedules/routes.ts';
 import { figuresByClient } from './reports/performance/by-client.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { amplificationRoutes } from './reputation/amplify/routes.ts';
@@ -240,6 +241,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reportRoutes);
   await app.register(reviewAlertsReportRoutes);
   await app.register(acPerformanceReportRoutes, { figuresByClient });
+  await app.register(reportScheduleRoutes);
   await app.register(listingRoutes);
   if (controlled) {
     app.log.warn('CLOCK_CONTROL is on: a signed-in administrator can move the pipeline clock (browser tests only)');

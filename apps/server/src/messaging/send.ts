@@ -4,9 +4,10 @@ import { z } from 'zod';
 import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../db/schema/index.ts';
+import { keepAttachments } from './attachments.ts';
 import { describeError, logRowOf } from './log-row.ts';
 import { displayFrom, senderOf } from './sender.ts';
-import { type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
+import { type Attachment, type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
 
 type Common = {
   type: NotificationType;
@@ -31,6 +32,7 @@ export type EmailMessage = Common & {
   replyTo?: string | null;
   /** Extra headers the transport sends as they are (alerts' one-click unsubscribe, RFC 8058). */
   headers?: Record<string, string> | null;
+  attachments?: readonly Attachment[] | null;
 };
 /** A rendered SMS; `template` names the template it came from (Tracking Logs' Subject/template). */
 export type SmsMessage = Common & { channel: 'sms'; template: string; text: string };
@@ -183,6 +185,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
           text: message.text,
           html: message.html ?? null,
           ...(message.headers ? { headers: message.headers } : {}),
+          ...(message.attachments ? { attachments: message.attachments } : {}),
         })
       : sms.send({ from: config.smsFrom, to, body: message.text });
   }
@@ -213,6 +216,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
             .values(
               chunk.map((p, j) => ({ notificationId: chunkIds[j] ?? 0, status: p.status, at, detail: p.refusal ?? 'Queued for sending' })),
             );
+          await keepAttachments(tx, chunkIds, chunk);
         }
       });
       const results: SendResult[] = planned.map((p, i) => ({
@@ -274,6 +278,7 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
           .returning({ id: notificationLogs.id });
         if (!row) throw new Error('insert returned nothing');
         await tx.insert(notificationEvents).values({ notificationId: row.id, status, at, detail: refusal ?? 'Queued for sending' });
+        await keepAttachments(tx, [row.id], [{ message }]);
         return row.id;
       });
       if (refusal !== null) return { id, status, providerMessageId: null, error: refusal };

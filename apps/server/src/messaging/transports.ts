@@ -16,7 +16,10 @@ export type Email = {
   html: string | null;
   /** Extra headers, e.g. an alert's RFC 8058 `List-Unsubscribe` and `List-Unsubscribe-Post`. */
   headers?: Record<string, string>;
+  attachments?: readonly Attachment[];
 };
+/** A file sent with an e-mail (a scheduled report's CSV): its name, media type and text content. */
+export type Attachment = { filename: string; contentType: string; content: string };
 export type Sms = { from: string; to: string; body: string };
 
 export type EmailTransport = { name: string; send(email: Email): Promise<Delivery>; close(): void };
@@ -58,6 +61,7 @@ function smtpTransport(url: string): EmailTransport {
         text: email.text,
         ...(email.html !== null ? { html: email.html } : {}),
         ...(email.headers ? { headers: email.headers } : {}),
+        ...(email.attachments ? { attachments: email.attachments.map((a) => ({ ...a })) } : {}),
       });
       return { providerMessageId: smtpMessageId(info), detail: `Accepted by the SMTP server: ${info.response ?? ''}`.trim() };
     },

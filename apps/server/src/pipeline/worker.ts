@@ -3,6 +3,7 @@ import type { ProvidersConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { installListings } from '../listings/install.ts';
 import type { Messenger } from '../messaging/send.ts';
+import { reportScheduleLoop } from '../report-schedules/loop.ts';
 import { reportCompaction } from '../reports/rollups/compaction.ts';
 import { installAmplification } from '../reputation/amplify/install.ts';
 import { installReviewPulls } from '../reputation/ingest/install.ts';
@@ -55,5 +56,6 @@ export function installWorkers(
   installListings(queue, db, clock, ingest.providers);
   queue.addLoop(kpiCompaction(db));
   queue.addLoop(reportCompaction(db));
+  queue.addLoop(reportScheduleLoop(db, messenger));
   return engine;
 }

@@ -1,3 +1,4 @@
+import type { PerformanceScheduleFilters } from '@admin/shared';
 import { bigint, bigserial, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { clients } from './clients.ts';
 
@@ -15,7 +16,7 @@ export const reportSchedules = pgTable(
     name: text('name').notNull(),
     report: text('report').notNull(),
     /** The report's query without its date range, as the report's own reader takes it. */
-    filters: jsonb('filters').$type<Record<string, unknown>>().notNull().default({}),
+    filters: jsonb('filters').$type<PerformanceScheduleFilters>().notNull().default({}),
     recipients: text('recipients').array().notNull().default([]),
     frequency: text('frequency').notNull(),
     weekday: text('weekday'),
