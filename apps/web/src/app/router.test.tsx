@@ -31,10 +31,10 @@ describe('the route guard', () => {
 });
 
 describe('the route table', () => {
-  it('has the 28 signed-in routes of the spec, each with a unique path and label', () => {
-    expect(SCREEN_ROUTES).toHaveLength(28);
-    expect(new Set(SCREEN_ROUTES.map((r) => r.path)).size).toBe(28);
-    expect(new Set(SCREEN_ROUTES.map((r) => r.label)).size).toBe(28);
+  it('has the 28 signed-in routes of the spec and Scheduled reports, each with a unique path and label', () => {
+    expect(SCREEN_ROUTES).toHaveLength(29);
+    expect(new Set(SCREEN_ROUTES.map((r) => r.path)).size).toBe(29);
+    expect(new Set(SCREEN_ROUTES.map((r) => r.label)).size).toBe(29);
     expect(SCREEN_ROUTES[0]).toMatchObject({ path: '/', label: 'Client Manager' });
   });
 });

@@ -127,6 +127,12 @@ export const SCREEN_ROUTES: readonly ScreenRoute[] = [
     group: 'Reports',
     load: () => import('../features/reports/ac-performance-report-page.tsx'),
   },
+  {
+    path: '/admin/reports/scheduled-reports',
+    label: 'Scheduled reports',
+    group: 'Reports',
+    load: () => import('../features/reports/scheduled-reports-page.tsx'),
+  },
 ];
 
 export function routesOf(group: NavGroup): ScreenRoute[] {

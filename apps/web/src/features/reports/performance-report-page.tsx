@@ -15,6 +15,7 @@ import { PerformancePrint } from './performance-print.tsx';
 import { apiQuery, FILTER_LABELS, filterErrors, type ReportFilters, readFilters, writeFilters } from './performance-query.ts';
 import { previousLabelOf, rangeLabel, summaryLines, useChosenNames } from './performance-summary.ts';
 import { PerformanceTable } from './performance-table.tsx';
+import { ScheduleReportButton } from './schedule-report-button.tsx';
 
 export const PERFORMANCE_PATH = '/api/reports/performance';
 
@@ -98,6 +99,7 @@ export default function PerformanceReportPage() {
           <Button variant="default" disabled={!data} onClick={openPrint}>
             Print
           </Button>
+          <ScheduleReportButton filters={filters} />
         </Group>
       }
     >
