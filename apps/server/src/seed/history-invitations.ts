@@ -17,6 +17,7 @@ export type HistoryClient = {
   id: number;
   name: string;
   industry: string;
+  coordinatorId: number | null;
   areaCode: string;
   locations: { id: string; name: string; reviewLinks: Record<string, string> }[];
   surveys: { survey: typeof surveys.$inferSelect; locationIds: Set<string> }[];

@@ -18,8 +18,6 @@ export const INVITATIONS_PER_LOCATION = 5;
 /** Where a client's NPS goes over the year: up to where it is now, steady, or high until the last month's fall. */
 export type Trend = 'improving' | 'steady' | 'declining';
 
-/** How many clients fall in the last month by more than the AC Performance Report's at-risk drop. */
-const DECLINING_CLIENTS = 2;
 /** The fall of a declining client in its last month: well over AT_RISK_NPS_DROP (10), whatever the draw. */
 const DECLINE_POINTS = 28;
 /** How far below its present NPS an improving client started the year. */
@@ -58,18 +56,22 @@ export function seasonOf(period: Period, industry: string): number {
 }
 
 /**
- * Each client's trend, from its NPS in the last month (null: no NPS answers): the DECLINING_CLIENTS
- * with the lowest NPS among those that have one (their high year makes the fall), then every other
- * client improving, the rest steady; `quiet` (the client whose data stopped) stays steady.
+ * Each client's trend, from its NPS in the last month (null: no NPS answers): in every account
+ * coordinator's book the client with the lowest NPS declines (its high year makes the fall, so
+ * each book has a client at risk), then every other client improves, the rest stay steady; `quiet`
+ * (the client whose data stopped) stays steady.
  */
-export function trendsOf(clients: readonly { id: number; nps: number | null }[], quiet: number | null): Map<number, Trend> {
-  const withNps = clients.filter((c) => c.nps !== null && c.id !== quiet);
-  const declining = new Set(
-    [...withNps]
-      .sort((a, b) => (a.nps ?? 0) - (b.nps ?? 0) || a.id - b.id)
-      .slice(0, DECLINING_CLIENTS)
-      .map((c) => c.id),
-  );
+export function trendsOf(
+  clients: readonly { id: number; nps: number | null; coordinatorId: number | null }[],
+  quiet: number | null,
+): Map<number, Trend> {
+  const lowest = new Map<number, { id: number; nps: number }>();
+  for (const c of clients) {
+    if (c.nps === null || c.id === quiet || c.coordinatorId === null) continue;
+    const low = lowest.get(c.coordinatorId);
+    if (!low || c.nps < low.nps) lowest.set(c.coordinatorId, { id: c.id, nps: c.nps });
+  }
+  const declining = new Set([...lowest.values()].map((c) => c.id));
   let turn = 0;
   return new Map(
     clients.map((c) => {

@@ -28,7 +28,7 @@ const COMPLAINTS = [
 const NO_RECIPIENTS_UNTIL_PERIOD = 6;
 
 /** A review to write: where, when, by whom, and its stars (null: a Facebook recommendation). */
-type Planned = { clientId: number; at: number; site: string; locationId: string; name: string; rating: number | null };
+export type Planned = { clientId: number; at: number; site: string; locationId: string; name: string; rating: number | null };
 
 /** A review in the shape the ingest reads (reviews.ts writes the same), by the name the site shows. */
 function reviewItem(rnd: Rnd, n: number, fields: Planned) {
@@ -58,7 +58,7 @@ function reviewItem(rnd: Rnd, n: number, fields: Planned) {
  * first click's time, one click), promoters more often; of those, most post a five- or four-star
  * review on that site within four days, under the name the site shows.
  */
-async function respondentReviews(db: Db, firstAmplification: number, end: number, rnd: Rnd): Promise<Planned[]> {
+export async function clickSome(db: Db, firstAmplification: number, end: number, rnd: Rnd): Promise<Planned[]> {
   const invited = await db
     .select({
       id: amplifications.id,
@@ -94,7 +94,7 @@ async function respondentReviews(db: Db, firstAmplification: number, end: number
 }
 
 /**
- * The year's public reviews and their alerts. Reviews: one or two a period per location on
+ * The year's public reviews and their alerts. Reviews: up to two a period per location (one on average) on
  * Google, Facebook and Yelp (about one in twelve negative), and the respondents' own. They go in
  * through `ingestReviews` a week at a time, at the week's end, as a weekly pull would bring them;
  * then the two jobs the ingest queued for each run as the worker would have run them that day:
@@ -109,7 +109,8 @@ export async function seedHistoryReviews(
   options: {
     clients: readonly HistoryClient[];
     periods: readonly Period[];
-    firstAmplification: number;
+    /** The respondents' reviews to write (clickSome). */
+    clicked: Planned[];
     messenger: Messenger;
     clock: { at: Date };
   },
@@ -118,15 +119,15 @@ export async function seedHistoryReviews(
   const { periods, clients, messenger, clock } = options;
   const start = periods[0]?.start ?? 0;
   const end = periods.at(-1)?.end ?? 0;
-  const planned: Planned[] = await respondentReviews(db, options.firstAmplification, end, rnd);
+  const planned: Planned[] = [...options.clicked];
   for (const client of clients) {
     for (const period of periods) {
       for (const location of client.locations) {
-        for (let i = rnd.int(1, 2); i > 0; i--) {
+        for (let i = rnd.int(0, 2); i > 0; i--) {
           const roll = rnd.next();
           const site = roll < 0.7 ? 'google' : roll < 0.85 ? 'facebook' : 'yelp';
           const stars = rnd.next();
-          const rating = site === 'facebook' ? null : stars < 0.55 ? 5 : stars < 0.8 ? 4 : stars < 0.92 ? 3 : stars < 0.97 ? 2 : 1;
+          const rating = site === 'facebook' ? null : stars < 0.58 ? 5 : stars < 0.82 ? 4 : stars < 0.93 ? 3 : stars < 0.97 ? 2 : 1;
           const name = `${rnd.pick(FIRST)} ${rnd.pick(LAST)}`;
           const at = Math.floor(period.start + rnd.next() * (period.end - period.start));
           planned.push({ clientId: client.id, at, site, locationId: location.id, name, rating });

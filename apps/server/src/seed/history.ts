@@ -5,7 +5,7 @@ import { createMessenger } from '../messaging/send.ts';
 import { type HistoryClient, planInvitations, writeInvitations } from './history-invitations.ts';
 import { DAY_MS, HISTORY_END_DAYS, periodsOf, targetNps, trendsOf } from './history-plan.ts';
 import { recordResponses } from './history-responses.ts';
-import { seedHistoryReviews } from './history-reviews.ts';
+import { clickSome, seedHistoryReviews } from './history-reviews.ts';
 import { demoOutbox } from './outbox.ts';
 import { seededRandom } from './random.ts';
 import { QUIET_CLIENT } from './survey-definitions.ts';
@@ -13,7 +13,13 @@ import { QUIET_CLIENT } from './survey-definitions.ts';
 /** Each client as the history needs it: active locations, active surveys and where they run, staff, SMS template. */
 async function historyClients(db: Db): Promise<HistoryClient[]> {
   const rows = await db
-    .select({ id: clients.id, name: clients.name, industry: clients.industry, phone: clients.phone })
+    .select({
+      id: clients.id,
+      name: clients.name,
+      industry: clients.industry,
+      phone: clients.phone,
+      coordinatorId: clients.accountCoordinatorId,
+    })
     .from(clients)
     .orderBy(asc(clients.id));
   const out: HistoryClient[] = [];
@@ -57,6 +63,7 @@ async function historyClients(db: Db): Promise<HistoryClient[]> {
       id: c.id,
       name: c.name,
       industry: c.industry ?? '',
+      coordinatorId: c.coordinatorId,
       areaCode: c.phone?.slice(2, 5) ?? '303',
       locations: own.map((l) => ({ ...l, reviewLinks: l.reviewLinks ?? {} })),
       surveys: made.map((survey) => ({
@@ -83,12 +90,34 @@ async function npsNow(db: Db, anchor: Date): Promise<Map<number, number>> {
 }
 
 /**
+ * The report rollup's triggers on the rows the history writes in bulk (migration 0039): off while
+ * it writes thousands of them, then the rollup of the history's days is rebuilt from the raw
+ * tables by the product's own `report_counts_rebuild` (decision 065's path for rows written with
+ * triggers off), one set-based statement instead of a trigger call per row. The KPI summary's
+ * triggers (decision 053) stay on: it has no rebuild.
+ */
+const BULK_TRIGGERS = [
+  ['survey_processing_items', 'report_counts_item_insert'],
+  ['notification_logs', 'report_counts_invite_log_insert'],
+  ['survey_responses', 'report_counts_response_insert'],
+  ['amplifications', 'report_counts_amplification_insert'],
+  ['amplifications', 'report_counts_amplification_update'],
+] as const;
+
+async function rollupTriggers(db: Db, state: 'enable' | 'disable'): Promise<void> {
+  for (const [table, trigger] of BULK_TRIGGERS) await db.execute(sql.raw(`alter table ${table} ${state} trigger ${trigger}`));
+}
+
+/** A day (YYYY-MM-DD, UTC) `days` away from `ms`: the rebuild's bounds, a day wider than any client's zone moves them. */
+const dayOf = (ms: number, days: number) => new Date(ms + days * DAY_MS).toISOString().slice(0, 10);
+
+/**
  * The demo's year before its last month (docs/decisions/070-demo-history.md), so every report
  * chart has a shape and every card a change: for the twelve periods before the month the surveys
  * and feeds made (history-plan.ts), per client and active location, invitations sent through the
  * messenger's batch send and what the provider reported of them, answers whose NPS follows each
- * client's trend (two clients fall by more than the AC Performance Report's at-risk drop in the
- * last month; others improve over the year), review invitations and clicks, the year's public
+ * client's trend (in each coordinator's book one client falls by more than the AC Performance
+ * Report's at-risk drop in the last month; others improve over the year), review invitations and clicks, the year's public
  * reviews through the ingest and the instant review alerts they raised. Run last, once the rest
  * of the demo exists: it reads the last month's NPS, and no earlier step sees its rows.
  * Deterministic (its own seeded random), relative to `anchor`.
@@ -103,7 +132,7 @@ export async function seedHistory(db: Db, options: { publicBaseUrl: string; anch
   const now = await npsNow(db, anchor);
   const quiet = all.find((c) => c.name === QUIET_CLIENT)?.id ?? null;
   const trends = trendsOf(
-    all.map((c) => ({ id: c.id, nps: now.get(c.id) ?? null })),
+    all.map((c) => ({ id: c.id, nps: now.get(c.id) ?? null, coordinatorId: c.coordinatorId })),
     quiet,
   );
   const npsOf = (clientId: number, period: number) =>
@@ -120,9 +149,14 @@ export async function seedHistory(db: Db, options: { publicBaseUrl: string; anch
   const messenger = createMessenger(db, demoOutbox(options.publicBaseUrl), { now: () => clock.at });
   const optedOut = new Set(rowsOf(await db.execute(sql`select phone from sms_opt_outs`)).map((r) => String(r.phone)));
   const planned = planInvitations(all, periods, optedOut, rnd);
+  await rollupTriggers(db, 'disable');
   await writeInvitations(db, planned, options.publicBaseUrl, rnd);
   const [before] = rowsOf(await db.execute(sql`select coalesce(max(id), 0) as id from amplifications`));
   await recordResponses(db, planned, npsOf, rnd);
-  await seedHistoryReviews(db, { clients: all, periods, firstAmplification: Number(before?.id ?? 0), messenger, clock }, rnd);
+  const firstAmplification = Number(before?.id ?? 0);
+  const clicked = await clickSome(db, firstAmplification, end, rnd);
+  await rollupTriggers(db, 'enable');
+  await seedHistoryReviews(db, { clients: all, periods, clicked, messenger, clock }, rnd);
+  await db.execute(sql`select report_counts_rebuild(null, ${dayOf(start, -1)}::date, ${dayOf(end, 1)}::date)`);
   messenger.close();
 }
