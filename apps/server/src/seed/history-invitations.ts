@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { notificationEvents, notificationLogs, surveyProcessingItems, type surveys } from '../db/schema/index.ts';
+import type { surveys } from '../db/schema/index.ts';
 import { invitationEmail, invitationSms } from '../messaging/invitation.ts';
 import { logRowOf } from '../messaging/log-row.ts';
 import type { OutboundMessage } from '../messaging/send.ts';
@@ -8,6 +9,7 @@ import { ANSWER_RATE } from './answer.ts';
 import { FIRST, LAST } from './demo-names.ts';
 import { outcomeOf } from './history-outcomes.ts';
 import { DAY_MS, INVITATIONS_PER_LOCATION, type Period, seasonOf } from './history-plan.ts';
+import { inChunks, iso, recordset } from './history-sql.ts';
 import type { seededRandom } from './random.ts';
 
 type Rnd = ReturnType<typeof seededRandom>;
@@ -123,56 +125,70 @@ export function planInvitations(
 export async function writeInvitations(db: Db, planned: HistoryInvitation[], publicBaseUrl: string, rnd: Rnd): Promise<void> {
   // As the messenger makes a link (messaging/send.ts `link`).
   const link = (path: string) => `${publicBaseUrl}${path}`;
-  for (let i = 0; i < planned.length; i += 1000) {
-    const chunk = planned.slice(i, i + 1000);
-    const rows = await db
-      .insert(surveyProcessingItems)
-      .values(
-        chunk.map((p) => ({
-          clientId: p.client.id,
-          locationId: p.location.id,
-          surveyId: p.survey.id,
-          firstName: p.first,
-          lastName: p.last,
-          ...(p.channel === 'email' ? { email: p.to } : { phone: p.to }),
-          personnelId: p.person?.id ?? null,
-          channel: p.channel,
-          status: p.answeredAt === null ? ('sent' as const) : ('responded' as const),
-          attempts: 1,
-          sentAt: new Date(p.sentAt),
-          token: p.token,
-          expiresAt: new Date(p.sentAt + p.survey.linkExpiresDays * DAY_MS),
-          source: 'demo' as const,
-          createdAt: new Date(p.sentAt),
-          updatedAt: new Date(p.answeredAt ?? p.sentAt),
-        })),
-      )
-      .returning({ id: surveyProcessingItems.id });
-    chunk.forEach((p, j) => {
-      p.itemId = rows[j]?.id ?? 0;
-    });
-    const outcomes = chunk.map((p) => outcomeOf(p, rnd));
-    const logs = await db
-      .insert(notificationLogs)
-      .values(
-        chunk.map((p, j) => ({
-          ...logRowOf(messageOf(p, link), p.to, outcomes[j]?.status ?? 'sent', null, new Date(p.sentAt)),
-          providerMessageId: p.channel === 'email' ? `outbox-${uuidOf(rnd)}` : null,
-          updatedAt: new Date(outcomes[j]?.events.at(-1)?.at ?? p.sentAt),
-        })),
-      )
-      .returning({ id: notificationLogs.id });
-    await db.insert(notificationEvents).values(
-      chunk.flatMap((_, j) =>
-        (outcomes[j]?.events ?? []).map((e) => ({
-          notificationId: logs[j]?.id ?? 0,
-          status: e.status,
-          at: new Date(e.at),
-          detail: e.detail,
-        })),
-      ),
-    );
-  }
+  // One JSON parameter per thousand rows rather than a parameter per column: PGlite binds
+  // thousands of parameters slowly (stack notes, "Insert in batches").
+  const items = await inChunks(
+    db,
+    planned.map((p) => ({
+      client: p.client.id,
+      location: p.location.id,
+      survey: p.survey.id,
+      first: p.first,
+      last: p.last,
+      email: p.channel === 'email' ? p.to : null,
+      phone: p.channel === 'sms' ? p.to : null,
+      personnel: p.person?.id ?? null,
+      channel: p.channel,
+      status: p.answeredAt === null ? 'sent' : 'responded',
+      sent: iso(p.sentAt),
+      token: p.token,
+      expires: iso(p.sentAt + p.survey.linkExpiresDays * DAY_MS),
+      updated: iso(p.answeredAt ?? p.sentAt),
+    })),
+    (json) => sql`insert into survey_processing_items (client_id, location_id, survey_id, first_name, last_name, email, phone, personnel_id,
+        channel, status, attempts, sent_at, token, expires_at, source, created_at, updated_at)
+      select client, location, survey, first, last, email, phone, personnel, channel, status, 1, sent, token, expires, 'demo', sent, updated
+      from ${recordset(json, 'client int, location text, survey int, first text, last text, email text, phone text, personnel int, channel text, status text, sent timestamptz, token text, expires timestamptz, updated timestamptz')}
+      returning id, token`,
+  );
+  const idOf = new Map(items.map((r) => [String(r.token), Number(r.id)]));
+  for (const p of planned) p.itemId = idOf.get(p.token) ?? 0;
+  const outcomes = new Map(planned.map((p) => [p.itemId, outcomeOf(p, rnd)]));
+  const logs = await inChunks(
+    db,
+    planned.map((p) => {
+      const outcome = outcomes.get(p.itemId);
+      const row = logRowOf(messageOf(p, link), p.to, outcome?.status ?? 'sent', null, new Date(p.sentAt));
+      return {
+        ...row,
+        createdAt: iso(p.sentAt),
+        updatedAt: iso(outcome?.events.at(-1)?.at ?? p.sentAt),
+        providerMessageId: p.channel === 'email' ? `outbox-${uuidOf(rnd)}` : null,
+      };
+    }),
+    (
+      json,
+    ) => sql`insert into notification_logs (client_id, location_id, channel, type, recipient, subject_or_template, body_text, body_html,
+        provider_message_id, status, related_type, related_id, error, created_at, updated_at)
+      select "clientId", "locationId", channel, type, recipient, "subjectOrTemplate", "bodyText", "bodyHtml", "providerMessageId", status,
+        "relatedType", "relatedId", error, "createdAt", "updatedAt"
+      from ${recordset(json, '"clientId" int, "locationId" text, channel text, type text, recipient text, "subjectOrTemplate" text, "bodyText" text, "bodyHtml" text, "providerMessageId" text, status text, "relatedType" text, "relatedId" text, error text, "createdAt" timestamptz, "updatedAt" timestamptz')}
+      returning id, related_id`,
+  );
+  const events = logs.flatMap((l) =>
+    (outcomes.get(Number(l.related_id))?.events ?? []).map((e) => ({
+      log: Number(l.id),
+      status: e.status,
+      at: iso(e.at),
+      detail: e.detail,
+    })),
+  );
+  await inChunks(
+    db,
+    events,
+    (json) => sql`insert into notification_events (notification_id, status, at, detail)
+      select log, status, at, detail from ${recordset(json, 'log bigint, status text, at timestamptz, detail text')}`,
+  );
 }
 
 /** A provider message id of the outbox's shape (`outbox-<uuid>`), from the seeded random. */
