@@ -16,6 +16,10 @@
  * lifted so they finish. Invitations have no Tracking Logs rows here (delivered and opened are 0;
  * the raw path still looks them up). Results: bench/results/reports-performance-pg.json; table:
  * bench/README.md.
+ *
+ * While working on the report's queries: BENCH_KEEP=1 leaves `bench_reports` in place at the end,
+ * and a later run with BENCH_KEEP=1 measures it again without generating anything;
+ * BENCH_RAW_REPEAT=0 skips the raw path (a minute per run at full size).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +31,7 @@ import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase, rowsOf } from '../../apps/server/src/db/client.ts';
 import { checkOwnership, parsePerformanceQuery } from '../../apps/server/src/reports/performance/query.ts';
 import { rawCounts } from '../../apps/server/src/reports/performance/raw.ts';
+import { perKind } from '../../apps/server/src/reports/performance/report.ts';
 import { runPerformanceReport } from '../../apps/server/src/reports/performance/run.ts';
 import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
@@ -36,7 +41,8 @@ const CLIENTS = 300;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 20);
 const RAW_REPEAT = Number(process.env.BENCH_RAW_REPEAT ?? 3);
 const PASSWORD = 'demo-password';
-const DB_NAME = 'bench_reports';
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'bench_reports';
+const KEEP = process.env.BENCH_KEEP === '1';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -58,8 +64,11 @@ async function main() {
   if (!adminUrl) throw new Error('Set BENCH_DATABASE_URL (a PostgreSQL server whose user may create databases).');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.query(`create database ${DB_NAME}`);
+  const kept = KEEP && (await admin.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1;
+  if (!kept) {
+    await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+    await admin.query(`create database ${DB_NAME}`);
+  }
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${DB_NAME}`;
@@ -67,6 +76,24 @@ async function main() {
   await database.migrate();
   const db = database.db;
   const config = testConfig({ demoPassword: PASSWORD });
+  const results: Record<string, unknown> = kept ? { items: ITEMS, clients: CLIENTS, reused: true } : await generate(db, config);
+  await measure(db, database, config, results);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', 'reports-performance-pg.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(JSON.stringify(results, null, 2));
+  await database.close();
+  if (KEEP) return;
+  const dropper = new pg.Client({ connectionString: adminUrl });
+  await dropper.connect();
+  await dropper.query(`drop database if exists ${DB_NAME} with (force)`);
+  await dropper.end();
+}
+
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+type Db = Database['db'];
+
+/** The demo, then the clients and rows of the bench's size, then the rollup rebuilt from them. */
+async function generate(db: Db, config: ReturnType<typeof testConfig>): Promise<Record<string, unknown>> {
   await seedDemoData(db, config);
   const log = (what: string, t: number) => console.log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
@@ -87,7 +114,9 @@ async function main() {
   });
   log('clients, locations, personnel, surveys', t);
 
-  // Dimension pools per client, numbered so a generated row picks one by arithmetic.
+  // Dimension pools per client, numbered so a generated row picks one by arithmetic: row g is
+  // client g % clients, and its location, person, channel and site vary with g / clients, so each
+  // client's rows spread over all its locations and people (g % 5 alone would pin every client to one).
   await db.execute(sql`create unlogged table bench_dims as
     select c.id as client_id, row_number() over (order by c.id) - 1 as n,
       (select array_agg(_id order by _id) from locations where client_id = c.id) as locs,
@@ -114,8 +143,8 @@ async function main() {
     await tx.execute(sql`set local session_replication_role = replica`);
     await tx.execute(sql`insert into survey_processing_items (client_id, location_id, survey_id, personnel_id, first_name, channel, status, token,
         expires_at, source, sent_at, created_at, updated_at)
-      select d.client_id, d.locs[1 + g % array_length(d.locs, 1)], d.survey, d.people[1 + g % array_length(d.people, 1)], 'Customer',
-        case when g % 5 = 0 then 'sms' else 'email' end, 'sent', 'bench' || g, now() + interval '30 days', 'csv_upload',
+      select d.client_id, d.locs[1 + (g / ${dims}) % array_length(d.locs, 1)], d.survey,
+        d.people[1 + (g / ${dims} / 5) % array_length(d.people, 1)], 'Customer', case when (g / ${dims}) % 5 = 0 then 'sms' else 'email' end, 'sent', 'bench' || g, now() + interval '30 days', 'csv_upload',
         now() - (g % 365) * interval '1 day' - (g % 1440) * interval '1 minute', now(), now()
       from generate_series(1, ${ITEMS}) g join bench_dims d on d.n = g % ${dims}`);
   });
@@ -131,8 +160,8 @@ async function main() {
         '{}'::jsonb, '[]'::jsonb, i.sent_at + interval '3 hours'
       from survey_processing_items i where i.token like 'bench%' and i.id % 10 < 3`);
     await tx.execute(sql`insert into reviews (client_id, location_id, site, external_id, author_name, rating, review_created_at, source, fetched_at)
-      select d.client_id, d.locs[1 + g % array_length(d.locs, 1)], (array['google', 'yelp', 'facebook'])[1 + g % 3], 'bench-' || g, 'Reviewer',
-        1 + g % 5, now() - (g % 365) * interval '1 day', 'api', now()
+      select d.client_id, d.locs[1 + (g / ${dims}) % array_length(d.locs, 1)], (array['google', 'yelp', 'facebook'])[1 + (g / ${dims}) % 3],
+        'bench-' || g, 'Reviewer', 1 + (g / ${dims} / 3) % 5, now() - (g % 365) * interval '1 day', 'api', now()
       from generate_series(1, ${Math.round(ITEMS / 10)}) g join bench_dims d on d.n = g % ${dims}`);
   });
   log('responses and reviews', t);
@@ -144,14 +173,17 @@ async function main() {
   log('rollup rebuild', t);
   const [{ n: rollupRows } = { n: 0 }] = rowsOf(await db.execute(sql`select count(*)::int as n from report_day_counts`));
   await db.execute(sql`analyze report_day_counts`);
+  return { items: ITEMS, clients: CLIENTS, rollupRows, rebuildSeconds };
+}
 
+/** The route and the raw path, for every client over the last 12 months, by location and by month. */
+async function measure(db: Db, database: Database, config: ReturnType<typeof testConfig>, results: Record<string, unknown>) {
   const app = await buildApp(config, { database });
   await app.ready();
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email: 'admin@example.com', password: PASSWORD } });
   const token = (login.json() as { data: { token: string } }).data.token;
   const to = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
-  const results: Record<string, unknown> = { items: ITEMS, clients: CLIENTS, rollupRows, rebuildSeconds };
   for (const groupBy of ['location', 'month'] as const) {
     const query = `from=${from}&to=${to}&groupBy=${groupBy}`;
     let rows = 0;
@@ -166,20 +198,14 @@ async function main() {
     });
     const q = parsePerformanceQuery({ from, to, groupBy });
     await checkOwnership(db, q);
-    results[`raw_${groupBy}`] = await timed(RAW_REPEAT, 0, async () => {
-      await runPerformanceReport(db, q, rawCounts, 3_600_000);
-    });
+    if (RAW_REPEAT > 0)
+      results[`raw_${groupBy}`] = await timed(RAW_REPEAT, 0, async () => {
+        await runPerformanceReport(db, q, perKind(rawCounts), 3_600_000);
+      });
     results[`rows_${groupBy}`] = rows;
     console.log(groupBy, results[`route_${groupBy}`], 'raw', results[`raw_${groupBy}`]);
   }
   await app.close();
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'reports-performance-pg.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(JSON.stringify(results, null, 2));
-  const dropper = new pg.Client({ connectionString: adminUrl });
-  await dropper.connect();
-  await dropper.query(`drop database if exists ${DB_NAME} with (force)`);
-  await dropper.end();
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { checkOwnership, parsePerformanceQuery } from './performance/query.ts';
 import { runPerformanceReport } from './performance/run.ts';
-import { rollupCounts } from './rollups/read.ts';
 
 /**
  * The reports' API (issue 23). Access is the default of every /api route: staff only
@@ -14,6 +13,6 @@ export const reportRoutes: FastifyPluginAsync = async (app) => {
   app.get('/api/reports/performance', async (request) => {
     const q = parsePerformanceQuery(request.query);
     await checkOwnership(app.db, q);
-    return { data: await runPerformanceReport(app.db, q, rollupCounts) };
+    return { data: await runPerformanceReport(app.db, q) };
   });
 };

@@ -1,6 +1,28 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
+/** The counts a rollup row holds (both grains). */
+const countColumns = () => ({
+  sent: integer('sent').notNull().default(0),
+  delivered: integer('delivered').notNull().default(0),
+  opened: integer('opened').notNull().default(0),
+  responses: integer('responses').notNull().default(0),
+  promoters: integer('promoters').notNull().default(0),
+  passives: integer('passives').notNull().default(0),
+  detractors: integer('detractors').notNull().default(0),
+  scoreSum: integer('score_sum').notNull().default(0),
+  scoreCount: integer('score_count').notNull().default(0),
+  csatPositive: integer('csat_positive').notNull().default(0),
+  csatAnswers: integer('csat_answers').notNull().default(0),
+  alertsFired: integer('alerts_fired').notNull().default(0),
+  alertsUnsent: integer('alerts_unsent').notNull().default(0),
+  invites: integer('invites').notNull().default(0),
+  posted: integer('posted').notNull().default(0),
+  reviews: integer('reviews').notNull().default(0),
+  ratingSum: integer('rating_sum').notNull().default(0),
+  rated: integer('rated').notNull().default(0),
+});
+
 /**
  * The reports' daily rollup (docs/decisions/065-report-rollups.md, issue 23): what the Performance
  * Report counts, per client, the client's own calendar day of each event, location ('' = none),
@@ -25,24 +47,7 @@ export const reportDayCounts = pgTable(
     productId: integer('product_id').notNull(),
     referralSourceId: integer('referral_source_id').notNull(),
     site: text('site').notNull(),
-    sent: integer('sent').notNull().default(0),
-    delivered: integer('delivered').notNull().default(0),
-    opened: integer('opened').notNull().default(0),
-    responses: integer('responses').notNull().default(0),
-    promoters: integer('promoters').notNull().default(0),
-    passives: integer('passives').notNull().default(0),
-    detractors: integer('detractors').notNull().default(0),
-    scoreSum: integer('score_sum').notNull().default(0),
-    scoreCount: integer('score_count').notNull().default(0),
-    csatPositive: integer('csat_positive').notNull().default(0),
-    csatAnswers: integer('csat_answers').notNull().default(0),
-    alertsFired: integer('alerts_fired').notNull().default(0),
-    alertsUnsent: integer('alerts_unsent').notNull().default(0),
-    invites: integer('invites').notNull().default(0),
-    posted: integer('posted').notNull().default(0),
-    reviews: integer('reviews').notNull().default(0),
-    ratingSum: integer('rating_sum').notNull().default(0),
-    rated: integer('rated').notNull().default(0),
+    ...countColumns(),
     folded: boolean('folded').notNull().default(false),
   },
   (t) => [
@@ -53,5 +58,44 @@ export const reportDayCounts = pgTable(
       .on(t.clientId, t.day, t.locationId, t.personnelId, t.surveyId, t.channel, t.productId, t.referralSourceId, t.site)
       .where(sql`${t.folded}`),
     index('report_day_counts_unfolded_idx').on(t.id).where(sql`not ${t.folded}`),
+  ],
+);
+
+/**
+ * The daily rollup's folded rows summed per calendar month (docs/decisions/071-report-month-rollup.md):
+ * a month's row for a key is the sum of that key's folded day rows in the month, kept by the fold
+ * (compaction.ts) and by report_counts_rebuild, both under the rollup's lock. A long range reads
+ * its whole months here (one row per key a month instead of one a day) and only its partial months
+ * and the not-yet-folded deltas from report_day_counts (rollups/read.ts).
+ */
+export const reportMonthCounts = pgTable(
+  'report_month_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    clientId: integer('client_id').notNull(),
+    /** The month's first day. */
+    month: date('month').notNull(),
+    locationId: text('location_id').notNull(),
+    personnelId: integer('personnel_id').notNull(),
+    surveyId: integer('survey_id').notNull(),
+    channel: text('channel').notNull(),
+    productId: integer('product_id').notNull(),
+    referralSourceId: integer('referral_source_id').notNull(),
+    site: text('site').notNull(),
+    ...countColumns(),
+  },
+  (t) => [
+    uniqueIndex('report_month_counts_key_uq').on(
+      t.clientId,
+      t.month,
+      t.locationId,
+      t.personnelId,
+      t.surveyId,
+      t.channel,
+      t.productId,
+      t.referralSourceId,
+      t.site,
+    ),
+    index('report_month_counts_month_client_idx').on(t.month, t.clientId),
   ],
 );

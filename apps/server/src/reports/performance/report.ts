@@ -5,8 +5,28 @@ import { labelsOf } from './labels.ts';
 import { addDays, daysIn, previousPeriod } from './query.ts';
 import type { KeyKind, Scope } from './raw.ts';
 
-/** Where the counts come from: the raw tables (the reference) or the rollups. */
+/** Where the counts come from, one grouping at a time: the raw tables (the reference) or the rollups. */
 export type CountSource = (db: Db, scope: Scope, kind: KeyKind) => Promise<Map<string, Counts>>;
+
+/** A report's three readings: the period by the table's group and by the chart's bucket, and the previous period's total ('' key). */
+export type ReportReads = { grouped: Map<string, Counts>; byBucket: Map<string, Counts>; before: Map<string, Counts> };
+/** The counts a whole report needs, read as the source can best read them (rollups/read.ts reads them in one scan). */
+export type ReportCounts = (
+  db: Db,
+  scope: Scope,
+  shape: { group: KeyKind; bucket: KeyKind; previous: { from: string; to: string } },
+) => Promise<ReportReads>;
+
+/** A report's readings from a source that reads one grouping at a time (the raw tables): three reads. */
+export function perKind(source: CountSource): ReportCounts {
+  return async (db, scope, { group, bucket, previous }) => {
+    const grouped = await source(db, scope, group);
+    // Grouped by month over more than 92 days, the table's counts are the chart's: read once.
+    const byBucket = bucket === group ? grouped : await source(db, scope, bucket);
+    const before = await source(db, { ...scope, ...previous }, 'total');
+    return { grouped, byBucket, before };
+  };
+}
 
 /** Ranges up to this many days are charted by day, longer ones by month. */
 export const DAY_BUCKET_MAX_DAYS = 92;
@@ -25,15 +45,12 @@ export function bucketsOf(from: string, to: string): { bucket: 'day' | 'month'; 
 const sumOf = (counts: Map<string, Counts>): Counts => [...counts.values()].reduce((acc, c) => addCounts(acc, c), zeroCounts());
 
 /** The whole report for a validated query: cards (this period and the previous), rows and chart series. */
-export async function performanceReport(db: Db, q: PerformanceQuery, source: CountSource): Promise<PerformanceReport> {
+export async function performanceReport(db: Db, q: PerformanceQuery, counts: ReportCounts): Promise<PerformanceReport> {
   const { groupBy, ...filters } = q;
   const previous = previousPeriod(q.from, q.to);
   const { bucket, keys } = bucketsOf(q.from, q.to);
   // Every event lands in exactly one group and one bucket, so the cards are the rows' sum.
-  const grouped = await source(db, filters, groupBy);
-  // Grouped by month over more than 92 days, the table's counts are the chart's: read once.
-  const byBucket = bucket === 'month' && groupBy === 'month' ? grouped : await source(db, filters, bucket);
-  const before = await source(db, { ...filters, ...previous }, 'total');
+  const { grouped, byBucket, before } = await counts(db, filters, { group: groupBy, bucket, previous });
   const labels = await labelsOf(db, groupBy, [...grouped.keys()]);
   const rows: PerformanceRow[] = [...grouped.entries()].map(([key, counts]) => ({
     key,
