@@ -53,6 +53,20 @@ for (const kind of testDatabaseKinds()) {
       captureLoggedErrors(ctx.app, logged);
       token = await login(ctx.app, 'admin@example.com');
       apiToken = await machineAccess(ctx.app, token);
+      // A scheduled report, so the harvest has ids for its routes (Send now, Delete, edit, status).
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/report-schedules',
+        headers: bearer(token),
+        payload: {
+          report: 'performance',
+          name: 'Fuzz',
+          recipients: ['fuzz@example.com'],
+          frequency: 'weekly',
+          hour: 7,
+          timezone: 'America/Chicago',
+        },
+      });
     });
     afterAll(() => ctx.close());
 

@@ -27,7 +27,8 @@ export function ReportScheduleForm(props: ReportScheduleFormProps) {
   const form = useResourceForm(reportScheduleResource, props, {
     initial: {
       recipients: (record?.recipients ?? []).join(', '),
-      ...(record ? {} : { timezone: props.timezone ?? defaultTimeZone() }),
+      // The report is no input of this form: a new schedule's is the screen's (its rules still run).
+      ...(record ? {} : { report: 'performance', timezone: props.timezone ?? defaultTimeZone() }),
     },
     check: (values) => reportScheduleProblems(values),
     toBody: (values: Partial<FormValues>) => ({
