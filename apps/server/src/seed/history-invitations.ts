@@ -64,7 +64,7 @@ const SECOND_SURVEY_SHARE = 0.35;
 export function planInvitations(
   clients: readonly HistoryClient[],
   periods: readonly Period[],
-  optedOut: ReadonlySet<string>,
+  taken: ReadonlySet<string>,
   rnd: Rnd,
 ): HistoryInvitation[] {
   const end = periods.at(-1)?.end ?? 0;
@@ -87,10 +87,11 @@ export function planInvitations(
           const last = rnd.pick(LAST);
           const sentAt = Math.floor(period.start + rnd.next() * (period.end - period.start));
           const answers = rnd.next() < ANSWER_RATE;
-          // Phones in the 555-01xx range kept for fiction, none that opted out (the messenger would refuse it);
+          // Phones in the 555-01xx range kept for fiction, none that opted out (the messenger would refuse it)
+          // nor the client's customers of the last month (a history customer is never invited again);
           // e-mails at example.com, each one this invitation's.
           let phone = n;
-          while (optedOut.has(phoneOf(client, phone))) phone += 1;
+          while (phone < n + 100 && (taken.has(phoneOf(client, phone)) || taken.has(`${client.id}:${phoneOf(client, phone)}`))) phone += 1;
           planned.push({
             client,
             survey,

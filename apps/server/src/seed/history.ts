@@ -147,8 +147,14 @@ export async function seedHistory(db: Db, options: { publicBaseUrl: string; anch
 
   const clock = { at: new Date(start) };
   const messenger = createMessenger(db, demoOutbox(options.publicBaseUrl), { now: () => clock.at });
-  const optedOut = new Set(rowsOf(await db.execute(sql`select phone from sms_opt_outs`)).map((r) => String(r.phone)));
-  const planned = planInvitations(all, periods, optedOut, rnd);
+  // Phones the history may not text: opted out (the messenger would refuse them), or a customer of the last month's.
+  const phones = rowsOf(
+    await db.execute(
+      sql`select phone from sms_opt_outs union select client_id || ':' || phone from survey_processing_items where phone is not null`,
+    ),
+  );
+  const taken = new Set(phones.map((r) => String(r.phone)));
+  const planned = planInvitations(all, periods, taken, rnd);
   await rollupTriggers(db, 'disable');
   await writeInvitations(db, planned, options.publicBaseUrl, rnd);
   const [before] = rowsOf(await db.execute(sql`select coalesce(max(id), 0) as id from amplifications`));
