@@ -114,12 +114,13 @@ const dayOf = (ms: number, days: number) => new Date(ms + days * DAY_MS).toISOSt
 /**
  * The demo's year before its last month (docs/decisions/070-demo-history.md), so every report
  * chart has a shape and every card a change: for the twelve periods before the month the surveys
- * and feeds made (history-plan.ts), per client and active location, invitations sent through the
- * messenger's batch send and what the provider reported of them, answers whose NPS follows each
+ * and feeds made (history-plan.ts), per client and active location, invitations with their
+ * Tracking Logs rows as sent and reported (written in bulk), answers whose NPS follows each
  * client's trend (in each coordinator's book one client falls by more than the AC Performance
- * Report's at-risk drop in the last month; others improve over the year), review invitations and clicks, the year's public
- * reviews through the ingest and the instant review alerts they raised. Run last, once the rest
- * of the demo exists: it reads the last month's NPS, and no earlier step sees its rows.
+ * Report's at-risk drop in the last month; others improve over the year), review invitations and
+ * clicks, the year's public reviews through the ingest and the instant review alerts they raised.
+ * Run last, once the rest of the demo exists: it reads the last month's NPS, and no earlier step
+ * sees its rows.
  * Deterministic (its own seeded random), relative to `anchor`.
  */
 export async function seedHistory(db: Db, options: { publicBaseUrl: string; anchor: Date }): Promise<void> {
