@@ -167,6 +167,15 @@ for (const kind of testDatabaseKinds()) {
       const ids = (logs.json().data as { id: number; type: string }[]).filter((l) => l.type === 'report').map((l) => Number(l.id));
       for (const m of messages) expect(ids).toContain(Number(m.id));
 
+      const detail = await send('GET', `/api/notifications-logs/${String(messages[0]?.id)}`);
+      expect(detail.json().data.attachments).toEqual([
+        {
+          filename: 'performance-report-2026-11-16-to-2026-11-22-by-location.csv',
+          content_type: 'text/csv; charset=utf-8',
+          size_bytes: Buffer.byteLength(csv),
+        },
+      ]);
+
       const listed = (await send('GET', `${PATH}/${s.id}`)).json().data as ReportSchedule;
       expect(listed).toMatchObject({ last_status: 'sent', last_period: '2026-11-16 – 2026-11-22', last_error: null });
     });

@@ -24,7 +24,7 @@ for (const width of WIDTHS) {
       const to = `owners${width}-${stamp}@example.com`;
 
       await page.goto('/admin/reports/performance-report?groupBy=location');
-      await expect(page.getByRole('heading', { level: 1, name: 'Performance Report' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: 'Performance Report' })).toBeVisible({ timeout: 30_000 });
       await page.getByRole('button', { name: 'Schedule e-mail' }).click();
       const dialog = page.getByRole('dialog', { name: 'Schedule this report by e-mail' });
       await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
@@ -39,7 +39,7 @@ for (const width of WIDTHS) {
         await page.getByRole('button', { name: 'Reports' }).click();
         await page.getByRole('menuitem', { name: 'Scheduled reports' }).click();
       } else await page.goto('/admin/reports/scheduled-reports');
-      await expect(page.getByRole('heading', { level: 1, name: 'Scheduled reports' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: 'Scheduled reports' })).toBeVisible({ timeout: 30_000 });
       const row = listRows(page, LIST).filter({ hasText: name });
       await expect(row).toHaveCount(1);
       await expect(row).toContainText(/Mondays at 07:00 [A-Za-z_]+\/[A-Za-z_]+/);
@@ -64,6 +64,14 @@ for (const width of WIDTHS) {
       await expect(messages).toHaveCount(1);
       await expect(messages.first()).toContainText('Report');
       await expect(messages.first()).toContainText(name);
+      await messages
+        .first()
+        .getByRole('button', { name: /^Details of message \d+$/ })
+        .click();
+      const detail = page.getByRole('dialog', { name: /^Message \d+$/ });
+      await expect(
+        detail.getByText(/^performance-report-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}-by-location\.csv \(text\/csv, /),
+      ).toBeVisible();
       expect(errors).toEqual([]);
     });
   });

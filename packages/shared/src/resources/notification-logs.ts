@@ -147,6 +147,8 @@ export const notificationLogDetailSchema = notificationLogSchema.extend({
   events: z.array(notificationEventSchema),
   timeline: z.array(timelineEntrySchema),
   ses_address: z.string().nullable(),
+  /** Files sent with an e-mail (a scheduled report's CSV), by name, type and size in bytes. */
+  attachments: z.array(z.object({ filename: z.string(), content_type: z.string(), size_bytes: z.number().int() })).optional(),
 });
 export type NotificationLogDetail = z.infer<typeof notificationLogDetailSchema>;
 

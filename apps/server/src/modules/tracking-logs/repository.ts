@@ -9,7 +9,7 @@ import {
 } from '@admin/shared';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { clients, locations, notificationEvents, notificationLogs } from '../../db/schema/index.ts';
+import { clients, locations, notificationAttachments, notificationEvents, notificationLogs } from '../../db/schema/index.ts';
 import { allOf, containsPattern, inList, type SortSpec } from '../../kit/keyset.ts';
 import { keysetPage, timeThenId, whereClause } from '../../kit/keyset-page.ts';
 import { countMatching } from '../../kit/totals.ts';
@@ -146,6 +146,15 @@ export async function findLog(db: Db, id: number): Promise<NotificationLogDetail
     .where(eq(notificationEvents.notificationId, id))
     .orderBy(asc(notificationEvents.at), asc(notificationEvents.id));
   const { timeline, sesAddress } = await messageTimeline(db, { id, providerMessageId: row.providerMessageId });
+  const files = await db
+    .select({
+      filename: notificationAttachments.filename,
+      content_type: notificationAttachments.contentType,
+      size_bytes: notificationAttachments.sizeBytes,
+    })
+    .from(notificationAttachments)
+    .where(eq(notificationAttachments.notificationId, id))
+    .orderBy(asc(notificationAttachments.id));
   return {
     ...toRecord(row),
     body_text: row.bodyText,
@@ -153,6 +162,7 @@ export async function findLog(db: Db, id: number): Promise<NotificationLogDetail
     events: events.map((e) => ({ status: e.status as NotificationLog['delivery_status'], at: e.at.toISOString(), detail: e.detail })),
     timeline,
     ses_address: sesAddress,
+    attachments: files,
   };
 }
 

@@ -21,6 +21,9 @@ import { formatDateTime } from '../../lib/format.ts';
 import { api } from '../../lib/http.ts';
 import { MessageTimeline } from './message-timeline.tsx';
 
+/** `812 bytes`, `14.2 KB`: an attachment's size as a person reads it. */
+const formatBytes = (n: number) => (n < 1024 ? `${n} bytes` : `${(n / 1024).toFixed(1)} KB`);
+
 const STATUS_COLORS: Record<NotificationStatus, string> = {
   queued: 'gray',
   sent: 'blue',
@@ -137,6 +140,15 @@ function MessageDetail({ row }: { row: NotificationLog }) {
               <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                 {d.body_text}
               </Code>
+            </Labelled>
+          )}
+          {d.attachments && d.attachments.length > 0 && (
+            <Labelled label="Attachments">
+              {d.attachments.map((a) => (
+                <Text key={a.filename} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {a.filename} ({a.content_type.split(';')[0]}, {formatBytes(a.size_bytes)})
+                </Text>
+              ))}
             </Labelled>
           )}
           <Labelled label="Status history">
