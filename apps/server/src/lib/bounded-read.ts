@@ -29,9 +29,14 @@ export async function boundedRead<T>(db: Db, work: (tx: Db) => Promise<T>, optio
   const timeoutMs = options.timeoutMs ?? REPORT_STATEMENT_TIMEOUT_MS;
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`));
-      // Aggregates over many rows are costed high enough to JIT-compile, which costs more than it saves here.
-      await tx.execute(sql`set local jit = off`);
+      // For this transaction only, in one round trip: the timeout; no JIT (aggregates over many rows
+      // are costed high enough to compile, which costs more than it saves here); and memory enough
+      // for a report's grouping sets to hash its groups (the planner cannot count the groups of a
+      // union and, under the default 4 MB, sorts hundreds of thousands of rows on disk instead).
+      await tx.execute(
+        sql`select set_config('statement_timeout', ${String(Math.max(1, Math.floor(timeoutMs)))}, true),
+          set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`,
+      );
       return work(tx);
     });
   } catch (error) {

@@ -5,7 +5,7 @@ import { whereClause } from '../../kit/keyset-page.ts';
 import { COUNT_KEYS, type Counts, zeroCounts } from '../performance/figures.ts';
 import type { KeyKind, Scope } from '../performance/raw.ts';
 import type { ReportCounts } from '../performance/report.ts';
-import { segmentsOf } from './segments.ts';
+import { monthStart, nextMonth, segmentsOf } from './segments.ts';
 
 /** Each count's column in report_day_counts (schema/report-counts.ts). */
 export const COUNT_COLUMNS: Record<(typeof COUNT_KEYS)[number], string> = {
@@ -116,7 +116,8 @@ const COLUMNS = sql.raw(COUNT_KEYS.map((k) => COUNT_COLUMNS[k]).join(', '));
 /**
  * The rollup rows of one period, marked with `current`: all from report_day_counts, or (`months`)
  * its whole months from report_month_counts (their first day as `day`) with the deltas of those
- * months not yet folded, and only the partial months' days from report_day_counts.
+ * months not yet folded, and only the partial months' days from report_day_counts — or, for the
+ * last month up to a day with nothing after it, its month row (`monthToDate`).
  */
 function periodRows(scope: Scope, period: { from: string; to: string }, current: boolean, months: boolean): SQL[] {
   const flag = sql.raw(current ? 'true' : 'false');
@@ -128,8 +129,22 @@ function periodRows(scope: Scope, period: { from: string; to: string }, current:
   return [
     sql`select ${monthCols} from report_month_counts${whereClause(whereOf(scope, between('month', split.months)))}`,
     dayRows(sql`not folded and ${between('day', { from: split.months.from, to: split.monthsEnd })}`),
-    ...split.days.map((range) => dayRows(between('day', range))),
+    ...split.days.flatMap((range) => (range.from === monthStart(range.from) ? monthToDate(range) : [dayRows(between('day', range))])),
   ];
+  /**
+   * The days of a month from its first day to `range.to`: when the rollup holds nothing later in
+   * that month (a range ending today), they are the month's row and its unfolded deltas, else the
+   * day rows. Both branches are in the statement and `later` picks one, under the statement's one
+   * snapshot, so a delta committed meanwhile cannot be counted twice or missed.
+   */
+  function monthToDate(range: { from: string; to: string }): SQL[] {
+    const later = sql`exists (select 1 from report_day_counts where day > ${range.to}::date and day < ${nextMonth(range.from)}::date)`;
+    return [
+      sql`select ${monthCols} from report_month_counts${whereClause(whereOf(scope, sql`month = ${range.from}::date and not ${later}`))}`,
+      dayRows(sql`not folded and ${between('day', range)} and not ${later}`),
+      dayRows(sql`${between('day', range)} and ${later}`),
+    ];
+  }
 }
 
 /**

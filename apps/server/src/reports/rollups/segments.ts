@@ -10,9 +10,9 @@ export type Segments = {
   days: { from: string; to: string }[];
 };
 
-const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
+export const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 /** The first day of the month after `day`'s. */
-function nextMonth(day: string): string {
+export function nextMonth(day: string): string {
   const d = new Date(`${monthStart(day)}T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() + 1);
   return d.toISOString().slice(0, 10);
