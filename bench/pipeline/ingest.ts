@@ -27,6 +27,7 @@ import { normalize } from '../../apps/server/src/pipeline/ingest/normalize.ts';
 import { parseFeedFile } from '../../apps/server/src/pipeline/ingest/parse.ts';
 import { feedForIngest, runFeed } from '../../apps/server/src/pipeline/ingest/run.ts';
 import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
+import { reportTriggersPerEnv } from '../reports/triggers.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -77,6 +78,7 @@ async function run(kind: 'pglite' | 'pg') {
   const pgUrl = kind === 'pg' ? await freshPg() : '';
   const database = await openDatabase(kind === 'pglite' ? { kind, dataDir: null } : { kind, url: pgUrl });
   await database.migrate();
+  const reportTriggers = await reportTriggersPerEnv(database.db);
   const { db } = database;
   await seedDemoData(db, testConfig({ demoPassword: 'demo-password' }));
 
@@ -190,6 +192,7 @@ async function run(kind: 'pglite' | 'pg') {
       invalid: result.run.rows_invalid,
       scheduled: result.run.scheduled,
     },
+    report_triggers: reportTriggers,
     copy_ms: Math.round(copyMs),
     copy_rows_per_s: Math.round(ROWS / (copyMs / 1000)),
     // The machine is shared: the 1, 5 and 15-minute load averages when the run ended.
@@ -198,7 +201,12 @@ async function run(kind: 'pglite' | 'pg') {
   console.log(JSON.stringify(out));
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(
-    join(ROOT, 'bench', 'results', `ingest-${kind}${process.env.BENCH_CAP === undefined ? '-capped' : ''}.json`),
+    join(
+      ROOT,
+      'bench',
+      'results',
+      `ingest-${kind}${process.env.BENCH_CAP === undefined ? '-capped' : ''}${reportTriggers === 'off' ? '-no-report-triggers' : ''}.json`,
+    ),
     `${JSON.stringify(out, null, 2)}\n`,
   );
   await database.close();

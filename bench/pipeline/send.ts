@@ -24,6 +24,7 @@ import { createMessenger } from '../../apps/server/src/messaging/send.ts';
 import { surveySettingsOn } from '../../apps/server/src/modules/survey-settings/repository.ts';
 import { systemClock } from '../../apps/server/src/pipeline/clock.ts';
 import { createSendEngine } from '../../apps/server/src/pipeline/send.ts';
+import { reportTriggersPerEnv } from '../reports/triggers.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ITEMS = Number(process.env.BENCH_SEND_ITEMS ?? 100_000);
@@ -119,6 +120,7 @@ async function run(kind: 'pglite' | 'pg') {
   }
   const database = await openDatabase(kind === 'pglite' ? { kind, dataDir: null } : { kind, url });
   await database.migrate();
+  const reportTriggers = await reportTriggersPerEnv(database.db);
   await fixture(database);
 
   let t = performance.now();
@@ -148,6 +150,7 @@ async function run(kind: 'pglite' | 'pg') {
   const result = {
     database: kind,
     items: ITEMS,
+    reportTriggers,
     oneWorker: { seconds: +one.toFixed(1), messagesPerSecond: rate(one), sent: sentByOne, outboxRows: checkOne },
     twoWorkers: {
       kind: kind === 'pg' ? 'processes' : 'engines in one process',
@@ -161,7 +164,10 @@ async function run(kind: 'pglite' | 'pg') {
   };
   console.log(JSON.stringify(result, null, 2));
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', `send-${kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(ROOT, 'bench', 'results', `send-${kind}${reportTriggers === 'off' ? '-no-report-triggers' : ''}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 }
 
 async function worker(url: string) {
