@@ -86,7 +86,8 @@ describe('test databases from the run template (setup/databases.ts)', () => {
         const exact = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).filter(([t]) => !drifting.includes(t)));
         expect(exact(copied)).toEqual(exact(here));
         expect(Date.now() - anchor.getTime()).toBeLessThan(6 * 3_600_000);
-      }, 120_000);
+        // A whole demo seeded here, its year of history included (seed/history.ts): minutes on a busy machine.
+      }, 300_000);
 
       it('a write in one database is not seen by the next one opened', async () => {
         const first = await openTestDatabase(kind);
