@@ -156,23 +156,26 @@ for (const kind of testDatabaseKinds()) {
       expect(long.series.current.reduce((n, p) => n + p.detractors, 0)).toBe(long.cards.current.detractors);
     });
 
-    it("Responses equal Survey Manager's count for the same client and dates", async () => {
-      // Survey Manager reads its dates as UTC days (modules/survey-responses/repository.ts): in a UTC client both agree.
-      await ctx.database.db.execute(sql`update clients set timezone = 'UTC' where id = ${clientId}`);
-      try {
-        const r = await report(`clients=${clientId}&from=${from}&to=${to}`);
-        const res = await ctx.app.inject({
-          method: 'GET',
-          url: `/api/survey-responses?client=${clientId}&startDate=${from}&endDate=${to}&excluded=no&test=no&perPage=1`,
-          headers,
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        const list = res.json() as { total: number; totalIsEstimate: boolean };
-        expect(list.totalIsEstimate).toBe(false);
-        expect(r.cards.current.responses).toBe(list.total);
-      } finally {
-        const [c] = rowsOf(await ctx.database.db.execute(sql`select timezone from clients where id = ${clientId}`));
-        expect(c?.timezone).toBe('UTC');
+    it("Responses equal Survey Manager's count for the same client and dates, each in its client's own zone", async () => {
+      // Both read the dates as the client's days (decision 072): a client in any zone agrees, at any range's edges.
+      const zones = rowsOf(await ctx.database.db.execute(sql`select id, timezone from clients order by id`));
+      expect(new Set(zones.map((z) => z.timezone)).size).toBeGreaterThan(1);
+      for (const { id } of zones) {
+        for (const [start, end] of [
+          [from, to],
+          [addDays(to, -6), addDays(to, -2)],
+        ]) {
+          const r = await report(`clients=${id}&from=${start}&to=${end}`);
+          const res = await ctx.app.inject({
+            method: 'GET',
+            url: `/api/survey-responses?client=${id}&startDate=${start}&endDate=${end}&excluded=no&test=no&perPage=1`,
+            headers,
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          const list = res.json() as { total: number; totalIsEstimate: boolean };
+          expect(list.totalIsEstimate).toBe(false);
+          expect(list.total, `client ${id}, ${start} to ${end}`).toBe(r.cards.current.responses);
+        }
       }
     });
 

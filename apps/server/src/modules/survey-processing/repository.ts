@@ -19,6 +19,7 @@ import {
   surveys,
 } from '../../db/schema/index.ts';
 import { afterCursor, allOf, cursorFields, decodeCursor, inList, orderBy, pageOf, prefixPattern, type SortSpec } from '../../kit/keyset.ts';
+import { clientDayRange } from '../../kit/local-days.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 export type PageQuery = ProcessingItemFilters & {
@@ -56,7 +57,7 @@ function searchWhere(text: string | undefined): SQL | undefined {
   )})`;
 }
 
-/** The WHERE of a list, count, export or bulk retry; dates are whole days in UTC, end date inclusive. */
+/** The WHERE of a list, count, export or bulk retry; dates are whole days of each item's client, end date inclusive. */
 export function filtersWhere(q: ProcessingItemFilters): SQL | undefined {
   const day = q.date_on === 'sent' ? sql`${items.sentAt}` : sql`${items.createdAt}`;
   return allOf([
@@ -66,8 +67,7 @@ export function filtersWhere(q: ProcessingItemFilters): SQL | undefined {
     inList(sql`${items.status}`, q.status),
     q.channel ? sql`${items.channel} = ${q.channel}` : undefined,
     inList(sql`${items.personnelId}`, q.personnel?.map(Number)),
-    q.startDate ? sql`${day} >= ${q.startDate}::date` : undefined,
-    q.endDate ? sql`${day} < (${q.endDate}::date + 1)` : undefined,
+    ...clientDayRange(day, sql`${items.clientId}`, q.startDate, q.endDate),
     // The contact itself is searched here: the list only ever answers it masked.
     searchWhere(q.q),
   ]);

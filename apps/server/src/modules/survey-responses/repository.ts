@@ -13,6 +13,7 @@ import {
   pageOf,
   type SortSpec,
 } from '../../kit/keyset.ts';
+import { clientDayRange } from '../../kit/local-days.ts';
 import { countMatching } from '../../kit/totals.ts';
 
 type Sort = NonNullable<SurveyResponseListQuery['sort']>;
@@ -32,7 +33,7 @@ const SORTS: Record<Sort, SortSpec> = {
   ],
 };
 
-/** The WHERE of a list, count or export; dates are whole days in UTC, end date inclusive. */
+/** The WHERE of a list, count or export; dates are whole days of each response's client, end date inclusive. */
 function filtersWhere(q: Filters): SQL | undefined {
   const like = containsPattern(q.q);
   return allOf([
@@ -46,8 +47,7 @@ function filtersWhere(q: Filters): SQL | undefined {
     q.has_comment === 'yes' ? sql`${surveyResponses.comment} is not null` : undefined,
     q.excluded === undefined ? undefined : sql`${surveyResponses.excluded} = ${q.excluded === 'yes'}`,
     q.test === undefined ? undefined : sql`${surveyResponses.test} = ${q.test === 'yes'}`,
-    q.startDate ? sql`${surveyResponses.submittedAt} >= ${q.startDate}::date` : undefined,
-    q.endDate ? sql`${surveyResponses.submittedAt} < (${q.endDate}::date + 1)` : undefined,
+    ...clientDayRange(sql`${surveyResponses.submittedAt}`, sql`${surveyResponses.clientId}`, q.startDate, q.endDate),
     like
       ? sql`(${surveyResponses.comment} ilike ${like} or (${surveyProcessingItems.firstName} || ' ' || coalesce(${surveyProcessingItems.lastName}, '')) ilike ${like})`
       : undefined,
