@@ -48,7 +48,14 @@ export type HistoryInvitation = {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const phoneOf = (client: HistoryClient, n: number) => `+1${client.areaCode}555${String(100 + (n % 100)).padStart(4, '0')}`;
+/**
+ * The n-th phone of a client's history: the 555-01xx numbers kept for fiction, in its area code and
+ * then in the next ones (a texting client's last month uses most of its own hundred).
+ */
+const phoneOf = (client: HistoryClient, n: number) => {
+  const area = 201 + ((Number(client.areaCode) - 201 + Math.floor(n / 100)) % 789);
+  return `+1${area}555${String(100 + (n % 100)).padStart(4, '0')}`;
+};
 
 /** Customers of an e-mail → SMS survey who gave only a phone (surveys.ts' PHONE_ONLY_RATE). */
 const PHONE_ONLY_RATE = 0.3;
@@ -91,7 +98,7 @@ export function planInvitations(
           // nor the client's customers of the last month (a history customer is never invited again);
           // e-mails at example.com, each one this invitation's.
           let phone = n;
-          while (phone < n + 100 && (taken.has(phoneOf(client, phone)) || taken.has(`${client.id}:${phoneOf(client, phone)}`))) phone += 1;
+          while (phone < n + 1000 && (taken.has(phoneOf(client, phone)) || taken.has(`${client.id}:${phoneOf(client, phone)}`))) phone += 1;
           planned.push({
             client,
             survey,
