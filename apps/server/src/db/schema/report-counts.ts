@@ -99,3 +99,26 @@ export const reportMonthCounts = pgTable(
     index('report_month_counts_month_client_idx').on(t.month, t.clientId),
   ],
 );
+
+/**
+ * report_month_counts without the personnel, survey, product and referral source columns: per
+ * client, month, location, channel and review site (docs/decisions/071-report-month-rollup.md).
+ * A report that neither groups nor filters by those reads a few rows a location a month here
+ * instead of one per person and survey. Kept with report_month_counts, by the fold and the rebuild.
+ */
+export const reportMonthLocationCounts = pgTable(
+  'report_month_location_counts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    clientId: integer('client_id').notNull(),
+    month: date('month').notNull(),
+    locationId: text('location_id').notNull(),
+    channel: text('channel').notNull(),
+    site: text('site').notNull(),
+    ...countColumns(),
+  },
+  (t) => [
+    uniqueIndex('report_month_location_counts_key_uq').on(t.clientId, t.month, t.locationId, t.channel, t.site),
+    index('report_month_location_counts_month_client_idx').on(t.month, t.clientId),
+  ],
+);

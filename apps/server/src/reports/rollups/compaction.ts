@@ -19,12 +19,14 @@ const KEY = sql.raw('client_id, day, location_id, personnel_id, survey_id, chann
 const DIMENSIONS = sql.raw('location_id, personnel_id, survey_id, channel, product_id, referral_source_id, site');
 /** report_month_counts' key (its unique index): a key's folded deltas are added to its month's row too. */
 const MONTH_KEY = sql.raw('client_id, month, location_id, personnel_id, survey_id, channel, product_id, referral_source_id, site');
+/** report_month_location_counts' key: the same sums by client, month, location, channel and site. */
+const LOCATION_KEY = sql.raw('client_id, month, location_id, channel, site');
 const COUNTS = COUNT_KEYS.map((k) => COUNT_COLUMNS[k]);
 
 /**
  * Folds up to `limit` deltas of report_day_counts into their key's one folded row, adds the same
- * sums to the key's month row (report_month_counts: a month is the sum of its folded days), and
- * drops rows left all zero, as reputation/kpi-compaction.ts folds the KPI summary (decision 053:
+ * sums to the key's month rows (report_month_counts and its location grain: a month is the sum of
+ * its folded days), and drops rows left all zero, as reputation/kpi-compaction.ts folds the KPI summary (decision 053:
  * several folders at once are safe; uncommitted deltas wait for a later pass). Answers how many
  * deltas it folded.
  */
@@ -33,6 +35,7 @@ export async function compactReportCounts(db: Db, limit = ROLLUP_COMPACT_BATCH):
   const sums = sql.raw(COUNTS.map((c) => `sum(${c})::int as ${c}`).join(', '));
   const add = sql.raw(COUNTS.map((c) => `${c} = report_day_counts.${c} + excluded.${c}`).join(', '));
   const addMonth = sql.raw(COUNTS.map((c) => `${c} = report_month_counts.${c} + excluded.${c}`).join(', '));
+  const addLocation = sql.raw(COUNTS.map((c) => `${c} = report_month_location_counts.${c} + excluded.${c}`).join(', '));
   const zero = sql.raw(COUNTS.map((c) => `${c} = 0`).join(' and '));
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REBUILD_LOCK})`);
@@ -54,18 +57,29 @@ export async function compactReportCounts(db: Db, limit = ROLLUP_COMPACT_BATCH):
           group by client_id, date_trunc('month', day)::date, ${DIMENSIONS}
           on conflict (${MONTH_KEY}) do update set ${addMonth}
           returning id, ${zero} as empty
+        ), by_location as (
+          insert into report_month_location_counts (${LOCATION_KEY}, ${counts})
+          select client_id, date_trunc('month', day)::date, location_id, channel, site, ${sums} from sums
+          group by client_id, date_trunc('month', day)::date, location_id, channel, site
+          on conflict (${LOCATION_KEY}) do update set ${addLocation}
+          returning id, ${zero} as empty
         )
         select (select coalesce(sum(deltas), 0)::int from sums) as deltas,
           (select coalesce(json_agg(id), '[]') from folded where empty) as empty_ids,
-          (select coalesce(json_agg(id), '[]') from monthly where empty) as empty_month_ids`),
+          (select coalesce(json_agg(id), '[]') from monthly where empty) as empty_month_ids,
+          (select coalesce(json_agg(id), '[]') from by_location where empty) as empty_location_ids`),
     );
     // A statement's CTEs do not see each other's writes: the rows left at zero go in a second one.
     await tx.execute(sql`
       delete from report_day_counts
       where id in (select jsonb_array_elements_text(${JSON.stringify(rows[0]?.empty_ids ?? [])}::jsonb)::bigint) and folded and ${zero}`);
-    await tx.execute(sql`
-      delete from report_month_counts
-      where id in (select jsonb_array_elements_text(${JSON.stringify(rows[0]?.empty_month_ids ?? [])}::jsonb)::bigint) and ${zero}`);
+    for (const [table, ids] of [
+      ['report_month_counts', rows[0]?.empty_month_ids],
+      ['report_month_location_counts', rows[0]?.empty_location_ids],
+    ] as const)
+      await tx.execute(sql`
+        delete from ${sql.identifier(table)}
+        where id in (select jsonb_array_elements_text(${JSON.stringify(ids ?? [])}::jsonb)::bigint) and ${zero}`);
     return Number(rows[0]?.deltas ?? 0);
   });
 }

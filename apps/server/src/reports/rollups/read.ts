@@ -112,22 +112,38 @@ export async function rollupCounts(db: Db, scope: Scope, kind: KeyKind): Promise
 
 const DIMENSIONS = 'client_id, location_id, personnel_id, survey_id, product_id, referral_source_id, site';
 const COLUMNS = sql.raw(COUNT_KEYS.map((k) => COUNT_COLUMNS[k]).join(', '));
+/** report_month_location_counts' rows with DIMENSIONS' columns: it keeps none of the others. */
+const LOCATION_DIMENSIONS = 'client_id, location_id, 0 as personnel_id, 0 as survey_id, 0 as product_id, 0 as referral_source_id, site';
+
+/** Which month rows a report may read: the full key's, or the location grain's (no personnel, survey, product or referral source). */
+type MonthGrain = 'full' | 'location';
+/** Reports that group by these and filter by no person or survey can read the location grain. */
+const LOCATION_GROUPS: readonly KeyKind[] = ['total', 'client', 'location', 'month'];
+
+/** The month rows a report's read may use, or null when it must read days (charted by day). */
+function monthGrainOf(scope: Scope, group: KeyKind, bucket: KeyKind): MonthGrain | null {
+  // Month rows say nothing of their days: only a read keyed by month or coarser may use them.
+  if (bucket !== 'month' || group === 'day') return null;
+  const byLocation = LOCATION_GROUPS.includes(group) && scope.surveys.length === 0 && scope.personnel.length === 0;
+  return byLocation ? 'location' : 'full';
+}
 
 /**
  * The rollup rows of one period, marked with `current`: all from report_day_counts, or (`months`)
- * its whole months from report_month_counts (their first day as `day`) with the deltas of those
+ * its whole months from report_month_counts or its location grain (their first day as `day`) with the deltas of those
  * months not yet folded, and only the partial months' days from report_day_counts — or, for the
  * last month up to a day with nothing after it, its month row (`monthToDate`).
  */
-function periodRows(scope: Scope, period: { from: string; to: string }, current: boolean, months: boolean): SQL[] {
+function periodRows(scope: Scope, period: { from: string; to: string }, current: boolean, months: MonthGrain | null): SQL[] {
   const flag = sql.raw(current ? 'true' : 'false');
   const columns = sql`${flag} as current, day, ${sql.raw(DIMENSIONS)}, ${COLUMNS}`;
   const dayRows = (days: SQL) => sql`select ${columns} from report_day_counts${whereClause(whereOf(scope, days))}`;
   const split = months ? segmentsOf(period.from, period.to) : null;
   if (!split?.months || !split.monthsEnd) return [dayRows(between('day', period))];
-  const monthCols = sql`${flag} as current, month as day, ${sql.raw(DIMENSIONS)}, ${COLUMNS}`;
+  const monthCols = sql`${flag} as current, month as day, ${sql.raw(months === 'location' ? LOCATION_DIMENSIONS : DIMENSIONS)}, ${COLUMNS}`;
+  const monthTable = sql.raw(months === 'location' ? 'report_month_location_counts' : 'report_month_counts');
   return [
-    sql`select ${monthCols} from report_month_counts${whereClause(whereOf(scope, between('month', split.months)))}`,
+    sql`select ${monthCols} from ${monthTable}${whereClause(whereOf(scope, between('month', split.months)))}`,
     dayRows(sql`not folded and ${between('day', { from: split.months.from, to: split.monthsEnd })}`),
     ...split.days.flatMap((range) => (range.from === monthStart(range.from) ? monthToDate(range) : [dayRows(between('day', range))])),
   ];
@@ -140,7 +156,7 @@ function periodRows(scope: Scope, period: { from: string; to: string }, current:
   function monthToDate(range: { from: string; to: string }): SQL[] {
     const later = sql`exists (select 1 from report_day_counts where day > ${range.to}::date and day < ${nextMonth(range.from)}::date)`;
     return [
-      sql`select ${monthCols} from report_month_counts${whereClause(whereOf(scope, sql`month = ${range.from}::date and not ${later}`))}`,
+      sql`select ${monthCols} from ${monthTable}${whereClause(whereOf(scope, sql`month = ${range.from}::date and not ${later}`))}`,
       dayRows(sql`not folded and ${between('day', range)} and not ${later}`),
       dayRows(sql`${between('day', range)} and ${later}`),
     ];
@@ -154,8 +170,7 @@ function periodRows(scope: Scope, period: { from: string; to: string }, current:
  * months come from report_month_counts (decision 071). The previous period's total is the sum of its groups.
  */
 export const rollupReportCounts: ReportCounts = async (db, scope, { group, bucket, previous }) => {
-  // Month rows say nothing of their days: only a read keyed by month or coarser may use them.
-  const months = bucket === 'month' && group !== 'day';
+  const months = monthGrainOf(scope, group, bucket);
   const rows = [...periodRows(scope, previous, false, months), ...periodRows(scope, scope, true, months)];
   const sets = group === bucket ? sql`(current, group_key, site)` : sql`(current, group_key, site), (current, bucket_key, site)`;
   const bucketKey = group === bucket ? sql`null` : sql`bucket_key`;
