@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeRequest, type FuzzRequest, requestArbitrary, truncate } from './fuzz/generators.ts';
 import { captureLoggedErrors, describeError, harvest, hash, machineAccess, modelOf, opKey, problemWith } from './fuzz/harness.ts';
-import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { addScheduledReport, bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 /**
  * Fuzz suite: walks the app's route table and throws requests generated from each route's own
@@ -53,20 +53,7 @@ for (const kind of testDatabaseKinds()) {
       captureLoggedErrors(ctx.app, logged);
       token = await login(ctx.app, 'admin@example.com');
       apiToken = await machineAccess(ctx.app, token);
-      // A scheduled report, so the harvest has ids for its routes (Send now, Delete, edit, status).
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/report-schedules',
-        headers: bearer(token),
-        payload: {
-          report: 'performance',
-          name: 'Fuzz',
-          recipients: ['fuzz@example.com'],
-          frequency: 'weekly',
-          hour: 7,
-          timezone: 'America/Chicago',
-        },
-      });
+      await addScheduledReport(ctx.app, bearer(token));
     });
     afterAll(() => ctx.close());
 

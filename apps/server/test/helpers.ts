@@ -127,6 +127,27 @@ export async function sessionFor(ctx: TestContext, email: string): Promise<strin
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/**
+ * One scheduled report (the demo has none), so tests that walk every route find a record for
+ * /api/report-schedules/:id (Send now, Delete, edit, status).
+ */
+export async function addScheduledReport(app: FastifyInstance, headers: Record<string, string>): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/report-schedules',
+    headers,
+    payload: {
+      report: 'performance',
+      name: 'Weekly results',
+      recipients: ['owner@example.com'],
+      frequency: 'weekly',
+      hour: 7,
+      timezone: 'America/Chicago',
+    },
+  });
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`scheduled report: ${res.statusCode} ${res.body}`);
+}
+
 /** A messenger whose e-mail transport always fails with a provider's temporary error (retries, Retry failed). */
 export function failingMessenger(db: Database['db'], now: () => Date): Messenger {
   return createMessenger(db, testConfig().messaging, {

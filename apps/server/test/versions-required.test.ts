@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapeOf } from './fuzz/shape.ts';
-import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { addScheduledReport, bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 /**
  * Every edit of a versioned record requires the version it read (issue 18, item 5): a PATCH or PUT
@@ -29,6 +29,7 @@ for (const kind of testDatabaseKinds()) {
     beforeAll(async () => {
       ctx = await startTestApp(kind, { clockControl: true });
       headers = bearer(await login(ctx.app, 'admin@example.com'));
+      await addScheduledReport(ctx.app, headers);
       // One API token, so its edit has a version to require (the list's rows are users; a user's
       // row, GET /api/api-token/<user id>, carries their token's version).
       const me = (await ctx.app.inject({ method: 'GET', url: '/api/user', headers })).json().data.user;
