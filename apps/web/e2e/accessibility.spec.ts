@@ -69,7 +69,8 @@ for (const width of WIDTHS) {
   test(`axe at ${width} px: the sign-in page, every built screen and the public survey page have no serious or critical violation`, async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    // Every built screen, one after another (about 30, each run through axe): minutes on a two-core machine.
+    test.setTimeout(300_000);
     await page.setViewportSize({ width, height: 900 });
     const found: Found[] = [];
 
