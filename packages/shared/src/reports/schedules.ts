@@ -62,7 +62,8 @@ export const reportScheduleSchema = z.object({
   client_name: z.string().nullable(),
   name: z.string(),
   report: z.enum(SCHEDULED_REPORTS),
-  filters: performanceScheduleFiltersSchema,
+  // As answered: unknown keys dropped rather than refused (strict is for what a client sends).
+  filters: z.object(performanceScheduleFiltersSchema.shape),
   recipients: z.array(z.string()),
   frequency: z.enum(SCHEDULE_FREQUENCIES),
   weekday: z.string().nullable(),
