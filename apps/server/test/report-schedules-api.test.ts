@@ -129,6 +129,11 @@ for (const kind of testDatabaseKinds()) {
       expect(paused.json().data.next_send_at).toBeNull();
       const resumed = await send('PATCH', `${PATH}/${made.id}/status`, { status: 'active', updated_at: paused.json().data.updated_at });
       expect(resumed.json().data.status).toBe('active');
+      const archived = await send('PATCH', `${PATH}/${made.id}/status`, { status: 'inactive', updated_at: resumed.json().data.updated_at });
+      expect(archived.statusCode, archived.body).toBe(200);
+      const refused = await send('POST', `${PATH}/${made.id}/send`, {});
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().message).toMatch(/archived/);
       expect((await send('DELETE', `${PATH}/${made.id}`)).statusCode).toBe(204);
       expect((await send('GET', `${PATH}/${made.id}`)).statusCode).toBe(404);
       expect((await send('DELETE', `${PATH}/${made.id}`)).statusCode).toBe(404);

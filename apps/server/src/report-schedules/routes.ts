@@ -65,6 +65,8 @@ export const reportScheduleRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: idParamSchema, body: sendBody, response: { 200: dataEnvelope(sentSchema) } } },
     async (request) => {
       const row = await own(request, request.params.id);
+      // An archived schedule is kept for its history only; it is restored before it sends again.
+      if (row.status === 'inactive') throw new HttpError(409, `${row.name} is archived: restore it before sending it.`);
       const now = app.clock.now();
       const period = lastCompletePeriod(now, timingOf(row));
       const force = request.body?.force === true;
