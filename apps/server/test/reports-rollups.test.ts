@@ -214,7 +214,10 @@ for (const kind of testDatabaseKinds()) {
       const scope = scopes[0];
       if (!scope) throw new Error('no scope');
       const client = w.clients[0] ?? 0;
-      await db.execute(sql`delete from report_day_counts where client_id = ${client}`);
+      // Only the rebuilt range: the previous period the reports compare with lies before it.
+      await db.execute(
+        sql`delete from report_day_counts where client_id = ${client} and day between ${scope.from}::date and ${scope.to}::date`,
+      );
       const before = Object.fromEntries(await rollupCounts(db, scope, 'client'));
       expect(before[String(client)]).toBeUndefined();
       await rebuildReportCounts(db, { from: scope.from, to: scope.to, clientId: client });
