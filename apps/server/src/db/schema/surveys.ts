@@ -106,6 +106,11 @@ export const surveyProcessingItems = pgTable(
     status: text('status').$type<ProcessingItemStatus>().notNull().default('queued'),
     skipReason: text('skip_reason'),
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    /**
+     * Until when a send engine's batch holds the invitation (its lease, renewed while the batch is
+     * out; null once the outcome is written), so Send now refuses one being sent (pipeline/send.ts).
+     */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),

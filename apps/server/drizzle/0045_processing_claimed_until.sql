@@ -1,0 +1,1 @@
+ALTER TABLE "survey_processing_items" ADD COLUMN "claimed_until" timestamp with time zone;
