@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
+import { keepRenewed, RENEW_EVERY_MS } from './lease-renewal.ts';
 import type { BatchJobHandler, Clock, JobHandler, Jobs } from './types.ts';
 
 /**
  * The durable job queue on the `jobs` table (docs/decisions/028-job-queue.md). A worker claims a
  * batch of due jobs with `FOR UPDATE SKIP LOCKED` and a lease (`locked_until`), so several workers
  * (threads of one process or separate `npm run worker` processes) never take the same job; a job
- * whose lease ran out (its worker died) is taken again. A failure is retried with exponential
+ * whose lease ran out (its worker died) is taken again; while its worker runs it, the lease is
+ * renewed (docs/decisions/075-send-claims.md), so a long job is not. A failure is retried with exponential
  * back-off, then the job is `failed` with the error. Every time the queue compares is the clock's
  * now, passed as a parameter (never SQL `now()`), so tests move time instead of sleeping.
  */
@@ -66,6 +68,8 @@ export type QueueOptions = {
   workerId?: string;
   pollMs?: number;
   leaseMs?: number;
+  /** How often the lease of the jobs a pass holds is renewed while they run (real ms). */
+  renewEveryMs?: number;
   batchSize?: number;
   /** Where a handler's or a loop's unexpected error is reported. */
   onError?: (err: unknown, what: string) => void;
@@ -77,6 +81,7 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
   const workerId = options.workerId ?? randomUUID();
   const pollMs = options.pollMs ?? 500;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const renewEveryMs = options.renewEveryMs ?? RENEW_EVERY_MS;
   const defaultBatch = options.batchSize ?? 20;
   const onError = options.onError ?? (() => undefined);
   const handlers = new Map<string, { handler: JobHandler; batchSize: number; batch?: BatchJobHandler }>();
@@ -156,6 +161,34 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
     return true;
   }
 
+  /** Holds the claimed jobs' leases, from the clock's now, while their handlers run; a job finished is no longer renewed. */
+  function renewLeases(claimed: ClaimedJob[]) {
+    const ids = JSON.stringify(claimed.map((j) => j.id));
+    return keepRenewed(
+      () =>
+        db.execute(sql`
+          update jobs set locked_until = ${iso(new Date(clock.now().getTime() + leaseMs))}::timestamptz
+          where id in (select jsonb_array_elements_text(${ids}::jsonb)::bigint) and status = 'running' and locked_by = ${workerId}`),
+      renewEveryMs,
+      (err) => onError(err, `lease of ${claimed.length} ${claimed[0]?.queue ?? ''} jobs`),
+    );
+  }
+
+  /** Runs a queue's claimed jobs: as one batch when it has a batch handler, else (or when that threw) one by one. */
+  async function runClaimed(claimed: ClaimedJob[], handler: JobHandler, batch: BatchJobHandler | undefined, now: Date) {
+    if (batch && claimed.length > 1 && (await ranAsBatch(claimed, batch, now))) return;
+    for (const job of claimed) {
+      let error: unknown;
+      try {
+        await handler(job.payload, { id: job.id, attempts: job.attempts, now });
+      } catch (err) {
+        error = err ?? new Error('failed');
+        onError(err, `job ${job.queue}#${job.id}`);
+      }
+      await finish(job, error, now);
+    }
+  }
+
   /** One pass over every queue and loop; answers how much work was found. */
   async function pass(now: Date): Promise<{ jobs: number; work: number }> {
     let jobs = 0;
@@ -163,16 +196,12 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
     for (const [queue, { handler, batchSize, batch }] of handlers) {
       const claimed = await claim(queue, batchSize, now);
       jobs += claimed.length;
-      if (batch && claimed.length > 1 && (await ranAsBatch(claimed, batch, now))) continue;
-      for (const job of claimed) {
-        let error: unknown;
-        try {
-          await handler(job.payload, { id: job.id, attempts: job.attempts, now });
-        } catch (err) {
-          error = err ?? new Error('failed');
-          onError(err, `job ${job.queue}#${job.id}`);
-        }
-        await finish(job, error, now);
+      if (claimed.length === 0) continue;
+      const renewal = renewLeases(claimed);
+      try {
+        await runClaimed(claimed, handler, batch, now);
+      } finally {
+        await renewal.stop();
       }
     }
     for (const loop of loops) {

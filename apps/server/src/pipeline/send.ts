@@ -1,11 +1,13 @@
 import type { ProcessingItemStatus } from '@admin/shared';
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
 import { surveyProcessingItems } from '../db/schema/index.ts';
 import type { Messenger, OutboundMessage, SendResult } from '../messaging/send.ts';
 import { itemStatusOf } from './item-status.ts';
+import { keepRenewed, NO_RENEWAL, RENEW_EVERY_MS } from './lease-renewal.ts';
 import { backoffMs } from './queue.ts';
 import { type Claimed, detailsOf, messageOf, pausedOf } from './send-render.ts';
+import { createSweeps } from './send-sweeps.ts';
 import type { Clock, SurveySettingsAccess } from './types.ts';
 
 /**
@@ -14,17 +16,14 @@ import type { Clock, SurveySettingsAccess } from './types.ts';
  * them (messaging/invitation.ts) and sends them through the messenger, which checks opt-outs and
  * suppressions again and writes the NotificationLog row. The claim moves `scheduled_at` a lease
  * ahead, so a second worker does not see the batch as due, and a worker that dies leaves its
- * batch due again when the lease ends (at least once). Then reminders, then expiry.
+ * batch due again when the lease ends (at least once); `claimed_until` says the same to Send now,
+ * which refuses an invitation a batch holds, and is renewed while the batch is out
+ * (docs/decisions/075-send-claims.md). Then reminders, then expiry.
  */
 
 const DAY_MS = 86_400_000;
 /** How long a claimed invitation is its worker's before another may send it. */
 const LEASE_MS = 5 * 60_000;
-/**
- * Invitations the sweeps leave alone: Send test's (a test gets no reminder) and the demo data's,
- * whose story (answers, statuses) the seed wrote as of its own clock.
- */
-const SWEPT_NOT = sql`('manual_test', 'demo')`;
 /** How often the reminder and expiry sweeps run at most (clock time). */
 const SWEEP_EVERY_MS = 30_000;
 /** Attempts before a transport error leaves the invitation `failed`. */
@@ -37,35 +36,69 @@ export type SendEngine = {
   run(now: Date): Promise<number>;
   /**
    * Send now / Retry failed (Survey Processing): the invitations given, if `scheduled`, `queued`
-   * or `failed`, sent at once whatever their time; the others are left as they are and not answered.
+   * or `failed`, sent at once whatever their time; the others (and those a batch holds) are left
+   * as they are and not answered.
    */
   sendItemsNow(ids: number[]): Promise<SendOutcome[]>;
+  /** Of the invitations given, those a batch holds now (claimed, not yet sent): Send now refuses them. */
+  beingSent(ids: number[]): Promise<number[]>;
 };
+
+export type SendEngineOptions = {
+  batchSize?: number;
+  /** How often a batch's lease is renewed while it is out (real ms); null: never (the demo seed's transaction). */
+  renewEveryMs?: number | null;
+};
+
+/** The ids as a subquery's list, for statements over a batch. */
+const idList = (ids: number[]) => sql`(select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int)`;
 
 export function createSendEngine(
   db: Db,
   messenger: Messenger,
   clock: Clock,
   surveySettings: SurveySettingsAccess,
-  options: { batchSize?: number } = {},
+  options: SendEngineOptions = {},
 ): SendEngine {
   const batchSize = options.batchSize ?? 500;
+  const renewEveryMs = options.renewEveryMs === undefined ? RENEW_EVERY_MS : options.renewEveryMs;
   let lastSweep: number | null = null;
 
-  /** Claims due invitations (or the ones named), moving `scheduled_at` a lease ahead. */
+  /** Claims due invitations (or the ones named), moving `scheduled_at` and `claimed_until` a lease ahead. */
   async function claim(now: Date, ids: number[] | null): Promise<Claimed[]> {
     const at = now.toISOString();
+    const lease = new Date(now.getTime() + LEASE_MS).toISOString();
     const which = ids
-      ? sql`id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int) and status = 'scheduled' and scheduled_at <= ${at}::timestamptz`
+      ? sql`id in ${idList(ids)} and status = 'scheduled' and scheduled_at <= ${at}::timestamptz`
       : sql`status = 'scheduled' and scheduled_at <= ${at}::timestamptz`;
     const result = await db.execute(sql`
-      update survey_processing_items set scheduled_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz,
+      update survey_processing_items set scheduled_at = ${lease}::timestamptz, claimed_until = ${lease}::timestamptz,
         attempts = attempts + 1, updated_at = ${at}::timestamptz
       where id in (select id from survey_processing_items where ${which} order by scheduled_at limit ${batchSize} for update skip locked)
       returning id`);
     const claimed = rowsOf(result).map((r) => Number(r.id));
     if (claimed.length === 0) return [];
     return db.select().from(surveyProcessingItems).where(inArray(surveyProcessingItems.id, claimed)).orderBy(surveyProcessingItems.id);
+  }
+
+  /**
+   * Pushes the lease of a batch's invitations still held ahead, from the clock's now, every
+   * `renewEveryMs` until stopped, so a batch behind a slow transport is neither due again for
+   * another worker nor open to Send now. A failed renewal is tried again at the next tick (the
+   * batch's own writes report a database that stays down).
+   */
+  function renewLease(ids: number[]) {
+    if (renewEveryMs === null || renewEveryMs <= 0) return NO_RENEWAL;
+    return keepRenewed(
+      async () => {
+        const lease = new Date(clock.now().getTime() + LEASE_MS).toISOString();
+        await db.execute(sql`
+          update survey_processing_items set scheduled_at = ${lease}::timestamptz, claimed_until = ${lease}::timestamptz
+          where id in ${idList(ids)} and status = 'scheduled' and claimed_until is not null`);
+      },
+      renewEveryMs,
+      () => undefined,
+    );
   }
 
   /**
@@ -102,7 +135,7 @@ export function createSendEngine(
       await db.execute(sql`
         update survey_processing_items i set status = v.status, channel = v.channel, last_error = v.error,
           skip_reason = coalesce(v.skip, i.skip_reason), scheduled_at = v.scheduled, sent_at = coalesce(v.sent, i.sent_at),
-          expires_at = coalesce(v.expires, i.expires_at), next_reminder_at = v.reminder, updated_at = ${now.toISOString()}::timestamptz
+          expires_at = coalesce(v.expires, i.expires_at), next_reminder_at = v.reminder, claimed_until = null, updated_at = ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${values}::jsonb) as v(id int, status text, channel text, error text, skip text, scheduled timestamptz, sent timestamptz, expires timestamptz, reminder timestamptz)
         where i.id = v.id and i.status = 'scheduled'`);
     }
@@ -111,6 +144,20 @@ export function createSendEngine(
   /** Sends claimed invitations as one batch (with the e-mail → SMS fallback) and records how each ended. */
   async function sendClaimed(items: Claimed[], now: Date): Promise<SendOutcome[]> {
     if (items.length === 0) return [];
+    const renewal = renewLease(items.map((item) => item.id));
+    let outcomes: Awaited<ReturnType<typeof sendHeld>>;
+    try {
+      outcomes = await sendHeld(items, now);
+    } finally {
+      // Stopped before the outcomes are written (or when the batch failed), so no renewal follows them.
+      await renewal.stop();
+    }
+    await record(outcomes, now);
+    return outcomes.map((o) => ({ itemId: o.id, status: o.status, error: o.error, notificationId: o.notificationId }));
+  }
+
+  /** The messages of a claimed batch sent, and how each ended (to be recorded). */
+  async function sendHeld(items: Claimed[], now: Date) {
     const d = await detailsOf(db, surveySettings, items);
     const channels = items.map((item) => item.channel);
     const paused = items.map((item) => pausedOf(item, d));
@@ -133,7 +180,7 @@ export function createSendEngine(
         channels[i] = 'sms';
       });
     }
-    const outcomes = items.map((item, i) => {
+    return items.map((item, i) => {
       const result = results[i] ?? null;
       const message = messages[i];
       const error = result ? result.error : typeof message === 'string' ? message : null;
@@ -159,8 +206,6 @@ export function createSendEngine(
         notificationId: result?.id ?? null,
       };
     });
-    await record(outcomes, now);
-    return outcomes.map((o) => ({ itemId: o.id, status: o.status, error: o.error, notificationId: o.notificationId }));
   }
 
   /** The messages that could be made, sent in one batch; null where there was none. */
@@ -171,54 +216,7 @@ export function createSendEngine(
     return messages.map((m) => (typeof m === 'string' ? null : (sent[k++] ?? null)));
   }
 
-  /**
-   * Reminders due (`next_reminder_at` passed, read from its partial index): sent, unanswered, not
-   * expired. Each one counted moves the next due time on by the survey's interval, or clears it
-   * when the survey's count is reached.
-   */
-  async function remind(now: Date): Promise<number> {
-    const at = now.toISOString();
-    const result = await db.execute(sql`
-      update survey_processing_items i set reminders_sent = i.reminders_sent + 1, updated_at = ${at}::timestamptz,
-        next_reminder_at = case when i.reminders_sent + 1 < s.reminder_count
-          then i.sent_at + make_interval(days => s.reminder_interval_days * (i.reminders_sent + 2)) end
-      from surveys s
-      where s.id = i.survey_id and i.id in (
-        select p.id from survey_processing_items p
-        where p.next_reminder_at <= ${at}::timestamptz and p.next_reminder_at is not null
-          and p.status in ('sent', 'delivered', 'opened', 'reminded')
-          and p.source not in ${SWEPT_NOT}
-          and p.expires_at > ${at}::timestamptz
-          -- Paused or archived since the send: no reminder until active again.
-          and exists (select 1 from surveys ps join clients pc on pc.id = ps.client_id
-            where ps.id = p.survey_id and ps.status = 'active' and pc.status = 'active')
-          and not exists (select 1 from survey_responses r where r.processing_item_id = p.id)
-        order by p.next_reminder_at, p.id limit ${batchSize} for update of p skip locked)
-      returning i.id`);
-    const ids = rowsOf(result).map((r) => Number(r.id));
-    if (ids.length === 0) return 0;
-    const items = await db.select().from(surveyProcessingItems).where(inArray(surveyProcessingItems.id, ids));
-    const d = await detailsOf(db, surveySettings, items);
-    const results = await sendAll(items.map((item) => messageOf(item, item.channel, 'survey_reminder', d, messenger)));
-    const reminded = items.filter((_item, i) => results[i]?.status === 'sent').map((item) => item.id);
-    if (reminded.length > 0) {
-      // Only what still waits: one answered (or opened) while its reminder went out keeps that status.
-      await db
-        .update(surveyProcessingItems)
-        .set({ status: 'reminded', updatedAt: now })
-        .where(and(inArray(surveyProcessingItems.id, reminded), inArray(surveyProcessingItems.status, ['sent', 'delivered'])));
-    }
-    return ids.length;
-  }
-
-  /** Links past `expires_at` that were never answered (the statuses written out, so the expiry index's condition matches). */
-  async function expire(now: Date): Promise<void> {
-    const at = now.toISOString();
-    await db.execute(sql`
-      update survey_processing_items set status = 'expired', next_reminder_at = null, updated_at = ${at}::timestamptz
-      where status in ('scheduled', 'sent', 'delivered', 'opened', 'reminded') and expires_at <= ${at}::timestamptz
-        and source not in ${SWEPT_NOT} and (scheduled_at is null or scheduled_at <= ${at}::timestamptz)`);
-  }
+  const sweeps = createSweeps(db, messenger, surveySettings, batchSize, sendAll);
 
   return {
     async run(now) {
@@ -227,17 +225,25 @@ export function createSendEngine(
       const drained = sent.length < batchSize;
       if (!drained || (lastSweep !== null && Math.abs(now.getTime() - lastSweep) < SWEEP_EVERY_MS)) return sent.length;
       lastSweep = now.getTime();
-      const reminded = await remind(now);
-      await expire(now);
+      const reminded = await sweeps.remind(now);
+      await sweeps.expire(now);
       return sent.length + reminded;
     },
     async sendItemsNow(ids) {
       if (ids.length === 0) return [];
       const now = clock.now();
+      // Not one a batch holds: it is going out already, and taking it here would send it twice. A
+      // batch claiming it after this update finds it claimed here (or due no more), so one of the two sends.
       await db
         .update(surveyProcessingItems)
-        .set({ status: 'scheduled', scheduledAt: now, attempts: 0, updatedAt: now })
-        .where(and(inArray(surveyProcessingItems.id, ids), inArray(surveyProcessingItems.status, ['scheduled', 'queued', 'failed'])));
+        .set({ status: 'scheduled', scheduledAt: now, claimedUntil: null, attempts: 0, updatedAt: now })
+        .where(
+          and(
+            inArray(surveyProcessingItems.id, ids),
+            inArray(surveyProcessingItems.status, ['scheduled', 'queued', 'failed']),
+            or(isNull(surveyProcessingItems.claimedUntil), lte(surveyProcessingItems.claimedUntil, now)),
+          ),
+        );
       // A batch at a time; an item a transport error put back for later is not claimed again here.
       const outcomes: SendOutcome[] = [];
       for (;;) {
@@ -245,6 +251,20 @@ export function createSendEngine(
         if (claimed.length === 0) return outcomes;
         outcomes.push(...(await sendClaimed(claimed, now)));
       }
+    },
+    async beingSent(ids) {
+      if (ids.length === 0) return [];
+      const held = await db
+        .select({ id: surveyProcessingItems.id })
+        .from(surveyProcessingItems)
+        .where(
+          and(
+            inArray(surveyProcessingItems.id, ids),
+            eq(surveyProcessingItems.status, 'scheduled'),
+            gt(surveyProcessingItems.claimedUntil, clock.now()),
+          ),
+        );
+      return held.map((h) => h.id);
     },
   };
 }

@@ -62,7 +62,8 @@ export async function seedFeeds(db: Db, options: { publicBaseUrl: string; anchor
   const { anchor } = options;
   const clock = movableClock(anchor);
   const messenger = createMessenger(db, demoOutbox(options.publicBaseUrl), { now: () => clock.now() });
-  const engine = createSendEngine(db, messenger, clock, surveySettingsOn(db));
+  // No lease renewal: the engine runs inside the seed's one transaction, which no other worker sees.
+  const engine = createSendEngine(db, messenger, clock, surveySettingsOn(db), { renewEveryMs: null });
   // An SFTP password needs the server's key (none on PostgreSQL without SECRET_KEY): then no SFTP feed.
   const canEncrypt = options.secrets.encrypt('demo') !== null;
   const [uploader] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'staff@example.com')).limit(1);

@@ -27,6 +27,8 @@ const config = { labels };
 const detailAnswer = { 200: dataEnvelope(processingItemDetailSchema) };
 /** Statuses a send can be (re)scheduled from: not gone out yet, and with a contact to send to. */
 const SCHEDULABLE: ProcessingItemStatus[] = ['queued', 'scheduled', 'failed'];
+/** Send now's answer when a worker's batch holds the invitation: sending it here too would send it twice. */
+const BEING_SENT = 'This invitation is being sent right now: reload it in a moment to see how it went.';
 
 /**
  * Survey Processing: read-mostly over the invitations (survey_processing_items). The list, export,
@@ -126,7 +128,8 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
         request,
         item,
         UNSENT_STATUSES,
-        { status: 'skipped_manual', skipReason: note, scheduledAt: null },
+        // A batch that holds it writes nothing over a cancel (pipeline/send.ts), so it is no longer held.
+        { status: 'skipped_manual', skipReason: note, scheduledAt: null, claimedUntil: null },
         { action: 'survey_processing.cancel', message: `Cancelled invitation ${item.id}: ${note}` },
       );
     },
@@ -134,11 +137,15 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * Sends the invitation at once through the send engine (`app.sendEngine.sendItemsNow`, which
-   * takes it only from `allowed` statuses), audits how it went and answers the invitation as it now is.
+   * takes it only from `allowed` statuses and never while a worker's batch holds it), audits how it
+   * went and answers the invitation as it now is.
    */
   async function sendNow(request: FastifyRequest, item: ProcessingItemDetail, action: string, what: string) {
     const [outcome] = await app.sendEngine.sendItemsNow([item.id]);
-    if (!outcome) throw conflict('This invitation changed meanwhile: reload it and try again.');
+    if (!outcome) {
+      await refuseBeingSent(item.id);
+      throw conflict('This invitation changed meanwhile: reload it and try again.');
+    }
     const after = await itemOf(item.id);
     await request.audit({
       action,
@@ -150,6 +157,11 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       after: { status: outcome.status, error: outcome.error, notification_id: outcome.notificationId },
     });
     return { data: after };
+  }
+
+  /** 409 when a worker's batch holds the invitation (claimed, not yet sent). */
+  async function refuseBeingSent(id: number) {
+    if ((await app.sendEngine.beingSent([id])).length > 0) throw conflict(BEING_SENT);
   }
 
   // Send now: a queued, scheduled or failed invitation goes out at once, whatever its time.
@@ -174,6 +186,8 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
       const item = await itemOf(request.params.id);
       const fixable = [...UNSENT_STATUSES];
       requireStatus(item, fixable, 'Fix contact');
+      // Fixed while its batch is out, the invitation would go to the old contact and Send now be refused.
+      await refuseBeingSent(item.id);
       const { email, phone } = request.body;
       // The channel follows the contact fixed: a phone alone sends a text, an e-mail alone an e-mail.
       const channel =
