@@ -10,6 +10,7 @@ export * from './logs.ts';
 export * from './notification-attachments.ts';
 export * from './notifications.ts';
 export * from './personnel.ts';
+export * from './personnel-match-keys.ts';
 export * from './pipeline.ts';
 export * from './preferences.ts';
 export * from './report-counts.ts';

@@ -26,8 +26,17 @@ export const personnel = pgTable(
     mergedIntoId: integer('merged_into_id').references((): AnyPgColumn => personnel.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // The duplicate finder's match keys, kept by the database on every write whoever writes
+    // (docs/decisions/074-merge-match-keys.md); each is its personnel_client_norm_*_idx expression.
+    nameKey: text('name_key').generatedAlwaysAs(sql`regexp_replace(lower(first_name || last_name), '[^a-z]', '', 'g')`),
+    emailKey: text('email_key').generatedAlwaysAs(sql`lower(email)`),
+    phoneKey: text('phone_key').generatedAlwaysAs(sql`right(regexp_replace(phone, '[^0-9]', '', 'g'), 10)`),
+    codeKey: text('code_key').generatedAlwaysAs(sql`regexp_replace(lower(employee_code), '[^a-z0-9]', '', 'g')`),
   },
   (t) => [
+    ...(['nameKey', 'emailKey', 'phoneKey', 'codeKey'] as const).map((k) =>
+      index(`personnel_client_${t[k].name}_idx`).on(t.clientId, t[k]).where(sql`${t.mergedIntoId} is null and ${t[k]} <> ''`),
+    ),
     index('personnel_client_name_idx').on(t.clientId, sql`lower(${t.lastName} || ' ' || ${t.firstName})`, t.id),
     uniqueIndex('personnel_client_code_uq').on(t.clientId, sql`lower(${t.employeeCode})`).where(sql`${t.employeeCode} is not null`),
     // The duplicate finder's match keys (see NORMALISED in modules/personnel-merge), indexed so

@@ -17,7 +17,8 @@ import { listRoutes } from '../../kit/list-routes.ts';
 import { fieldsRefused } from '../../lib/http-error.ts';
 import { countHistory, listHistory } from './history.ts';
 import { applyMerge, type MergePlan, planMerge } from './merge.ts';
-import { assertClientPeople, dismissGroup, findGroups } from './repository.ts';
+import { assertClientPeople, dismissGroup } from './repository.ts';
+import { findGroups } from './suggestions.ts';
 
 const labels = MERGE_REQUEST_LABELS;
 /** Routes with a body carry the panel's labels, so the input guard names refused fields by them (plugins/input-guard.ts). */
