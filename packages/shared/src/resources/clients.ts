@@ -46,7 +46,7 @@ export const MODULE_LABELS: Record<(typeof MODULES)[number], string> = {
 };
 export const MODULE_OPTIONS = MODULES.map((m) => ({ value: m, label: MODULE_LABELS[m] }));
 
-/** IANA time zones known to the runtime (Node 20 and every current browser). */
+/** IANA time zones known to the runtime (Node 22 and 24, and every current browser). */
 export const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 /** A client as one record path answers it (`GET /api/clients/7`) and the session keeps it. */
