@@ -175,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     workers: config.workers,
     ingest: { secrets, allowPrivateHosts: config.sftpAllowPrivate, providers: config.providers },
+    retention: config.retention,
   });
   await app.register(errorsPlugin, { indexHtml: readIndexHtml(config.webDistDir) });
   await app.register(corsPlugin, { origins: config.corsOrigins });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type RetentionConfig, retentionEnv, retentionOf } from './housekeeping/retention.ts';
 
 /**
  * The only reader of the environment (docs/conventions.md, rule 11). Every variable is optional and
@@ -94,6 +95,8 @@ const envSchema = z.object({
   WORKERS: booleanFlag.optional(),
   // Browser tests move the server's clock through /api/test-clock (docs/decisions/030-test-clock.md); never in production.
   CLOCK_CONTROL: booleanFlag.optional(),
+  // How long the housekeeping job keeps old rows (apps/server/src/housekeeping, docs/decisions/073-housekeeping.md).
+  ...retentionEnv,
 });
 
 /**
@@ -179,6 +182,8 @@ export type Config = {
   workers: boolean;
   /** Whether `/api/test-clock` exists, letting a signed-in administrator move the pipeline's clock (browser tests only). */
   clockControl: boolean;
+  /** Days each kind of old row is kept before the housekeeping job removes it; null keeps them forever. */
+  retention: RetentionConfig;
 };
 
 export class ConfigError extends Error {}
@@ -240,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     workers: e.WORKERS ?? true,
     clockControl: e.CLOCK_CONTROL ?? false,
+    retention: retentionOf(e),
   };
 }
 

@@ -1,7 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createMessenger } from './messaging/send.ts';
-import { callLogPruning } from './modules/api-endpoints/prune.ts';
 import { surveySettingsOn } from './modules/survey-settings/repository.ts';
 import { registerMakeTestimonial } from './modules/testimonials/make.ts';
 import { systemClock } from './pipeline/clock.ts';
@@ -30,14 +29,20 @@ async function main() {
   await database.migrate();
   const messenger = createMessenger(database.db, config.messaging, { now: () => systemClock.now() });
   const queue = createQueue(database.db, systemClock, { onError: (err, what) => console.error(`pipeline: ${what} failed`, err) });
-  installWorkers(queue, database.db, messenger, systemClock, surveySettingsOn(database.db), {
-    secrets: secretBox(config),
-    allowPrivateHosts: config.sftpAllowPrivate,
-    providers: config.providers,
-    batchSize: batchSizeFor(database.kind),
-  });
-  // The ingest call log's retention (the server's workers add it in the api-endpoints module).
-  queue.addLoop(callLogPruning(database.db));
+  installWorkers(
+    queue,
+    database.db,
+    messenger,
+    systemClock,
+    surveySettingsOn(database.db),
+    {
+      secrets: secretBox(config),
+      allowPrivateHosts: config.sftpAllowPrivate,
+      providers: config.providers,
+      batchSize: batchSizeFor(database.kind),
+    },
+    { retention: config.retention },
+  );
   registerMakeTestimonial(queue, database.db);
   queue.start();
   console.log(`Pipeline worker started (${config.database.kind === 'pg' ? 'PostgreSQL server' : 'embedded database'})`);

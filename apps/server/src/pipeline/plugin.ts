@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { RetentionConfig } from '../housekeeping/retention.ts';
 import { createForeground } from './foreground.ts';
 import { batchSizeFor, releaseStaleLeases } from './ingest/run-store.ts';
 import { createQueue, type Queue } from './queue.ts';
@@ -24,8 +25,8 @@ const FOREGROUND_WAIT_MS = 250;
  * The pipeline in the app: `app.clock`, `app.jobs`, and the workers, started when the server is
  * ready unless the configuration says `WORKERS=0` (then `npm run worker` runs them alone).
  */
-export const pipelinePlugin = fp<{ clock: Clock; workers: boolean; ingest: Omit<IngestOptions, 'batchSize'> }>(
-  async (app, { clock, workers, ingest }) => {
+export const pipelinePlugin = fp<{ clock: Clock; workers: boolean; ingest: Omit<IngestOptions, 'batchSize'>; retention: RetentionConfig }>(
+  async (app, { clock, workers, ingest, retention }) => {
     app.decorate('clock', clock);
     const queue = createQueue(app.db, clock, { onError: (err, what) => app.log.error({ err }, `pipeline: ${what} failed`) });
     app.decorate('jobs', queue);
@@ -39,11 +40,19 @@ export const pipelinePlugin = fp<{ clock: Clock; workers: boolean; ingest: Omit<
     }
     app.decorate(
       'sendEngine',
-      installWorkers(queue, app.db, app.messenger, clock, app.surveySettings, {
-        ...ingest,
-        batchSize: batchSizeFor(app.database.kind),
-        ...(pause ? { pause } : {}),
-      }),
+      installWorkers(
+        queue,
+        app.db,
+        app.messenger,
+        clock,
+        app.surveySettings,
+        {
+          ...ingest,
+          batchSize: batchSizeFor(app.database.kind),
+          ...(pause ? { pause } : {}),
+        },
+        { retention },
+      ),
     );
     // A lone process on the embedded database: the runs it finds held were its own before it stopped.
     if (app.database.kind === 'pglite') app.addHook('onReady', () => releaseStaleLeases(app.db));

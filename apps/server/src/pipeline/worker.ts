@@ -1,6 +1,8 @@
 import { installAlerts } from '../alerts/install.ts';
 import type { ProvidersConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { installHousekeeping } from '../housekeeping/job.ts';
+import type { RetentionConfig } from '../housekeeping/retention.ts';
 import { installListings } from '../listings/install.ts';
 import type { Messenger } from '../messaging/send.ts';
 import { reportScheduleLoop } from '../report-schedules/loop.ts';
@@ -32,8 +34,8 @@ export type IngestOptions = {
 /**
  * What a worker runs, the same in the server process (`npm start`) and alone (`npm run worker`):
  * the feed-run loop (admits received files, resumes runs whose worker stopped), the send engine as
- * a loop on each poll, and the SFTP pull jobs. Other parts register their queues' handlers on
- * `app.jobs` (the queue) themselves.
+ * a loop on each poll, the SFTP pull jobs and the daily housekeeping job. Other parts register
+ * their queues' handlers on `app.jobs` (the queue) themselves.
  */
 export function installWorkers(
   queue: Queue,
@@ -42,7 +44,7 @@ export function installWorkers(
   clock: Clock,
   surveySettings: SurveySettingsAccess,
   ingest: IngestOptions,
-  options: { sendBatchSize?: number } = {},
+  options: { sendBatchSize?: number; retention: RetentionConfig },
 ): SendEngine {
   const runDeps = { db, clock, batchSize: ingest.batchSize, ...(ingest.pause ? { pause: ingest.pause } : {}) };
   queue.addLoop(feedRunLoop(runDeps));
@@ -57,5 +59,6 @@ export function installWorkers(
   queue.addLoop(kpiCompaction(db));
   queue.addLoop(reportCompaction(db));
   queue.addLoop(reportScheduleLoop(db, messenger));
+  installHousekeeping(queue, db, options.retention, ingest.pause ? { pause: ingest.pause } : {});
   return engine;
 }

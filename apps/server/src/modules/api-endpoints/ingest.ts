@@ -52,7 +52,7 @@ function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
  * (403), the endpoint's allowed IPs (403), 423 when paused, a rate limit per endpoint (429 with
  * Retry-After), then the rows through the endpoint's `api` feed (`runFeed`: normalize, row errors,
  * `admitRows`). Every call that got past its credential is logged in `api_call_logs` (API
- * Managers' recent calls, pruned by prune.ts); a call refused before is counted in its address's
+ * Managers' recent calls, pruned by housekeeping/prune.ts); a call refused before is counted in its address's
  * refusal summary (refusals.ts) and may be throttled before any lookup.
  *
  * The rate limit is a fixed one-minute window kept in this process's memory: with several API

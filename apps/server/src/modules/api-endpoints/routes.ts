@@ -29,7 +29,6 @@ import { validated } from '../../kit/validated.ts';
 import { fieldsRefused, HttpError, notFound } from '../../lib/http-error.ts';
 import { validateFile } from '../../pipeline/ingest/run.ts';
 import { ingestRoutes } from './ingest.ts';
-import { callLogPruning } from './prune.ts';
 import { countEndpoints, findEndpoint, listEndpoints, recentCalls } from './repository.ts';
 import { saveEndpoint } from './save.ts';
 
@@ -81,8 +80,6 @@ async function checkLinks(app: FastifyInstance, location: { id: string; clientId
  */
 export const apiEndpointRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(ingestRoutes);
-  // The call log's retention, run by this process's workers (and by `npm run worker`, worker.ts).
-  app.jobs.addLoop(callLogPruning(app.db));
   const path = apiEndpointResource.path;
   const scopeOf = (request: { auth: { user: { currentClientId: number | null } } | null }, q: ApiEndpointListQuery) =>
     clientScopeOf(q.client, request.auth?.user.currentClientId ?? null);
