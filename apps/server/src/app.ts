@@ -260,6 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       publicUrls: config.publicUrls,
       retiredMasterEmail: config.retiredMasterEmail,
       cookieDomain: config.cookieDomain,
+      apiCallLogRetentionDays: config.retention.apiCallLogsDays,
     });
   return app;
 }

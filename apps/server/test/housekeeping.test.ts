@@ -1,4 +1,7 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { apiCallLogs, apiRefusalSummaries, jobs, loginAttempts, loginRefusalSummaries, systemLogs } from '../src/db/schema/index.ts';
@@ -6,6 +9,7 @@ import { HOUSEKEEPING_QUEUE, installHousekeeping, nextRunAfter } from '../src/ho
 import type { RetentionConfig } from '../src/housekeeping/retention.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { createQueue } from '../src/pipeline/queue.ts';
+import { spaPlugin } from '../src/plugins/spa.ts';
 import { startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 const DAY = 86_400_000;
@@ -263,3 +267,21 @@ for (const kind of testDatabaseKinds()) {
     });
   });
 }
+
+describe('API Managers hears the call log retention', () => {
+  it('from /runtime-config.js, null when calls are kept forever', async () => {
+    for (const days of [90, null]) {
+      const app = Fastify({ logger: false });
+      await app.register(spaPlugin, {
+        distDir: join(tmpdir(), 'no-console-built'),
+        publicUrls: { api: '', reputation: '', identity: '' },
+        retiredMasterEmail: 'master@example.com',
+        cookieDomain: null,
+        apiCallLogRetentionDays: days,
+      });
+      const res = await app.inject({ method: 'GET', url: '/runtime-config.js' });
+      expect(res.body).toContain(`"apiCallLogRetentionDays":${days}`);
+      await app.close();
+    }
+  });
+});

@@ -9,14 +9,22 @@ import type { Config } from '../config.ts';
  * browser path (history-mode routing), and `/runtime-config.js` telling the browser which hosts
  * to call. The config is a script file, not inline, so the CSP can forbid inline scripts.
  */
-export const spaPlugin = fp<{ distDir: string; publicUrls: Config['publicUrls']; retiredMasterEmail: string; cookieDomain: string | null }>(
-  async (app, { distDir, publicUrls, retiredMasterEmail, cookieDomain }) => {
+export const spaPlugin = fp<{
+  distDir: string;
+  publicUrls: Config['publicUrls'];
+  retiredMasterEmail: string;
+  cookieDomain: string | null;
+  /** API Managers says how long calls are kept (API_CALL_LOGS_RETENTION_DAYS); null: forever. */
+  apiCallLogRetentionDays: number | null;
+}>(
+  async (app, { distDir, publicUrls, retiredMasterEmail, cookieDomain, apiCallLogRetentionDays }) => {
     const runtimeConfig = `window.__ADMIN_CONFIG__ = ${JSON.stringify({
       apiBaseUrl: publicUrls.api,
       reputationBaseUrl: publicUrls.reputation,
       identityBaseUrl: publicUrls.identity,
       retiredMasterEmail,
       cookieDomain,
+      apiCallLogRetentionDays,
     })};\n`;
     app.get('/runtime-config.js', { config: { access: 'public' } }, async (_request, reply) => {
       return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(runtimeConfig);

@@ -5,6 +5,8 @@ export type RuntimeConfig = {
   identityBaseUrl: string;
   retiredMasterEmail: string;
   cookieDomain: string | null;
+  /** Days the server keeps ingest API calls (API_CALL_LOGS_RETENTION_DAYS); null: forever; undefined: not said (dev server). */
+  apiCallLogRetentionDays: number | null | undefined;
 };
 
 declare global {
@@ -21,5 +23,6 @@ export function runtimeConfig(): RuntimeConfig {
     identityBaseUrl: c.identityBaseUrl ?? '',
     retiredMasterEmail: (c.retiredMasterEmail ?? 'master@example.com').toLowerCase(),
     cookieDomain: c.cookieDomain ?? null,
+    apiCallLogRetentionDays: c.apiCallLogRetentionDays,
   };
 }

@@ -9,7 +9,16 @@ import { defineResource } from '../api/resource.ts';
  * list and the export both write in SQL (ISO times, `type#id` entities).
  */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export const LOG_SERVICES = ['api', 'auth', 'feed-worker', 'sender', 'reputation-sync', 'listings-scan', 'reports'] as const;
+export const LOG_SERVICES = [
+  'api',
+  'auth',
+  'feed-worker',
+  'sender',
+  'reputation-sync',
+  'listings-scan',
+  'reports',
+  'housekeeping',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const systemLogSchema = z.object({

@@ -14,6 +14,13 @@ const path = apiEndpointResource.path;
 /** The endpoint's full URL: the API's own origin (the console's when the API is served with it). */
 export const ingestUrl = (row: ApiEndpoint) => `${runtimeConfig().apiBaseUrl || window.location.origin}${row.ingest_path}`;
 
+/** How long the server keeps calls: its API_CALL_LOGS_RETENTION_DAYS (null: forever), or the shared default when it did not say. */
+function callsKept(said: number | null | undefined): string {
+  const days = said === undefined ? API_CALL_LOG_RETENTION_DAYS : said;
+  if (days === null) return 'Calls are kept until removed.';
+  return `Calls are kept ${days} day${days === 1 ? '' : 's'}.`;
+}
+
 export function RecentCalls({ row }: { row: ApiEndpoint }) {
   const calls = useQuery({ queryKey: [path, row._id, 'calls'], queryFn: () => api.get<{ data: ApiCall[] }>(`${path}/${row._id}/calls`) });
   if (calls.isPending) return <Text size="sm">Loading…</Text>;
@@ -21,7 +28,7 @@ export function RecentCalls({ row }: { row: ApiEndpoint }) {
   const note = (
     <Text size="sm" c="dimmed">
       Calls refused before any credential (no token, an unknown or unusable token, a wrong webhook secret) are not listed: System Logs
-      counts them per caller address. Calls are kept {API_CALL_LOG_RETENTION_DAYS} days.
+      counts them per caller address. {callsKept(runtimeConfig().apiCallLogRetentionDays)}
     </Text>
   );
   if (calls.data.data.length === 0)
