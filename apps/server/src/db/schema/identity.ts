@@ -85,7 +85,11 @@ export const loginAttempts = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   // The throttle reads one address's attempts within the window: one range of this index.
-  (t) => [index('login_attempts_ip_at_idx').on(t.ip, t.at)],
+  (t) => [
+    index('login_attempts_ip_at_idx').on(t.ip, t.at),
+    // The housekeeping job's range of old attempts (housekeeping/prune.ts).
+    index('login_attempts_at_idx').on(t.at),
+  ],
 );
 
 /**
@@ -109,5 +113,5 @@ export const loginRefusalSummaries = pgTable(
     firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
     lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.ip, t.windowStart] })],
+  (t) => [primaryKey({ columns: [t.ip, t.windowStart] }), index('login_refusal_summaries_window_idx').on(t.windowStart)],
 );

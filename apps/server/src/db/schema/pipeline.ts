@@ -51,6 +51,8 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_due_idx').on(t.queue, t.status, t.runAt),
     uniqueIndex('jobs_singleton_uq').on(t.singletonKey).where(sql`${t.status} in ('pending', 'running') and ${t.singletonKey} is not null`),
+    // The housekeeping job's range of ended jobs (housekeeping/prune.ts).
+    index('jobs_finished_idx').on(t.finishedAt).where(sql`${t.status} in ('done', 'failed')`),
   ],
 );
 
@@ -127,7 +129,7 @@ export const apiCallLogs = pgTable(
   },
   (t) => [
     index('api_call_logs_location_received_idx').on(t.locationId, t.receivedAt),
-    // The retention prune's range (modules/api-endpoints/prune.ts).
+    // The housekeeping job's range (housekeeping/prune.ts).
     index('api_call_logs_received_idx').on(t.receivedAt),
   ],
 );
