@@ -103,7 +103,8 @@ export function createSendEngine(
 
   /**
    * The item columns an outcome sets, written for the whole batch in one statement; only to items
-   * still claimed (`scheduled`), so one cancelled on screen while its batch was out stays cancelled.
+   * still claimed (`scheduled`), so one cancelled on screen while its batch was out stays cancelled;
+   * the claim ends (`claimed_until` cleared).
    */
   async function record(
     rows: {
@@ -233,7 +234,8 @@ export function createSendEngine(
       if (ids.length === 0) return [];
       const now = clock.now();
       // Not one a batch holds: it is going out already, and taking it here would send it twice. A
-      // batch claiming it after this update finds it claimed here (or due no more), so one of the two sends.
+      // worker may still claim it between this update and the claim below; whichever claim comes
+      // first holds it, and the other finds it no longer due, so exactly one of the two sends it.
       await db
         .update(surveyProcessingItems)
         .set({ status: 'scheduled', scheduledAt: now, claimedUntil: null, attempts: 0, updatedAt: now })
