@@ -294,6 +294,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demoData: false,
     workers: false,
     sftpAllowPrivate: true,
+    // One key for every test app and the run's seeded template, so the demo feeds' stored SFTP
+    // passwords open in every copy (an in-memory database would otherwise draw a key of its own).
+    secretKey: 'test-secret-key-of-at-least-32-characters',
     ...overrides,
   };
 }

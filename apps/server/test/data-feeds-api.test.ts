@@ -39,7 +39,7 @@ for (const kind of testDatabaseKinds()) {
       });
 
     beforeAll(async () => {
-      ctx = await startTestApp(kind, { secretKey: 'test-secret-key-of-at-least-32-characters' });
+      ctx = await startTestApp(kind);
       headers = bearer(await login(ctx.app, 'admin@example.com'));
       const surveys = (await send('GET', '/api/surveys?status=active&perPage=50')).json().data as { id: number; location_ids: string[] }[];
       const survey = surveys.find((s) => s.location_ids.length > 0);

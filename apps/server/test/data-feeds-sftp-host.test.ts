@@ -32,7 +32,7 @@ for (const kind of testDatabaseKinds()) {
         ctx.app.inject({ method, url, headers, payload });
 
       beforeAll(async () => {
-        ctx = await startTestApp(kind, { secretKey: 'test-secret-key-of-at-least-32-characters', sftpAllowPrivate: allowPrivate });
+        ctx = await startTestApp(kind, { sftpAllowPrivate: allowPrivate });
         headers = bearer(await login(ctx.app, 'admin@example.com'));
         const surveys = (await ctx.app.inject({ method: 'GET', url: '/api/surveys?status=active&perPage=50', headers })).json().data as {
           id: number;

@@ -54,7 +54,7 @@ for (const kind of testDatabaseKinds()) {
     };
 
     beforeAll(async () => {
-      ctx = await startTestApp(kind, { secretKey: 'test-secret-key-of-at-least-32-characters' });
+      ctx = await startTestApp(kind);
       headers = bearer(await login(ctx.app, 'admin@example.com'));
       sftp = await startSftpServer(dir, { username: 'feeds', password: 'open-sesame' });
       const surveys = (await send('GET', '/api/surveys?status=active&perPage=50')).json().data as { id: number; location_ids: string[] }[];

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../src/config.ts';
 import type { Database, Db } from '../src/db/client.ts';
 import { dataFeedRuns, surveyProcessingItems } from '../src/db/schema/index.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
@@ -8,9 +7,8 @@ import { processRun } from '../src/pipeline/ingest/process.ts';
 import { startRun } from '../src/pipeline/ingest/run.ts';
 import { markReceived, newLease, openRun, RUN_LEASE_MS, stageBatch } from '../src/pipeline/ingest/run-store.ts';
 import { feedRunLoop } from '../src/pipeline/ingest/runs-loop.ts';
-import { seedDemoData } from '../src/seed/demo.ts';
 import { insertTestFeed } from './feed-fixture.ts';
-import { openTestDatabase, testDatabaseKinds } from './helpers.ts';
+import { openDemoDatabase, testDatabaseKinds } from './helpers.ts';
 
 const records = (tag: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({
@@ -45,8 +43,7 @@ for (const kind of testDatabaseKinds()) {
   describe(`Feed run leases (${kind})`, () => {
     let database: Database;
     beforeAll(async () => {
-      database = await openTestDatabase(kind);
-      await seedDemoData(database.db, testConfig({ demoData: true }));
+      database = await openDemoDatabase(kind);
     });
     afterAll(() => database?.close());
 

@@ -81,6 +81,15 @@ function pgliteDump(which: 'migrated' | 'demo'): Promise<Blob | undefined> {
   return pgliteDumps[which];
 }
 
+/** A database with the demo seeded, for tests that build their own app: a copy of the run's template, else seeded here. */
+export async function openDemoDatabase(kind: DbKind): Promise<Database> {
+  const copy = await openDemoCopy(kind);
+  if (copy) return copy;
+  const database = await openTestDatabase(kind);
+  await seedDemoData(database.db, testConfig({ demoPassword: DEMO_PASSWORD }));
+  return database;
+}
+
 export { DEMO_PASSWORD };
 
 export type TestContext = { app: FastifyInstance; database: Database; config: Config; close(): Promise<void> };

@@ -43,7 +43,6 @@ for (const kind of testDatabaseKinds()) {
       fake = await startFakeGoogle();
       const base = testConfig();
       ctx = await startTestApp(kind, {
-        secretKey: 'reviews-google-pull-test-key',
         providers: {
           ...base.providers,
           googleBusiness: { apiUrl: fake.url, tokenUrl: `${fake.url}/token`, clientId: 'client-id', clientSecret: 'client-secret' },

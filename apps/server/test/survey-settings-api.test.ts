@@ -4,8 +4,7 @@ import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { type DnsResolver, dkimTokens } from '../src/modules/survey-settings/domain-check.ts';
-import { seedDemoData } from '../src/seed/demo.ts';
-import { bearer, DEMO_PASSWORD, login, openTestDatabase, testDatabaseKinds } from './helpers.ts';
+import { bearer, DEMO_PASSWORD, login, openDemoDatabase, testDatabaseKinds } from './helpers.ts';
 
 /** DNS as a map: name → TXT strings or CNAME targets; anything else is "no such name". */
 function fakeResolver(txt: Record<string, string[]>, cname: Record<string, string[]>): DnsResolver & { asked: string[] } {
@@ -48,8 +47,7 @@ for (const kind of testDatabaseKinds()) {
 
     beforeAll(async () => {
       const config = testConfig({ demoPassword: DEMO_PASSWORD });
-      database = await openTestDatabase(kind);
-      await seedDemoData(database.db, config);
+      database = await openDemoDatabase(kind);
       app = await buildApp(config, { database, dnsResolver: resolver });
       await app.ready();
       headers = bearer(await login(app, 'admin@example.com'));
