@@ -46,6 +46,8 @@ const op = fc.oneof(
 
 const world = fc.record({
   batches: fc.array(fc.array(fc.record({ other: fc.boolean(), f: fields }), { maxLength: 25 }), { minLength: 1, maxLength: 3 }),
+  // Eight to twelve people sharing an office email (case aside): around MAX_SHARED.
+  crowds: fc.array(fc.array(fields, { minLength: 8, maxLength: 12 }), { maxLength: 2 }),
   ops: fc.array(op, { maxLength: 8 }),
   needle: fc.constantFrom(...NEEDLES),
   perPage: fc.integer({ min: 1, max: 4 }),
@@ -137,6 +139,13 @@ for (const kind of testDatabaseKinds()) {
               .returning({ id: personnel.id, clientId: personnel.clientId });
             ids.push(...rows);
           }
+          for (const [i, crowd] of w.crowds.entries()) {
+            const rows = await db
+              .insert(personnel)
+              .values(crowd.map((f, j) => valuesOf(a, { ...f, email: j % 2 === 0 ? `office${i}@x.com` : `Office${i}@X.com` }, codes)))
+              .returning({ id: personnel.id, clientId: personnel.clientId });
+            ids.push(...rows);
+          }
           for (const o of w.ops) {
             const target = ids.length > 0 ? ids[('at' in o ? o.at : 0) % ids.length] : undefined;
             if (o.kind === 'rename-half') {
@@ -155,9 +164,12 @@ for (const kind of testDatabaseKinds()) {
                   where id = ${target.id} and merged_into_id is null`);
               }
             } else if (o.kind === 'delete') {
-              await db.execute(
-                sql`delete from personnel where id = ${target.id} and not exists (select 1 from personnel o where o.merged_into_id = ${target.id})`,
+              const gone = rowsOf(
+                await db.execute(
+                  sql`delete from personnel where id = ${target.id} and not exists (select 1 from personnel o where o.merged_into_id = ${target.id}) returning id`,
+                ),
               );
+              if (gone.length > 0) ids.splice(ids.indexOf(target), 1);
             } else {
               const [group] = (await referenceGroups(db, people, target.clientId, { person: target.id }, 1)).groups;
               if (group)

@@ -32,48 +32,53 @@ function decodeGroupCursor(cursor: string): GroupCursor {
 }
 const byFirstName = (a: GroupCursor, b: GroupCursor) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1]);
 
+/** What the order and the search read of a person: the name as the merge screens show it, the code, the email. */
+type Summary = { name: string; code: string | null; email: string | null };
+type Match = { reason: MatchReason; ids: number[] };
+
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
 /**
- * The people of every key two to MAX_SHARED of the client's unmerged people share: the keys
- * personnel_match_keys counts as shared (a small partial index), each joined back to its people
- * through the key column's index — never a pass over all of the client's people.
+ * The people of every key two to MAX_SHARED of the client's unmerged people share, with what the
+ * order and the search read of them: the keys personnel_match_keys counts as shared (a small
+ * partial index), each joined back to its people through the key column's index — never a pass
+ * over all of the client's people. One statement, one row per key and person. Exported for
+ * bench/merge, which times it alone beside the route.
  */
-async function sharedKeys(db: Db, clientId: number): Promise<{ reason: MatchReason; ids: number[] }[]> {
+export async function sharedKeys(db: Db, clientId: number): Promise<{ matches: Match[]; summaries: Map<number, Summary> }> {
   const k = personnelMatchKeys;
   const perReason: SQL[] = MATCH_REASONS.map((reason) => {
     const column = KEY_COLUMNS[reason];
-    return sql`select ${reason}::text as reason, array_agg(${personnel.id} order by ${personnel.id}) as ids
+    return sql`select ${reason}::text as reason, ${k.key} as key, ${personnel.id} as id, ${personnel.firstName} as first_name,
+        ${personnel.lastName} as last_name, ${personnel.displayName} as display_name, ${personnel.employeeCode} as code, ${personnel.email} as email
       from ${k} join ${personnel} on ${personnel.clientId} = ${k.clientId} and ${column} = ${k.key}
         and ${personnel.mergedIntoId} is null and ${column} <> ''
-      where ${k.clientId} = ${clientId} and ${k.reason} = ${reason} and ${k.n} >= 2 and ${k.n} <= ${MAX_SHARED}
-      group by ${k.key}`;
+      where ${k.clientId} = ${clientId} and ${k.reason} = ${reason} and ${k.n} >= 2 and ${k.n} <= ${MAX_SHARED}`;
   });
   const rows = rowsOf(await db.execute(sql.join(perReason, sql` union all `)));
-  return rows.map((r) => ({ reason: r.reason as MatchReason, ids: (r.ids as (number | string)[]).map(Number) }));
-}
-
-/** What the order and the search read of a person: the name as the merge screens show it, the code, the email. */
-type Summary = { name: string; code: string | null; email: string | null };
-
-async function summariesOf(db: Db, ids: number[]): Promise<Map<number, Summary>> {
-  if (ids.length === 0) return new Map();
-  const rows = rowsOf(
-    await db.execute(sql`
-      select ${personnel.id} as id, ${personnel.firstName} as first_name, ${personnel.lastName} as last_name,
-        ${personnel.displayName} as display_name, ${personnel.employeeCode} as code, ${personnel.email} as email
-      from ${personnel} where ${personnel.id} = any(${sql.param(ids)}::integer[])`),
-  );
-  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-  // The name as the personnel module's toPerson gives it: the display name, else first and last.
-  return new Map(
-    rows.map((r) => [
-      Number(r.id),
-      { name: text(r.display_name) ?? `${String(r.first_name)} ${String(r.last_name)}`, code: text(r.code), email: text(r.email) },
-    ]),
-  );
+  const byKey = new Map<string, Match>();
+  const summaries = new Map<number, Summary>();
+  for (const r of rows) {
+    const id = Number(r.id);
+    const reason = r.reason as MatchReason;
+    const at = `${reason} ${String(r.key)}`;
+    const match = byKey.get(at) ?? { reason, ids: [] };
+    match.ids.push(id);
+    byKey.set(at, match);
+    // The name as the personnel module's toPerson gives it: the display name, else first and last.
+    summaries.set(id, {
+      name: text(r.display_name) ?? `${String(r.first_name)} ${String(r.last_name)}`,
+      code: text(r.code),
+      email: text(r.email),
+    });
+  }
+  const matches = [...byKey.values()];
+  for (const m of matches) m.ids.sort((x, y) => x - y);
+  return { matches, summaries };
 }
 
 /** Joins the people of overlapping matches into groups (union-find); each group's reasons in MATCH_REASONS' order. */
-function joinMatches(matches: { reason: MatchReason; ids: number[] }[]): { ids: number[]; reasons: MatchReason[] }[] {
+function joinMatches(matches: Match[]): { ids: number[]; reasons: MatchReason[] }[] {
   const parent = new Map<number, number>();
   const root = (id: number): number => {
     let r = id;
@@ -119,16 +124,12 @@ export async function findGroups(
       .from(personnelMergeDismissals)
       .where(eq(personnelMergeDismissals.clientId, clientId))
   ).map((d) => new Set(d.ids));
-  const chosen = joinMatches(await sharedKeys(db, clientId))
+  const { matches, summaries } = await sharedKeys(db, clientId);
+  const chosen = joinMatches(matches)
     .filter((g) => !dismissed.some((d) => g.ids.every((id) => d.has(id))))
     .filter((g) => q.person === undefined || g.ids.includes(q.person));
 
-  // The search reads every member; the order only each group's first.
   const needle = q.q?.toLowerCase();
-  const summaries = await summariesOf(
-    db,
-    chosen.flatMap((g) => (needle ? g.ids : g.ids.slice(0, 1))),
-  );
   const found = (id: number) => {
     const p = summaries.get(id);
     return p !== undefined && `${p.name} ${p.code ?? ''} ${p.email ?? ''}`.toLowerCase().includes(needle ?? '');
