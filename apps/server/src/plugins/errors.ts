@@ -2,6 +2,7 @@ import type { ErrorEnvelope } from '@admin/shared';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../lib/database-unavailable.ts';
 import { fieldLabel, HttpError } from '../lib/http-error.ts';
 import { isApiPath } from '../lib/request-path.ts';
 import { writeAudit } from './audit.ts';
@@ -26,6 +27,12 @@ export const errorsPlugin = fp<{ indexHtml: string | null }>(
 
     app.setErrorHandler(async (error: FastifyError, request, reply) => {
       const body = toErrorEnvelope(error, request.id, request.routeOptions.config?.labels);
+      if (isDatabaseUnavailable(error)) {
+        // Not a fault of this request: no System Logs row (the database it would go to is away).
+        request.serverErrorClass = DATABASE_UNAVAILABLE;
+        request.log.warn({ err: error }, 'database unavailable');
+        return reply.code(body.statusCode).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(body);
+      }
       if (body.statusCode >= 500) {
         request.serverErrorClass = errorClass(error);
         request.log.error({ err: error }, 'request failed');
@@ -46,12 +53,14 @@ export const errorsPlugin = fp<{ indexHtml: string | null }>(
 
     // Every 5xx, however it arose (handler, hook, serializer), leaves one row where staff look.
     app.addHook('onResponse', async (request, reply) => {
-      if (reply.statusCode < 500) return;
+      if (reply.statusCode < 500 || request.serverErrorClass === DATABASE_UNAVAILABLE) return;
       await logServerError(request, reply.statusCode, request.serverErrorClass ?? 'UnknownError');
     });
   },
   { name: 'errors', dependencies: ['audit'] },
 );
+
+const DATABASE_UNAVAILABLE = 'DatabaseUnavailable';
 
 /** Writes the safe System Logs row of a server error; never throws. */
 export async function logServerError(request: FastifyRequest, statusCode: number, errorKind: string): Promise<void> {
@@ -115,6 +124,9 @@ export function toErrorEnvelope(
   }
   // A unique constraint that a pre-check missed (two requests racing) is a conflict, not a crash.
   if (sqlState(error) === '23505') return { message: 'This conflicts with an existing record.', statusCode: 409 };
+  // PostgreSQL stopped, restarting or unreachable: the request may be repeated (with Retry-After).
+  if (isDatabaseUnavailable(error))
+    return { message: 'The database is unavailable for a moment. Please try again in a few seconds.', statusCode: 503 };
   const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (statusCode >= 400 && statusCode < 500) {
     // Fastify's own client errors: malformed JSON, wrong content type, body too large, timeout …
