@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // One run for every unit and API test; the browser (Playwright) tests run separately.
 export default defineConfig({
   test: {
+    // Two files at a time even on a two-core machine (vitest's default there is one): a file spends much of
+    // its time waiting on PostgreSQL, a process of its own. Each file has its own database (decision 063).
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -18,9 +21,9 @@ export default defineConfig({
           environment: 'node',
           // Migrates one PGlite and one PostgreSQL template per run; each test database is a copy (decision 063).
           globalSetup: ['apps/server/test/setup/databases.ts'],
-          // Each file opens its own database; PGlite start-up and scrypt need more than 5 s.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Each file opens its own database; PGlite start-up and scrypt need more than 5 s, and two files share two cores.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

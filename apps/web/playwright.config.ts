@@ -6,18 +6,22 @@ import { defineConfig, devices } from '@playwright/test';
 // Browser tests drive Debian's Chromium against the built console served by the real server,
 // on a fresh embedded database with the demo data.
 const port = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = mkdtempSync(join(tmpdir(), 'admin-console-e2e-'));
+// One server, with a database of its own, per worker: a worker's files run one after another on its
+// server as they did on the single one, and two workers never share a database or the server's clock.
+// Playwright gives each worker process its slot (0 … workers − 1) as TEST_PARALLEL_INDEX.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'line' : 'list',
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${port + slot}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
@@ -41,18 +45,19 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
+  webServer: Array.from({ length: workers }, (_, i) => ({
     command: 'node apps/server/dist/server.js',
     cwd: join(import.meta.dirname, '..', '..'),
-    url: `http://127.0.0.1:${port}/healthz`,
-    timeout: 60_000,
+    url: `http://127.0.0.1:${port + i}/healthz`,
+    // Two servers seed their demo at once on two cores.
+    timeout: 180_000,
     reuseExistingServer: false,
     // CLOCK_CONTROL: the feed flow moves the server's clock to an invitation's send time (docs/decisions/030-test-clock.md).
     // SFTP_ALLOW_PRIVATE: the SFTP feed flow pulls from a test server on 127.0.0.1 (docs/decisions/034-outbound-addresses.md).
     env: {
-      PORT: String(port),
+      PORT: String(port + i),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'admin-console-e2e-')),
       DEMO_DATA: 'on',
       LOG_LEVEL: 'warn',
       CLOCK_CONTROL: 'on',
@@ -60,5 +65,5 @@ export default defineConfig({
       // SMS_AUTH_TOKEN: the opt-out flow posts a signed inbound STOP (docs/decisions/061-sms-callbacks-and-stop.md).
       SMS_AUTH_TOKEN: 'e2e-sms-auth-token',
     },
-  },
+  })),
 });
