@@ -95,7 +95,6 @@ const envSchema = z.object({
   WORKERS: booleanFlag.optional(),
   // Browser tests move the server's clock through /api/test-clock (docs/decisions/030-test-clock.md); never in production.
   CLOCK_CONTROL: booleanFlag.optional(),
-  // How long the housekeeping job keeps old rows (apps/server/src/housekeeping, docs/decisions/073-housekeeping.md).
   ...retentionEnv,
 });
 
@@ -182,7 +181,6 @@ export type Config = {
   workers: boolean;
   /** Whether `/api/test-clock` exists, letting a signed-in administrator move the pipeline's clock (browser tests only). */
   clockControl: boolean;
-  /** Days each kind of old row is kept before the housekeeping job removes it; null keeps them forever. */
   retention: RetentionConfig;
 };
 
