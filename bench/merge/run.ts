@@ -5,7 +5,7 @@
  *   npm run bench:merge                       # 100,000 personnel on PGlite
  *   BENCH_PEOPLE=1000000 BENCH_ONLY=pg BENCH_DATABASE_URL=postgres://… npm run bench:merge
  *
- * On PostgreSQL it works in a database of its own (`bench_merge`, dropped at the end unless
+ * On PostgreSQL it works in a database of its own (`bench_merge_<people>`, dropped at the end unless
  * BENCH_KEEP=1, to look at its plans afterwards). Adds
  * BENCH_PEOPLE people to the first demo client, one in a hundred a feed duplicate of the person
  * before (same name), in statements of 100,000 rows (each counting its match keys, migration
@@ -13,7 +13,8 @@
  * the suggestions (first page, next page, a search, one person's groups), the filtered and the
  * first Personnel page, a merge preview; and in the same run, with no server around it, the
  * suggestions' statement alone (the ceiling) and the grouping statement the suggestions ran
- * before (every person of the client grouped by the key expressions). Records the load average.
+ * before (every person of the client grouped by the key expressions); last, what counting the
+ * keys adds to an insert of 10,000 people. Records the load average.
  * Results: bench/results/merge-<db>[-<people>].json; table: bench/README.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,7 @@ const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 20);
 const CHUNK = 100_000;
 const PASSWORD = 'demo-password';
-const DB_NAME = 'bench_merge';
+const DB_NAME = `bench_merge_${PEOPLE}`;
 
 const load = () =>
   loadavg()
@@ -62,10 +63,11 @@ async function open(kind: 'pglite' | 'pg'): Promise<{ database: Database; drop()
   };
 }
 
-/** p50, p95 and max of `times` runs of `fn`, with its last answer. */
+/** p50, p95 and max of `times` runs of `fn` after one untimed, with its last answer. */
 async function timed<T>(times: number, fn: () => Promise<T>): Promise<{ p50: number; p95: number; max: number; last: T }> {
   const ms: number[] = [];
-  let last: T | undefined;
+  // One untimed call first: the first read after a bulk insert also writes the rows' hint bits.
+  let last: T | undefined = await fn();
   for (let i = 0; i < times; i++) {
     const t = performance.now();
     last = await fn();
@@ -75,6 +77,28 @@ async function timed<T>(times: number, fn: () => Promise<T>): Promise<{ p50: num
   const at = (q: number) => Math.round((ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)] ?? 0) * 10) / 10;
   if (last === undefined) throw new Error('nothing timed');
   return { p50: at(0.5), p95: at(0.95), max: at(1), last };
+}
+
+/**
+ * What counting the keys adds to a write: 10,000 people in one statement into the second demo
+ * client, with the insert trigger of migration 0046 and without it, three times each, alternating.
+ * Last in the run: the rows written without it are not counted, and the database is thrown away.
+ */
+async function writeCost(database: Database): Promise<{ withKeysMs: number[]; withoutKeysMs: number[] }> {
+  const times = { withKeysMs: [] as number[], withoutKeysMs: [] as number[] };
+  for (let round = 0; round < 6; round++) {
+    const counted = round % 2 === 0;
+    if (!counted) await database.db.execute(sql`alter table personnel disable trigger personnel_match_keys_on_insert`);
+    const t = performance.now();
+    await database.db.execute(sql`
+      insert into personnel (client_id, first_name, last_name, employee_code, email, phone)
+      select 2, 'w' || ${round}::text || md5(i::text), 'write', 'W' || ${round}::text || '-' || i, 'w' || ${round}::text || '-' || i || '@bench.example.com',
+        '+1' || (3000000000 + ${round}::int * 100000 + i)::text
+      from generate_series(1, 10000) as i`);
+    (counted ? times.withKeysMs : times.withoutKeysMs).push(Math.round(performance.now() - t));
+    if (!counted) await database.db.execute(sql`alter table personnel enable trigger personnel_match_keys_on_insert`);
+  }
+  return times;
 }
 
 async function run(kind: 'pglite' | 'pg') {
@@ -119,7 +143,7 @@ async function run(kind: 'pglite' | 'pg') {
     const person = await timed(REPEAT, request('GET', `/api/get-merge-personnel?perPage=50&person=${first?.personnel_ids[1] ?? 0}`));
     const ceiling = await timed(REPEAT, () => sharedKeys(database.db, 1));
     // The grouping the suggestions ran on every request before migration 0046, alone.
-    const before = await timed(3, () =>
+    const before = await timed(2, () =>
       database.db.execute(
         sql.raw(`
         with p as (select id, ${MATCH_REASONS.map((r) => `${matchKey(r, 'personnel')} as k_${r}`).join(', ')}
@@ -129,13 +153,14 @@ async function run(kind: 'pglite' | 'pg') {
         ) m group by reason, k having count(*) between 2 and 10`),
       ),
     );
-    const duplicatesFilter = await timed(Math.min(REPEAT, 3), request('GET', '/api/personnel?duplicates=yes&perPage=50'));
+    const duplicatesFilter = await timed(Math.min(REPEAT, 2), request('GET', '/api/personnel?duplicates=yes&perPage=50'));
     const firstPage = await timed(REPEAT, request('GET', '/api/personnel?perPage=50'));
     const [a, b] = first?.personnel_ids ?? [];
     const preview = await timed(
       REPEAT,
       request('POST', '/api/get-merge-personnel/preview', { survivor_id: a ?? 0, duplicate_ids: [b ?? 0] }),
     );
+    const writes = await writeCost(database);
     const strip = ({ last: _l, ...t }: { p50: number; p95: number; max: number; last: unknown }) => t;
     const result = {
       database: kind,
@@ -155,6 +180,7 @@ async function run(kind: 'pglite' | 'pg') {
         firstPage: strip(firstPage),
         preview: strip(preview),
       },
+      writes,
     };
     console.log(JSON.stringify(result));
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
