@@ -6,7 +6,11 @@
  * multi-row INSERT into a scratch table, no HTTP).
  *
  *   npx tsx bench/pipeline/endpoint.ts
- *   BENCH_REQUESTS=2000 BENCH_CONCURRENCY=8 BENCH_DATABASE_URL=postgres://… npx tsx bench/pipeline/endpoint.ts
+ *   BENCH_REQUESTS=2000 BENCH_CONCURRENCY=10 BENCH_DATABASE_URL=postgres://… npx tsx bench/pipeline/endpoint.ts
+ *
+ * BENCH_DATABASE_NAME names the PostgreSQL database it drops and makes (default bench_endpoint), so
+ * two runs on one server do not drop each other's. The load average is recorded beside the numbers:
+ * the machines this runs on are shared, and a busy one slows every column alike.
  *
  * Each call is a full ingest: token check (hash lookup), endpoint settings, a feed run row,
  * normalize, admitRows (every rule, scheduling), items written, the call logged. The endpoint's
@@ -14,6 +18,7 @@
  * Results: bench/results/endpoint-<db>.json; table: bench/README.md ("Pipeline: ingest API").
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataEnvelope, ingestResultSchema } from '@admin/shared';
@@ -28,17 +33,21 @@ import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const DATABASE_NAME = process.env.BENCH_DATABASE_NAME ?? 'bench_endpoint';
+/** BENCH_LABEL=before writes endpoint-<db>-before.json, keeping a comparison run beside the current one. */
+const LABEL = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^a-z0-9-]/gi, '')}` : '';
 const ROWS_PER_CALL = 10;
 
 async function freshPg(): Promise<string> {
   const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
   await admin.connect();
-  await admin.query('drop database if exists bench_endpoint with (force)');
-  await admin.query('create database bench_endpoint');
+  if (!/^[a-z_][a-z0-9_]*$/.test(DATABASE_NAME)) throw new Error(`BENCH_DATABASE_NAME must be a plain name: ${DATABASE_NAME}`);
+  await admin.query(`drop database if exists ${DATABASE_NAME} with (force)`);
+  await admin.query(`create database ${DATABASE_NAME}`);
   await admin.end();
   const url = new URL(process.env.BENCH_DATABASE_URL ?? '');
-  url.pathname = '/bench_endpoint';
+  url.pathname = `/${DATABASE_NAME}`;
   return url.toString();
 }
 
@@ -141,6 +150,7 @@ async function run(kind: 'pglite' | 'pg') {
   const url = `${base}/api/v1/endpoints/${target.locationId}/transactions`;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let accepted = 0;
+  const loadBefore = loadavg();
   const ingest = await load(REQUESTS, async (i) => {
     const res = await fetch(url, { method: 'POST', headers, body: payload(i) });
     const answer = ingestAnswer.safeParse(await res.json());
@@ -149,6 +159,7 @@ async function run(kind: 'pglite' | 'pg') {
     return res.status === 200 && rows === ROWS_PER_CALL;
   });
 
+  const loadAfter = loadavg();
   const health = await load(REQUESTS, async () => (await fetch(`${base}/healthz`)).status === 200);
 
   await db.execute(
@@ -175,9 +186,11 @@ async function run(kind: 'pglite' | 'pg') {
     healthzCeiling: health,
     bareSqlCeiling: bareSql,
     peakRssMb: Math.round(peakRss / 1024 / 1024),
+    // 1-, 5- and 15-minute load averages of the machine as the ingest calls began and ended.
+    loadAverage: { before: loadBefore.map((n) => Math.round(n * 100) / 100), after: loadAfter.map((n) => Math.round(n * 100) / 100) },
   };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', `endpoint-${kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results', `endpoint-${kind}${LABEL}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
 }
 

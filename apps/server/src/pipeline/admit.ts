@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ProcessingItemChannel, ProcessingItemStatus } from '@admin/shared';
 import { sql } from 'drizzle-orm';
-import { rowsOf } from '../db/client.ts';
+import { type Db, rowsOf } from '../db/client.ts';
 import { lookups, settingsOf } from './admit-lookups.ts';
 import { capPlacer, earliestSendTime, localDayOf } from './schedule.ts';
-import type { AdmitOutcome, AdmitRows, NormalRow } from './types.ts';
+import type { AdmitContext, AdmitOutcome, AdmitRows, NormalRow } from './types.ts';
 
 /**
  * The rules of docs/pipeline.md applied to a batch of feed rows, in order, the first that matches
@@ -28,6 +28,7 @@ export function channelsOf(surveyChannel: string): ProcessingItemChannel[] {
 
 /** A processing item's own columns as admitRows writes them (the batch's shared ones are parameters). */
 type ItemRow = {
+  run_id: number | null;
   location_id: string | null;
   first_name: string;
   last_name: string | null;
@@ -52,6 +53,7 @@ type ItemRow = {
 
 /** `ItemRow`'s columns and their SQL types, for json_to_recordset (column names of survey_processing_items). */
 const ITEM_COLUMNS: readonly (readonly [keyof ItemRow, string])[] = [
+  ['run_id', 'int'],
   ['location_id', 'text'],
   ['first_name', 'text'],
   ['last_name', 'text'],
@@ -90,7 +92,19 @@ type Decision = { status: ProcessingItemStatus; reason: string | null; channel: 
 /** The first key of the advisory lock admitting a client's rows (the second is the client id). */
 const ADMIT_LOCK = 7_301;
 
-export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
+export const admitRows: AdmitRows = (tx, ctx, rows, now) => admitRowsOfRuns(tx, ctx, rows, now, () => ctx.runId);
+
+/**
+ * admitRows with each row's item in the run `runOf(index)` names: the ingest API admits several
+ * calls, each its own run, as one batch (docs/decisions/078-ingest-group-commit.md).
+ */
+export async function admitRowsOfRuns(
+  tx: Db,
+  ctx: AdmitContext,
+  rows: NormalRow[],
+  now: Date,
+  runOf: (index: number) => number | null,
+): Promise<AdmitOutcome[]> {
   if (rows.length === 0) return [];
   // One batch of a client at a time, until its transaction ends: the duplicate, over-survey and
   // daily-cap rules read what is already admitted, so two calls, a pull and an upload at once
@@ -169,6 +183,7 @@ export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
     }
     const expiresFrom = decision.scheduledAt ?? now;
     const item: ItemRow = {
+      run_id: runOf(index),
       // A location that is not the client's is not linked (the row says which it named).
       location_id: ownLocation(row.locationId) ? row.locationId : null,
       first_name: row.firstName,
@@ -199,9 +214,9 @@ export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
   // parameters a row took more time in the query builder than the database took to insert.
   const inserted = rowsOf(
     await tx.execute(sql`
-      insert into survey_processing_items (client_id, survey_id, data_feed_id, run_id, source, created_at, updated_at,
+      insert into survey_processing_items (client_id, survey_id, data_feed_id, source, created_at, updated_at,
         ${sql.raw(ITEM_COLUMNS.map(([name]) => name).join(', '))})
-      select ${ctx.clientId}::int, ${ctx.surveyId}::int, ${ctx.dataFeedId}::int, ${ctx.runId}::int, ${ctx.source}::text,
+      select ${ctx.clientId}::int, ${ctx.surveyId}::int, ${ctx.dataFeedId}::int, ${ctx.source}::text,
         ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
         ${sql.raw(ITEM_COLUMNS.map(([name]) => `r.${name}`).join(', '))}
       from json_to_recordset(${JSON.stringify(items.map((i) => i.item))}::json)
@@ -219,4 +234,4 @@ export const admitRows: AdmitRows = async (tx, ctx, rows, now) => {
       scheduledAt: decision.scheduledAt,
     }),
   );
-};
+}

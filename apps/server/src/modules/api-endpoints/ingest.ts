@@ -1,4 +1,4 @@
-import { dataEnvelope, type IngestResult, ingestResultSchema, LOCATION_ID } from '@admin/shared';
+import { dataEnvelope, ingestResultSchema, LOCATION_ID } from '@admin/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -7,9 +7,13 @@ import { apiCallLogs, apiTokens, dataFeeds, endpointConfigs, locations } from '.
 import { sha256Hex } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { ipAllowed, plainIp } from '../../lib/ip-allow.ts';
+import { normalize } from '../../pipeline/ingest/normalize.ts';
 import { FeedFileError, type FeedRecord, parseFeedFile } from '../../pipeline/ingest/parse.ts';
-import { runFeed } from '../../pipeline/ingest/run.ts';
+import { feedForIngest } from '../../pipeline/ingest/process.ts';
+import { batchSizeFor } from '../../pipeline/ingest/run-store.ts';
 import type { SecretCheck } from '../../plugins/auth.ts';
+import { groupCommit } from './group-commit.ts';
+import { admitCalls, type IngestAnswer, type IngestCall } from './ingest-batch.ts';
 import { fixedWindowLimiter } from './rate-limit.ts';
 import { refusalTracker } from './refusals.ts';
 
@@ -25,8 +29,11 @@ const bodySchema = z.union([
   z.string().max(MAX_BODY_BYTES),
 ]);
 
-/** What the call log records of a call, gathered as the request goes. */
-type CallNote = { accepted: number; rejected: number; runId: number | null; error: string | null };
+/**
+ * What the call log records of a call, gathered as the request goes; `logged` once its line was
+ * written with its rows (ingest-batch.ts).
+ */
+type CallNote = { accepted: number; rejected: number; runId: number | null; error: string | null; logged: boolean };
 
 function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
   if (typeof body !== 'string') {
@@ -50,8 +57,9 @@ function recordsOf(body: z.infer<typeof bodySchema>): FeedRecord[] {
  * surfaces): an API token with `feeds:write` (checked by the auth plugin, with its user's right to
  * hold it), or the endpoint's webhook secret; the endpoint's token binding and the token's client
  * (403), the endpoint's allowed IPs (403), 423 when paused, a rate limit per endpoint (429 with
- * Retry-After), then the rows through the endpoint's `api` feed (`runFeed`: normalize, row errors,
- * `admitRows`). Every call that got past its credential is logged in `api_call_logs` (API
+ * Retry-After), then the rows normalized by the endpoint's `api` feed and admitted as a run of
+ * their own, together with whatever other calls of the client overlap it (ingest-batch.ts, decision
+ * 078: one transaction, in order, each call answered its own rows). Every call that got past its credential is logged in `api_call_logs` (API
  * Managers' recent calls, pruned by housekeeping/prune.ts); a call refused before is counted in its address's
  * refusal summary (refusals.ts) and may be throttled before any lookup.
  *
@@ -88,10 +96,17 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   const notes = new WeakMap<FastifyRequest, CallNote>();
   const noteOf = (request: FastifyRequest) => {
-    const note = notes.get(request) ?? { accepted: 0, rejected: 0, runId: null, error: null };
+    const note = notes.get(request) ?? { accepted: 0, rejected: 0, runId: null, error: null, logged: false };
     notes.set(request, note);
     return note;
   };
+
+  // One client's calls that overlap are admitted together, each still its own run (decision 078).
+  const admissions = groupCommit<IngestCall, IngestAnswer>({
+    run: (calls) => admitCalls(app.db, app.clock, calls),
+    weight: (call) => call.rowsRead,
+    limit: batchSizeFor(app.database.kind),
+  });
 
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
 
@@ -103,6 +118,7 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     const { _id: id } = request.params as { _id?: unknown };
     if (typeof id !== 'string' || !LOCATION_ID.test(id)) return payload;
     const note = noteOf(request);
+    if (note.logged) return payload;
     try {
       if (!request.apiToken && !request.viaSecret) {
         // No credential was established: nobody's call, counted in the address's summary only.
@@ -130,14 +146,16 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = request.params._id;
       if (!request.apiToken && !request.viaSecret) throw new HttpError(401, 'An API token is required.');
       const [endpoint] = await app.db
-        .select({ config: endpointConfigs, linkedReplaces: apiTokens.replacesId, clientId: locations.clientId })
+        .select({ config: endpointConfigs, feed: dataFeeds, linkedReplaces: apiTokens.replacesId, clientId: locations.clientId })
         .from(endpointConfigs)
         .innerJoin(locations, eq(locations.id, endpointConfigs.locationId))
         .leftJoin(apiTokens, eq(apiTokens.id, endpointConfigs.tokenId))
+        .leftJoin(dataFeeds, eq(dataFeeds.id, endpointConfigs.dataFeedId))
         .where(eq(endpointConfigs.locationId, id))
         .limit(1);
       const config = endpoint?.config;
-      if (!config || config.status === 'inactive' || config.dataFeedId === null) {
+      const feed = endpoint?.feed;
+      if (!config || !feed || config.status === 'inactive') {
         throw new HttpError(404, 'No ingest endpoint is set up for this location.');
       }
       // The secret of an endpoint bound to a token speaks for that token: every check of the token
@@ -175,26 +193,24 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
       const records = recordsOf(request.body);
       if (records.length === 0) throw new HttpError(422, 'The payload has no rows.', { body: ['The payload has no rows'] });
 
-      const [feed] = await app.db.select().from(dataFeeds).where(eq(dataFeeds.id, config.dataFeedId)).limit(1);
-      if (!feed) throw new HttpError(404, 'No ingest endpoint is set up for this location.');
-      const result = await runFeed({ db: app.db, clock: app.clock }, feed, { source: 'api', sourceName: 'API', records, startedBy: null });
-      const answer: IngestResult = { run_id: result?.run.id ?? null, accepted: [], rejected: [] };
-      for (const o of result?.outcomes ?? []) {
-        answer.accepted.push({ row: o.rowNumber, processing_item_id: o.itemId, status: o.status, reason: o.reason });
-      }
-      const byRow = new Map<number, { field: string | null; message: string }[]>();
-      for (const e of result?.errors ?? [])
-        byRow.set(e.rowNumber, [...(byRow.get(e.rowNumber) ?? []), { field: e.column, message: e.message }]);
-      answer.rejected = [...byRow].map(([row, errors]) => ({ row, errors }));
-      Object.assign(noteOf(request), {
-        accepted: answer.accepted.length,
-        rejected: answer.rejected.length,
-        runId: answer.run_id,
-        error:
-          result?.run.error ??
-          (answer.rejected.length > 0 ? `${answer.rejected.length} row${answer.rejected.length === 1 ? '' : 's'} rejected` : null),
+      // Normalized before it joins its client's batch: a call's refused rows are its own and
+      // never hold up or fail another call's.
+      const normalized = await normalize(app.db, feedForIngest(feed), records);
+      const answer = await admissions.submit(feed.clientId, {
+        feed,
+        rowsRead: records.length,
+        normalized,
+        receivedAt: app.clock.now(),
+        log: { locationId: id, tokenId: request.apiToken?.token.id ?? null, ip: request.ip },
       });
-      return { data: answer };
+      Object.assign(noteOf(request), {
+        accepted: answer.accepted,
+        rejected: answer.rejected,
+        runId: answer.result.run_id,
+        error: answer.error,
+        logged: true,
+      });
+      return { data: answer.result };
     },
   );
 };
