@@ -137,13 +137,14 @@ async function admitTogether(db: Db, clock: Clock, calls: IngestCall[]): Promise
   return db.transaction(async (tx) => {
     const ids = await reserveRunIds(tx, calls.length);
     const outcomes: AdmitOutcome[][] = [];
-    // Consecutive calls of one feed are one admitRows batch; a call of another feed (an endpoint
-    // of the same client) starts the next, so rows are still admitted in the calls' order.
+    // Consecutive calls of one feed (and survey) are one admitRows batch; a call of another feed
+    // (an endpoint of the same client) starts the next, so rows are still admitted in the calls' order.
     for (let start = 0; start < calls.length; ) {
       const feed = calls[start]?.feed;
       if (!feed) break;
       let end = start + 1;
-      while (end < calls.length && calls[end]?.feed.id === feed.id) end++;
+      const same = (next: DataFeedRow | undefined) => next?.id === feed.id && next.surveyId === feed.surveyId;
+      while (end < calls.length && same(calls[end]?.feed)) end++;
       const part = calls.slice(start, end);
       const rows = part.flatMap((c) => c.normalized.rows);
       const runOfRow = part.flatMap((c, i) => c.normalized.rows.map(() => ids[start + i] ?? null));
