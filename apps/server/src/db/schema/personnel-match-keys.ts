@@ -22,6 +22,7 @@ export const personnelMatchKeys = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.clientId, t.reason, t.key] }),
-    index('personnel_match_keys_shared_idx').on(t.clientId, t.reason).where(sql`${t.n} >= 2`),
+    // Holds the key and count too, so the suggestions read the shared keys from the index alone.
+    index('personnel_match_keys_shared_key_idx').on(t.clientId, t.reason, t.key, t.n).where(sql`${t.n} >= 2`),
   ],
 );

@@ -55,7 +55,12 @@ export async function sharedKeys(db: Db, clientId: number): Promise<{ matches: M
         and ${personnel.mergedIntoId} is null and ${column} <> ''
       where ${k.clientId} = ${clientId} and ${k.reason} = ${reason} and ${k.n} >= 2 and ${k.n} <= ${MAX_SHARED}`;
   });
-  const rows = rowsOf(await db.execute(sql.join(perReason, sql` union all `)));
+  // One process, no parallel workers, for this transaction only: the statement is some thousand
+  // index probes, and starting a worker cost more than it saved in bench/merge (2 cores, loaded).
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('max_parallel_workers_per_gather', '0', true)`);
+    return rowsOf(await tx.execute(sql.join(perReason, sql` union all `)));
+  });
   const byKey = new Map<string, Match>();
   const summaries = new Map<number, Summary>();
   for (const r of rows) {
