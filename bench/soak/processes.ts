@@ -17,6 +17,8 @@ export type SoakProcess = {
   stop(): Promise<void>;
   /** The last lines it wrote (for a failure's message). */
   tail(): string;
+  /** Exits the script did not cause: exit code or signal and the last lines before it. */
+  unexpectedExits: string[];
 };
 
 const exited = (child: ChildProcess) =>
@@ -26,21 +28,22 @@ const exited = (child: ChildProcess) =>
   });
 
 /**
- * `apps/server/src/server.ts` (with `port`) or `apps/server/src/worker.ts` through tsx, with `env`
- * added to this process's. An API is up once `/healthz` answers 200; a worker once it says it started.
- * `preload` modules are imported first (the SNS test certificate, apps/web/e2e/fake-sns-certificate.mjs).
+ * The bundled server (with `port`) or worker (bundle.ts), with `env` added to this process's. An
+ * API is up once `/healthz` answers 200; a worker once it says it started. `preload` modules are
+ * imported first (the SNS test certificate, apps/web/e2e/fake-sns-certificate.mjs).
  */
 export function soakProcess(
   name: string,
   kind: 'api' | 'worker',
+  entry: string,
   env: Record<string, string>,
   options: { port?: number; preload?: string[]; startTimeoutMs?: number } = {},
 ): SoakProcess {
   let child: ChildProcess | null = null;
   let output = '';
+  let stopping = false;
   const url = kind === 'api' ? `http://127.0.0.1:${options.port ?? 0}` : null;
-  const entry = kind === 'api' ? 'apps/server/src/server.ts' : 'apps/server/src/worker.ts';
-  const imports = ['tsx', ...(options.preload ?? [])].flatMap((m) => ['--import', m]);
+  const imports = (options.preload ?? []).flatMap((m) => ['--import', m]);
 
   const self: SoakProcess = {
     name,
@@ -60,6 +63,10 @@ export function soakProcess(
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = started;
+      stopping = false;
+      started.once('exit', (code, signal) => {
+        if (!stopping) self.unexpectedExits.push(`${name} exited (${code ?? signal}):\n${output.slice(-2000)}`);
+      });
       let ready = false;
       const keep = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-20_000);
@@ -83,18 +90,21 @@ export function soakProcess(
     },
     async kill() {
       if (!child) return;
+      stopping = true;
       child.kill('SIGKILL');
       await exited(child);
     },
     async stop() {
       if (!child || !self.alive()) return;
       const current = child;
+      stopping = true;
       current.kill('SIGTERM');
       const force = setTimeout(() => current.kill('SIGKILL'), 15_000);
       await exited(current);
       clearTimeout(force);
     },
     tail: () => output.slice(-3000),
+    unexpectedExits: [],
   };
   return self;
 }

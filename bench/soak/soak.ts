@@ -2,6 +2,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { snsTestKey, TEST_TOPIC_ARN } from '../../apps/server/test/sns-signer.ts';
+import { bundleServer } from './bundle.ts';
 import { type Check, checkInvariants, type Produced } from './checks.ts';
 import { copyDatabase, createCluster } from './cluster.ts';
 import { killAndRestart, lapseOrphanedLeases, type Outage, restartPostgres } from './faults.ts';
@@ -40,6 +41,8 @@ export type SoakSummary = {
   drain: { seconds: number; leasesLapsed: number };
   /** Processes that were not running at the end (none killed by the script stays down): must be empty. */
   exited: string[];
+  /** Each exit the script did not cause, with the process's last lines: must be empty. */
+  unexpectedExits: string[];
   checks: Check[];
   passed: boolean;
 };
@@ -78,8 +81,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
       SNS_TEST_CERT_FILE: signer.certFile,
     };
     const preload = [join(ROOT, 'apps/web/e2e/fake-sns-certificate.mjs')];
-    const apis = [1, 2].map((i) => soakProcess(`api-${i}`, 'api', apiEnv, { port: options.portBase + i, preload }));
-    const workers = [1, 2].map((i) => soakProcess(`worker-${i}`, 'worker', common));
+    const bundle = await bundleServer();
+    const apis = [1, 2].map((i) => soakProcess(`api-${i}`, 'api', bundle.server, apiEnv, { port: options.portBase + i, preload }));
+    const workers = [1, 2].map((i) => soakProcess(`worker-${i}`, 'worker', bundle.worker, common));
     processes.push(...apis, ...workers);
 
     // The first API migrates and seeds the demo alone; the others start on a seeded database.
@@ -163,6 +167,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
       },
       drain,
       exited,
+      unexpectedExits: processes.flatMap((p) => p.unexpectedExits),
       checks,
       passed: false,
     };
@@ -175,6 +180,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
     summary.passed =
       checks.every((c) => c.violations === 0) &&
       exited.length === 0 &&
+      summary.unexpectedExits.length === 0 &&
       http.tally.serverErrors === 0 &&
       http.tally.unavailableWithoutRetryAfter === 0 &&
       outageFine(outage);

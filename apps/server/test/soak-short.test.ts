@@ -54,6 +54,7 @@ describe('Soak, short: kills and a PostgreSQL restart under load', () => {
     const broken = summary.checks.filter((c) => c.violations > 0);
     expect(broken, JSON.stringify(broken, null, 2)).toEqual([]);
     expect(summary.exited, 'processes that died on their own').toEqual([]);
+    expect(summary.unexpectedExits).toEqual([]);
     expect(summary.http.serverErrorSamples).toEqual([]);
     expect(summary.http.unavailableWithoutRetryAfter).toBe(0);
     expect(summary.outage?.answeredOther5xx).toBe(0);

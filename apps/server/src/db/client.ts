@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { serverPackageRoot } from '../lib/package-root.ts';
+import { copyCsv } from './copy-csv.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -32,6 +34,8 @@ export type Database = {
   kind: 'pglite' | 'pg';
   /** Applies the generated SQL migrations; safe to call from several processes at once. */
   migrate(): Promise<void>;
+  /** PostgreSQL only: the statement's rows as CSV bytes straight from `COPY … TO STDOUT` (copy-csv.ts), or null when it cannot be inlined. */
+  copyCsv?(statement: SQL): Promise<Readable | null>;
   close(): Promise<void>;
 };
 
@@ -64,6 +68,11 @@ export async function openDatabase(config: Config['database'], onError?: (err: E
   });
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would crash the process.
   pool.on('error', (err) => onError?.(err));
+  // A checked-out client (a transaction between two statements) that loses its connection emits
+  // 'error' on itself, which the pool listens to only while the client is idle: unhandled, it
+  // ended the process when PostgreSQL restarted under load (bench/soak). Its next query fails with
+  // the cause, which is reported there, and the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema });
   return {
     db,
@@ -78,6 +87,7 @@ export async function openDatabase(config: Config['database'], onError?: (err: E
         lock.release();
       }
     },
+    copyCsv: (statement) => copyCsv(pool, statement),
     close: () => pool.end(),
   };
 }
