@@ -23,7 +23,7 @@ function recorder() {
 describe('groupCommit', () => {
   it('runs an idle key at once, then takes everything that waited as one batch, in submit order', async () => {
     const r = recorder();
-    const queue = groupCommit({ run: r.run, weight: () => 1, limit: 100 });
+    const queue = groupCommit({ run: r.run, weight: () => 1, limit: 100, lingerMs: 0 });
     const first = queue.submit(1, 1);
     expect(r.batches).toEqual([[1]]);
     const rest = [2, 3, 4].map((n) => queue.submit(1, n));
@@ -36,7 +36,7 @@ describe('groupCommit', () => {
 
   it('keeps keys apart, answers each item its own outcome, and cuts batches at the weight limit (one heavy item still runs)', async () => {
     const r = recorder();
-    const queue = groupCommit({ run: r.run, weight: (n) => Math.abs(n), limit: 5 });
+    const queue = groupCommit({ run: r.run, weight: (n) => Math.abs(n), limit: 5, lingerMs: 0 });
     const a = queue.submit(1, 1);
     const b = queue.submit(2, 2);
     expect(r.batches).toEqual([[1], [2]]);
@@ -60,8 +60,34 @@ describe('groupCommit', () => {
       },
       weight: () => 1,
       limit: 10,
+      lingerMs: 0,
     });
     await expect(queue.submit(7, 1)).rejects.toThrow('database away');
     expect(await queue.submit(7, 2)).toBe(2);
+  });
+
+  it("waits a moment before a busy key's next batch, so callers coming back one by one meet in it", async () => {
+    const batches: number[][] = [];
+    const queue = groupCommit<number, number>({
+      run: async (items) => {
+        batches.push(items);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return items.map((n) => ({ status: 'fulfilled', value: n }));
+      },
+      weight: () => 1,
+      limit: 10,
+      lingerMs: 50,
+    });
+    await queue.submit(3, 1);
+    expect(batches).toEqual([[1]]);
+    // The key ran a 40 ms batch just now: its next batch waits about 20 ms and takes both.
+    const second = queue.submit(3, 2);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const third = queue.submit(3, 3);
+    await Promise.all([second, third]);
+    expect(batches).toEqual([[1], [2, 3]]);
+    // Another key has no recent batch: it runs at once.
+    void queue.submit(4, 9);
+    expect(batches).toEqual([[1], [2, 3], [9]]);
   });
 });

@@ -20,6 +20,11 @@ import { refusalTracker } from './refusals.ts';
 /** Rows one call may carry; a bigger batch belongs in an SFTP or uploaded file. */
 export const MAX_ROWS_PER_CALL = 1000;
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The longest a busy client's next admission waits for its other callers (group-commit.ts): short
+ * beside a call's own time, long enough for callers answered by the last batch to come back.
+ */
+const ADMISSION_LINGER_MS = 20;
 
 const paramsSchema = z.object({ _id: z.string().regex(LOCATION_ID, 'must be 24 lower-case hex characters') });
 const cell = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
@@ -106,6 +111,7 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     run: (calls) => admitCalls(app.db, app.clock, calls),
     weight: (call) => call.rowsRead,
     limit: batchSizeFor(app.database.kind),
+    lingerMs: ADMISSION_LINGER_MS,
   });
 
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
