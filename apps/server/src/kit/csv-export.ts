@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ColumnDef, cellValue } from '@admin/shared';
 import type { FastifyReply } from 'fastify';
+import { crlfRecordEnds } from '../db/copy-csv.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { errorClass, logServerError } from '../plugins/errors.ts';
 import { csvRecords } from './csv.ts';
@@ -117,7 +118,11 @@ export async function sendCsv(
     }
   }
   // One chunk read ahead at most: the pipe to the socket pulls the next page only after 'drain'.
-  const body = Readable.from(chunks(), { highWaterMark: 1 });
+  return sendBody(reply, Readable.from(chunks(), { highWaterMark: 1 }), fileName, release);
+}
+
+/** Sends an export's body as a CSV attachment; a failure after the start is logged, a client gone stops it. */
+function sendBody(reply: FastifyReply, body: Readable, fileName: string, release: () => void): FastifyReply {
   body.once('close', release);
   body.on('error', (err) => {
     reply.request.log.error({ err }, 'CSV export failed after it started');
@@ -148,4 +153,45 @@ export function formattedPages<Row extends object>(
       nextCursor: next.nextCursor,
     };
   };
+}
+
+/**
+ * An export PostgreSQL writes itself (`COPY … TO STDOUT`, db/copy-csv.ts), for a list whose export
+ * statement computes every cell as `csvRecords` would (`csvCell`): the same file as `sendCsv`'s
+ * (BOM, the headers, RFC 4180 quoting, CRLF), with no row built in Node. The bytes flow as the
+ * client takes them: the copy's connection waits while the socket does. The first chunk is read
+ * before anything is sent, as `sendCsv` reads its first page; null when the statement cannot be
+ * copied (the caller exports page by page instead).
+ */
+export async function sendCopiedCsv(
+  reply: FastifyReply,
+  csv: { fileName: string; columns: readonly ColumnDef[]; copy: () => Promise<Readable | null>; onStart?: () => Promise<void> },
+): Promise<FastifyReply | null> {
+  const release = takeSlot(reply.server.server);
+  let copied: Readable | null = null;
+  let first: IteratorResult<Buffer>;
+  let rest: AsyncIterator<Buffer>;
+  try {
+    copied = await csv.copy();
+    if (!copied) {
+      release();
+      return null;
+    }
+    rest = copied[Symbol.asyncIterator]();
+    first = await rest.next();
+    await csv.onStart?.();
+  } catch (err) {
+    copied?.destroy();
+    release();
+    throw err;
+  }
+  const crlf = crlfRecordEnds();
+  async function* chunks() {
+    yield BOM + csvRecords([csv.columns.map((c) => c.label)]);
+    if (first.done) return;
+    yield crlf(first.value);
+    // for await: a destroyed body returns this generator, which ends (and destroys) the copy.
+    for await (const chunk of { [Symbol.asyncIterator]: () => rest }) yield crlf(chunk);
+  }
+  return sendBody(reply, Readable.from(chunks(), { highWaterMark: 1 }), csv.fileName, release);
 }

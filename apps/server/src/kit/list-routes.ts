@@ -1,8 +1,9 @@
 import { listEnvelope } from '@admin/shared';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { csvFileName, exportColumns } from './csv.ts';
-import { type ExportPage, formattedPages, sendCsv } from './csv-export.ts';
+import { type ExportPage, formattedPages, sendCopiedCsv, sendCsv } from './csv-export.ts';
 import { validated } from './validated.ts';
 
 /** The paging part every list query has (`ResourceListQuery` in packages/shared). */
@@ -30,6 +31,11 @@ type ListReads<Rec, Query> = {
    * formats; `limit` is the kit's, paced to keep each page short (kit/csv-export.ts).
    */
   exportPage?(request: FastifyRequest, q: Query): ExportPage;
+  /**
+   * On PostgreSQL, the whole export as one statement whose columns are the chosen ones' cells in
+   * order (db/copy-csv.ts `csvCell`), written by `COPY … TO STDOUT` instead of page by page.
+   */
+  exportStatement?(request: FastifyRequest, q: Query, columnKeys: readonly string[]): SQL;
   /** Once the export's first page is read, before anything is sent, with its filters (the query less columns and paging): e.g. an audit. */
   onExport?(request: FastifyRequest, filters: object): Promise<void>;
 };
@@ -55,12 +61,26 @@ export function listRoutes<Rec extends object, Query extends ListPaging>(
     const q = validated<Query & { columns?: string[] }>(request.query);
     const { columns: chosen, cursor: _cursor, perPage: _perPage, ...filters } = q;
     const columns = exportColumns(def.columns, chosen);
+    const onStart = () => reads.onExport?.(request, filters) ?? Promise.resolve();
+    const copyCsv = app.database.copyCsv;
+    const statement =
+      copyCsv &&
+      reads.exportStatement?.(
+        request,
+        q,
+        columns.map((c) => c.key),
+      );
+    if (copyCsv && statement) {
+      const fileName = csvFileName(def.screen);
+      const copied = await sendCopiedCsv(reply, { fileName, columns, copy: () => copyCsv(statement), onStart });
+      if (copied) return copied;
+    }
     const read = reads.exportPage?.(request, q) ?? formattedPages((cursor, limit) => reads.page(request, { ...q, cursor }, limit), columns);
     return sendCsv(reply, {
       fileName: csvFileName(def.screen),
       columns,
       read,
-      onStart: () => reads.onExport?.(request, filters) ?? Promise.resolve(),
+      onStart,
     });
   });
 }

@@ -8,6 +8,7 @@ import {
   optionsQuery,
   optionsQuerySchema,
 } from '@admin/shared';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../db/client.ts';
@@ -32,6 +33,8 @@ export type ReadOnlyStore<Rec, Query, Detail> = {
    * `limit` is the kit's, paced to keep each page short (kit/csv-export.ts).
    */
   exportPage?(db: Db, q: Query, limit: number): Promise<Page<Record<string, unknown>>>;
+  /** On PostgreSQL, the export as one statement of the chosen columns' cells, copied (kit/list-routes.ts). */
+  exportStatement?(q: Query, columnKeys: readonly string[]): SQL;
   /** The filters whose options are served here, `GET <path>/options/<filter>`, paged as the user types. */
   options?: Record<string, (db: Db, q: OptionsQuery) => Promise<OptionsAnswer>>;
   /** `GET <path>/:id`: one record as the detail panel shows it, or a 404 that says `what` was not found. */
@@ -61,11 +64,12 @@ export function readOnlyRoutes<Rec extends object, Query extends ListPaging, Det
     }
   }
   return async (app) => {
-    const exportPage = store.exportPage;
+    const { exportPage, exportStatement } = store;
     listRoutes(app, def, {
       page: (_request, q, limit) => store.list(app.db, q, limit),
       count: (_request, q) => store.count(app.db, q),
       ...(exportPage ? { exportPage: (_request, q) => (cursor, limit) => exportPage(app.db, { ...q, cursor }, limit) } : {}),
+      ...(exportStatement ? { exportStatement: (_request, q, keys) => exportStatement(q, keys) } : {}),
       onExport: (request, filters) => request.audit({ ...store.exportAudit, entityType: def.name, after: filters }),
     });
 

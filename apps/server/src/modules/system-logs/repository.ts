@@ -18,7 +18,7 @@ const actor = alias(users, 'actor');
 const client = alias(clients, 'client');
 
 /** Each sort ends in (at, id): matching indexes exist for all three (schema/logs.ts). */
-const SORTS: Record<NonNullable<SystemLogListQuery['sort']>, SortSpec> = {
+export const SORTS: Record<NonNullable<SystemLogListQuery['sort']>, SortSpec> = {
   at: [
     { expr: sql`${systemLogs.at}`, cast: 'timestamptz' },
     { expr: sql`${systemLogs.id}`, cast: 'bigint' },
@@ -35,7 +35,7 @@ const SORTS: Record<NonNullable<SystemLogListQuery['sort']>, SortSpec> = {
   ],
 };
 
-type Filters = Omit<SystemLogListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
+export type Filters = Omit<SystemLogListQuery, 'sort' | 'order' | 'perPage' | 'cursor'>;
 
 /**
  * Every level chosen is no level filter, like "Selected All": every writer of System Logs (audit,
@@ -224,19 +224,11 @@ async function namedOptions(
 export const actorOptions = (db: Db, q: OptionsQuery) => namedOptions(db, users, users.id, users.name, isActor, q);
 export const clientOptions = (db: Db, q: OptionsQuery) => namedOptions(db, clients, clients.id, clients.name, undefined, q);
 
-/** The export's columns: all text, as the CSV writes them. */
-const exportColumns = sql`
-  ${isoText(systemLogs.at)} as at,
-  ${systemLogs.level} as level, ${systemLogs.service} as service, ${systemLogs.action} as action,
-  ${systemLogs.message} as message, ${actor.name} as actor_name, ${client.name} as client_name,
-  case when ${systemLogs.entityType} is not null then ${systemLogs.entityType} || '#' || coalesce(${systemLogs.entityId}, '') end as entity,
-  ${systemLogs.requestId} as request_id, ${systemLogs.ip} as ip`;
-
 /**
  * `limit + 1` rows of `columns` after the cursor in the chosen sort, with the key values as
  * `__k0…` for the next cursor: the one keyset query behind the list page and the export.
  */
-async function keysetRows(
+export async function keysetRows(
   db: Db,
   columns: SQL,
   q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
@@ -251,26 +243,13 @@ async function keysetRows(
         keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
         sql`, `,
       )}
-    from ${systemLogs}
-    left join ${users} as ${sql.raw('actor')} on ${actor.id} = ${systemLogs.actorUserId}
-    left join ${clients} as ${sql.raw('client')} on ${client.id} = ${systemLogs.clientId}
+    ${fromJoined}
     ${where ? sql`where ${where}` : sql``}
     order by ${sql.join(orderBy(keys, order), sql`, `)}
     limit ${limit + 1}`);
   return { rows: rowsOf(result), keys };
 }
 
-/**
- * One export batch: the same filters, sort and keyset as the list, but every column arrives as
- * ready-to-write text (ISO times, `type#id` entities) so no Date or object is built per row;
- * this is where most of an export's time went.
- */
-export async function exportBatch(
-  db: Db,
-  q: Filters & { sort?: SystemLogListQuery['sort']; order?: 'asc' | 'desc'; cursor?: string },
-  limit: number,
-): Promise<{ rows: Record<string, string | null>[]; nextCursor: string | null }> {
-  const { rows, keys } = await keysetRows(db, exportColumns, q, limit);
-  const { page, nextCursor } = pageOf(rows as Record<string, string | null>[], limit, keys);
-  return { rows: page, nextCursor };
-}
+export const fromJoined = sql`from ${systemLogs}
+    left join ${users} as ${sql.raw('actor')} on ${actor.id} = ${systemLogs.actorUserId}
+    left join ${clients} as ${sql.raw('client')} on ${client.id} = ${systemLogs.clientId}`;

@@ -2,7 +2,8 @@ import { bigIdText, dataEnvelope, systemLogDetailSchema, systemLogResource } fro
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { readOnlyRoutes } from '../../kit/read-only-routes.ts';
-import { actorOptions, clientOptions, countLogs, exportBatch, findLog, listActors, listPage } from './repository.ts';
+import { exportBatch, exportStatement } from './export.ts';
+import { actorOptions, clientOptions, countLogs, findLog, listActors, listPage } from './repository.ts';
 
 const def = systemLogResource;
 
@@ -21,6 +22,7 @@ export const systemLogRoutes: FastifyPluginAsyncZod = async (app) => {
       count: countLogs,
       exportAudit: { action: 'system_logs.export', message: 'Exported system logs as CSV' },
       exportPage: exportBatch,
+      exportStatement,
       // The Users and Clients filters page on the server as the user types.
       options: { actor: actorOptions, client: clientOptions },
       detail: { schema: systemLogDetailSchema, params: z.object({ id: bigIdText }), find: findLog, what: 'Log entry' },
