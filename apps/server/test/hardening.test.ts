@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { rowsOf } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
@@ -82,7 +83,12 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('answers a well-formed cursor of the wrong shape with 400 on every list', async () => {
-      const lists = ctx.app.routeTable.filter((r) => r.method === 'GET' && r.schema.querystring && !r.url.includes(':'));
+      // The lists that take a cursor (an export ignores it, and reports take none): walking every GET
+      // six times would export whole tables and compute reports over the demo's year of history.
+      const takesCursor = (schema: unknown) => schema instanceof z.ZodObject && 'cursor' in schema.shape;
+      const lists = ctx.app.routeTable.filter(
+        (r) => r.method === 'GET' && takesCursor(r.schema.querystring) && !r.url.includes(':') && !r.url.endsWith('/export'),
+      );
       const cursors = [
         b64(['abc', 'def']),
         b64(['2026-02-31 10:00:00+00', '1']),
