@@ -7,8 +7,9 @@
  * A key whose last batch ended moments ago (within LINGER_RECENT_MS) is busy: its callers come
  * back one by one as their answers arrive. Run at once, the first of them would be a batch of one
  * and the rest would wait for it (batches of 1 and 9 alternated for 10 callers, measured with
- * bench/pipeline/endpoint.ts). So such a key's next batch starts after a short wait, half the last
- * batch's time and at most `lingerMs`, and takes whoever came meanwhile.
+ * bench/pipeline/endpoint.ts). So such a key's every next batch starts after a short wait, half the
+ * last batch's time and at most `lingerMs` (none when the waiting items already fill a batch), and
+ * takes whoever came meanwhile.
  *
  * The lanes live in this process's memory: another process has its own, and whatever orders work
  * across processes (the admit lock of pipeline/admit.ts) still does.
@@ -53,10 +54,14 @@ export function groupCommit<T, R>(options: {
     return waiting.splice(0, count);
   };
 
+  const full = (waiting: Waiting<T, R>[]) => waiting.reduce((sum, entry) => sum + options.weight(entry.item), 0) >= options.limit;
+
   const drain = async (key: number, waiting: Waiting<T, R>[]) => {
-    const linger = lingerFor(key);
-    if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
     while (waiting.length > 0) {
+      // Before every batch, not only a lane's first: otherwise the callers answered by one batch
+      // come back while the few that waited run alone, and batches of 3 and 7 alternate for good.
+      const linger = full(waiting) ? 0 : lingerFor(key);
+      if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
       const batch = take(waiting);
       const started = performance.now();
       let settled: PromiseSettledResult<R>[];

@@ -24,7 +24,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * The longest a busy client's next admission waits for its other callers (group-commit.ts): short
  * beside a call's own time, long enough for callers answered by the last batch to come back.
  */
-const ADMISSION_LINGER_MS = 20;
+const ADMISSION_LINGER_MS = 50;
 
 const paramsSchema = z.object({ _id: z.string().regex(LOCATION_ID, 'must be 24 lower-case hex characters') });
 const cell = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
