@@ -3,6 +3,7 @@
  *
  *   npm run bench:logs                      # PGlite only
  *   BENCH_DATABASE_URL=postgres://… npm run bench:logs   # also PostgreSQL (a database it may drop/create in)
+ *   BENCH_PGLITE=off                                     # PostgreSQL only
  *
  * For each database: generate the rows (deterministic), start the real server as a child process
  * against it, and measure over HTTP: the first page, a page ~900k rows deep (cursor), a filtered
@@ -201,11 +202,14 @@ async function main() {
   if (spawnSync('test', ['-f', join(ROOT, 'apps/server/dist/server.js')]).status !== 0) {
     throw new Error('Build first: npm run build');
   }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
-  try {
-    await run('pglite', dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  // BENCH_PGLITE=off: PostgreSQL only (the embedded run alone takes minutes to generate its rows).
+  if (process.env.BENCH_PGLITE !== 'off') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-logs-'));
+    try {
+      await run('pglite', dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
