@@ -81,7 +81,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
       SNS_TEST_CERT_FILE: signer.certFile,
     };
     const preload = [join(ROOT, 'apps/web/e2e/fake-sns-certificate.mjs')];
-    const bundle = await bundleServer();
+    const bundle = await bundleServer(`soak-${options.portBase}`);
     const apis = [1, 2].map((i) => soakProcess(`api-${i}`, 'api', bundle.server, apiEnv, { port: options.portBase + i, preload }));
     const workers = [1, 2].map((i) => soakProcess(`worker-${i}`, 'worker', bundle.worker, common));
     processes.push(...apis, ...workers);
