@@ -34,6 +34,8 @@ async function rangeWithAtRisk(page: Page) {
 test.describe('AC Performance Report', () => {
   for (const width of WIDTHS) {
     test(`Ada Admin's book, expanded with an at-risk flag, drill-down and Export (${width} px)`, async ({ page }) => {
+      // A search for a flagged range, an accessibility scan, an export and a drill-down: more than 30 s on a busy machine.
+      test.slow();
       const errors = collectConsoleErrors(page);
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
