@@ -18,7 +18,8 @@ export default defineConfig({
   workers,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'line' : 'list',
-  timeout: 30_000,
+  // Two workers, each with a browser and a server, share two cores: a long flow needs more than 30 s.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port + slot}`,
