@@ -8,8 +8,9 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 3210);
 // One server, with a database of its own, per worker: a worker's files run one after another on its
 // server as they did on the single one, and two workers never share a database or the server's clock.
-// Playwright gives each worker process its slot (0 … workers − 1) as TEST_PARALLEL_INDEX.
-const workers = Number(process.env.E2E_WORKERS ?? 2);
+// Playwright gives each worker process its slot (0 … workers − 1) as TEST_PARALLEL_INDEX. One worker
+// by default: a browser and a server already keep two cores busy (decision 077); E2E_WORKERS=n on more.
+const workers = Number(process.env.E2E_WORKERS ?? 1);
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
 export default defineConfig({
