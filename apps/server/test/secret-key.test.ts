@@ -22,7 +22,7 @@ describe('the embedded database’s secret.key', () => {
   it('is made inside DATA_DIR by the server (mode 0600), nothing beside it', async () => {
     const root = parent();
     const dataDir = join(root, 'data');
-    const app = await buildApp(testConfig({ database: { kind: 'pglite', dataDir } }));
+    const app = await buildApp(testConfig({ database: { kind: 'pglite', dataDir }, secretKey: null }));
     await app.close();
     expect(existsSync(join(dataDir, 'secret.key'))).toBe(true);
     expect(statSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
