@@ -4,7 +4,7 @@ import { type Db, rowsOf } from '../../db/client.ts';
 import { apiCallLogs, dataFeedRowErrors, dataFeedRuns, dataFeeds } from '../../db/schema/index.ts';
 import { admitRowsOfRuns } from '../../pipeline/admit.ts';
 import type { Normalized, RowError } from '../../pipeline/ingest/normalize.ts';
-import { type DataFeedRow, invalidRows } from '../../pipeline/ingest/process.ts';
+import { countOutcomes, type DataFeedRow, invalidRows } from '../../pipeline/ingest/process.ts';
 import type { AdmitOutcome, Clock } from '../../pipeline/types.ts';
 
 /**
@@ -60,14 +60,7 @@ async function reserveRunIds(tx: Db, count: number): Promise<number[]> {
 
 /** A call's run as finishRun (pipeline/ingest/process.ts) leaves it: counted, ended, held by nobody. */
 function runOf(call: IngestCall, id: number, outcomes: AdmitOutcome[], errors: RowError[], now: Date) {
-  const skipped: Record<string, number> = {};
-  let accepted = 0;
-  let scheduled = 0;
-  for (const o of outcomes) {
-    if (o.status.startsWith('skipped_') || o.status === 'invalid_contact') skipped[o.status] = (skipped[o.status] ?? 0) + 1;
-    else accepted++;
-    if (o.status === 'scheduled') scheduled++;
-  }
+  const { skipped, accepted, scheduled } = countOutcomes(outcomes);
   const invalid = invalidRows(errors);
   const status: FeedRunStatus = call.rowsRead > 0 && invalid >= call.rowsRead ? 'failed' : invalid > 0 ? 'partial' : 'succeeded';
   return {

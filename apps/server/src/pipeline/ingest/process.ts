@@ -38,8 +38,8 @@ async function storeErrors(tx: Db, runId: number, list: RowError[]): Promise<voi
   }
 }
 
-/** Adds a batch's counts to the run's (skipped by status merged key by key) and deletes the batch: the batch is done. */
-async function countBatch(tx: Db, runId: number, seq: number, records: number, outcomes: AdmitOutcome[], errors: RowError[]) {
+/** A run's or batch's counts of its admitted rows: skipped by status, accepted, scheduled. */
+export function countOutcomes(outcomes: readonly AdmitOutcome[]) {
   const skipped: Record<string, number> = {};
   let accepted = 0;
   let scheduled = 0;
@@ -48,6 +48,12 @@ async function countBatch(tx: Db, runId: number, seq: number, records: number, o
     else accepted++;
     if (o.status === 'scheduled') scheduled++;
   }
+  return { skipped, accepted, scheduled };
+}
+
+/** Adds a batch's counts to the run's (skipped by status merged key by key) and deletes the batch: the batch is done. */
+async function countBatch(tx: Db, runId: number, seq: number, records: number, outcomes: AdmitOutcome[], errors: RowError[]) {
+  const { skipped, accepted, scheduled } = countOutcomes(outcomes);
   const deleted = await tx
     .delete(dataFeedRunBatches)
     .where(and(eq(dataFeedRunBatches.runId, runId), eq(dataFeedRunBatches.seq, seq)))
