@@ -132,6 +132,12 @@ for (const kind of testDatabaseKinds()) {
       expect([...p1.data, ...p2.data].map((r) => r.id)).toEqual(mine.data.map((r) => r.id).slice(0, 4));
       expect((await get(`${PATH}?cursor=nonsense`)).statusCode).toBe(400);
       expect((await get(`${PATH}?status=bogus`)).statusCode).toBe(400);
+      // A Send test's invitation is listed, and left out (or alone) when Test sends says so.
+      const t = await newItem({ source: 'manual_test', firstName: 'Tess' });
+      expect((await page(`?survey=${surveyId}&test=no`)).data.map((r) => r.id)).toEqual([c.id, b.id, a.id]);
+      expect((await page(`?survey=${surveyId}&test=yes`)).data.map((r) => r.id)).toEqual([t.id]);
+      expect((await page(`?survey=${surveyId}`)).data.map((r) => r.id)[0]).toBe(t.id);
+      expect((await get(`${PATH}?test=maybe`)).statusCode).toBe(400);
     });
 
     it('shows one invitation in full: the row as received, the mapping, the outcome and its messages', async () => {

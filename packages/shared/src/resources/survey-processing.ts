@@ -212,6 +212,15 @@ export const processingItemResource = defineResource({
       options: PROCESSING_ITEM_CHANNELS.map((c) => ({ value: c, label: PROCESSING_CHANNEL_LABELS[c] })),
     },
     personnel: { kind: 'multi', label: 'Personnel', item: idFilterItem },
+    // Send test's invitations are listed and marked; the reports never count them (Performance Report's drill-down sets `no`).
+    test: {
+      kind: 'choice',
+      label: 'Test sends',
+      options: [
+        { value: 'no', label: 'Real invitations only' },
+        { value: 'yes', label: 'Test sends only' },
+      ],
+    },
     date_on: { kind: 'choice', label: 'Date of', options: PROCESSING_DATE_FIELDS, emptyLabel: 'Received' },
     date: { kind: 'dateRange', label: 'Date range' },
   },

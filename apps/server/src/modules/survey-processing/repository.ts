@@ -67,6 +67,7 @@ export function filtersWhere(q: ProcessingItemFilters): SQL | undefined {
     inList(sql`${items.status}`, q.status),
     q.channel ? sql`${items.channel} = ${q.channel}` : undefined,
     inList(sql`${items.personnelId}`, q.personnel?.map(Number)),
+    q.test === undefined ? undefined : q.test === 'yes' ? sql`${items.source} = 'manual_test'` : sql`${items.source} <> 'manual_test'`,
     ...clientDayRange(day, sql`${items.clientId}`, q.startDate, q.endDate),
     // The contact itself is searched here: the list only ever answers it masked.
     searchWhere(q.q),

@@ -26,10 +26,10 @@ describe('drilling down from a number', () => {
     expect([december.get('startDate'), december.get('endDate')]).toEqual(['2026-12-01', '2026-12-10']);
   });
 
-  it('opens Survey Processing by the day sent, with the channel and delivered statuses', () => {
+  it('opens Survey Processing by the day sent, without Send test invitations, with the channel and delivered statuses', () => {
     const sms = { ...filters, channel: 'sms' as const };
     const p = params(drillHref({ screen: 'processing', statuses: ['delivered', 'opened'] }, sms, row('3', 'Acme'), 'client').href);
-    expect(p.get('date_on')).toBe('sent');
+    expect([p.get('date_on'), p.get('test')]).toEqual(['sent', 'no']);
     expect(p.get('channel')).toBe('sms');
     expect(p.getAll('status')).toEqual(['delivered', 'opened']);
     expect(p.getAll('client')).toEqual(['3']);

@@ -7,7 +7,7 @@ import { dayOf, type ReportFilters } from './performance-query.ts';
  * Survey Manager, invitations in Survey Processing, with the filters those lists accept
  * (packages/shared/src/resources/survey-responses.ts and survey-processing.ts: `client`,
  * `location`, `survey`, `personnel`, `startDate`, `endDate`, and Survey Manager's `class`,
- * `excluded`, `test`; Survey Processing's `status`, `channel`, `date_on`).
+ * `excluded`, `test`; Survey Processing's `status`, `channel`, `date_on`, `test`).
  *
  * Neither list filters by product or referral source, and Survey Manager has no channel filter: a
  * row grouped so opens the rows of the report's other filters (`narrower` says the list shows more).
@@ -48,8 +48,9 @@ export function drillHref(target: DrillTarget, filters: ReportFilters, row: Perf
   }
   for (const [name, values] of Object.entries(lists)) for (const v of values) params.append(name, v);
   if (target.screen === 'processing') {
-    // Sent counts invitations by the day they were sent.
+    // Sent counts invitations by the day they were sent, and never a Send test's.
     params.set('date_on', 'sent');
+    params.set('test', 'no');
     if (filters.channel !== 'all') params.set('channel', filters.channel);
     for (const s of target.statuses ?? []) params.append('status', s);
   } else {
