@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { type Db, rowsOf } from '../db/client.ts';
+import { buildQuery, namedRows } from '../db/prepared.ts';
 
 /** Above this many matching rows a list reports the planner's estimate instead of counting. */
 export const EXACT_COUNT_LIMIT = 10_000;
@@ -25,7 +25,6 @@ export const ESTIMATE_TTL_MS = 5_000;
 /** Estimates kept per database handle; the oldest go first. */
 const MAX_ESTIMATES = 500;
 
-const dialect = new PgDialect();
 const estimates = new WeakMap<Db, Map<string, { total: number; until: number }>>();
 
 type PlanNode = { 'Plan Rows'?: number; 'Relation Name'?: string; Plans?: PlanNode[] };
@@ -111,8 +110,9 @@ async function analyzeIfStale(db: Db, table: string): Promise<boolean> {
  * and answers it again for ESTIMATE_TTL_MS. `fromWhere` is the query's `from … where …` part.
  */
 export async function countMatching(db: Db, fromWhere: SQL): Promise<{ total: number; totalIsEstimate: boolean }> {
-  const query = dialect.sqlToQuery(fromWhere);
-  const key = `${query.sql}\u0000${JSON.stringify(query.params)}`;
+  // Built once: the count statement below is the same text around it, so it keys the cache too.
+  const count = buildQuery(sql`select count(*)::int as n from (select 1 ${fromWhere} limit ${EXACT_COUNT_LIMIT + 1}) s`);
+  const key = `${count.sql}\u0000${JSON.stringify(count.params)}`;
   let cache = estimates.get(db);
   if (!cache) {
     cache = new Map();
@@ -122,7 +122,7 @@ export async function countMatching(db: Db, fromWhere: SQL): Promise<{ total: nu
   const cached = cache.get(key);
   if (cached && cached.until > now) return { total: cached.total, totalIsEstimate: true };
 
-  const capped = rowsOf(await db.execute(sql`select count(*)::int as n from (select 1 ${fromWhere} limit ${EXACT_COUNT_LIMIT + 1}) s`));
+  const capped = await namedRows(db, count);
   const exact = Number(capped[0]?.n ?? 0);
   if (exact <= EXACT_COUNT_LIMIT) {
     cache.delete(key);

@@ -2,7 +2,8 @@ import { type Client, type ClientCreate, type ClientListItem, type ClientListQue
 import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import fp from 'fastify-plugin';
-import { type Db, isoText, rowsOf } from '../../db/client.ts';
+import { type Db, isoText } from '../../db/client.ts';
+import { namedRows } from '../../db/prepared.ts';
 import { clients, teams, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import type { ResourceStore } from '../../kit/resource-store.ts';
@@ -127,7 +128,9 @@ async function listClients(db: Db, q: ClientListQuery, _all: null, limit: number
   const keys = SORTS[q.sort ?? 'name'];
   const order = q.order ?? 'asc';
   const where = allOf([clientWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const result = await db.execute(sql`
+  const rows = await namedRows(
+    db,
+    sql`
     select ${listColumns}, ${sql.join(
       keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
       sql`, `,
@@ -137,8 +140,9 @@ async function listClients(db: Db, q: ClientListQuery, _all: null, limit: number
     left join ${users} as ${sql.raw('ac')} on ${ac.id} = ${clients.accountCoordinatorId}
     ${where ? sql`where ${where}` : sql``}
     order by ${sql.join(orderBy(keys, order), sql`, `)}
-    limit ${limit + 1}`);
-  const { page, nextCursor } = pageOf(rowsOf(result), limit, keys);
+    limit ${limit + 1}`,
+  );
+  const { page, nextCursor } = pageOf(rows, limit, keys);
   // The columns are the item's fields (listColumns); the row type is the database driver's.
   return { rows: page as ClientListItem[], nextCursor };
 }

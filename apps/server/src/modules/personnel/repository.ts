@@ -9,7 +9,8 @@ import {
 } from '@admin/shared';
 import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { type Db, isoText, rowsOf } from '../../db/client.ts';
+import { type Db, isoText } from '../../db/client.ts';
+import { namedRows } from '../../db/prepared.ts';
 import { locations, personnel, personnelLocations } from '../../db/schema/index.ts';
 import { requireCurrentClientId } from '../../kit/current-client.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
@@ -52,12 +53,13 @@ export function toPerson(row: PersonRow, links: Link[] = []): Person {
 export async function linksOf(db: Db, ids: number[]): Promise<Map<number, Link[]>> {
   const map = new Map<number, Link[]>();
   if (ids.length === 0) return map;
-  const rows = rowsOf(
-    await db.execute(sql`
+  const rows = await namedRows(
+    db,
+    sql`
       select ${personnelLocations.personnelId} as person_id, ${locations.id} as id, ${locations.locationname} as name
       from ${personnelLocations} join ${locations} on ${locations.id} = ${personnelLocations.locationId}
       where ${personnelLocations.personnelId} = any(${sql.param(ids)}::integer[])
-      order by ${locations.locationname}, ${locations.id}`),
+      order by ${locations.locationname}, ${locations.id}`,
   );
   for (const r of rows) {
     const personId = Number(r.person_id);
@@ -140,14 +142,17 @@ async function listPersonnel(db: Db, q: PersonnelListQuery, clientId: number, li
   const keys = SORTS[q.sort ?? 'name'];
   const order = q.order ?? 'asc';
   const where = allOf([personnelWhere(q, clientId), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const result = await db.execute(sql`
+  const found = await namedRows(
+    db,
+    sql`
     select ${listColumns}, ${sql.join(
       keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
       sql`, `,
     )}
     from ${personnel} ${where ? sql`where ${where}` : sql``}
-    order by ${sql.join(orderBy(keys, order), sql`, `)} limit ${limit + 1}`);
-  const { page, nextCursor } = pageOf(rowsOf(result), limit, keys);
+    order by ${sql.join(orderBy(keys, order), sql`, `)} limit ${limit + 1}`,
+  );
+  const { page, nextCursor } = pageOf(found, limit, keys);
   // The page's locations in a second statement: folding them into the page (an array_agg per row)
   // cost the database two to three times the page and the lookup together (bench/api).
   const links = await linksOf(

@@ -9,7 +9,8 @@ import {
 } from '@admin/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import { type Db, isoText, rowsOf } from '../../db/client.ts';
+import { type Db, isoText } from '../../db/client.ts';
+import { namedRows } from '../../db/prepared.ts';
 import { clients, systemLogs, users } from '../../db/schema/index.ts';
 import { afterCursor, allOf, containsPattern, decodeCursor, inList, orderBy, pageOf, type SortSpec } from '../../kit/keyset.ts';
 import { countMatching } from '../../kit/totals.ts';
@@ -237,7 +238,9 @@ export async function keysetRows(
   const keys = SORTS[q.sort ?? 'at'];
   const order = q.order ?? 'desc';
   const where = allOf([filtersWhere(q), q.cursor ? afterCursor(keys, order, decodeCursor(q.cursor, keys)) : undefined]);
-  const result = await db.execute(sql`
+  const rows = await namedRows(
+    db,
+    sql`
     select ${columns},
       ${sql.join(
         keys.map((k, i) => sql`(${k.expr})::text as ${sql.raw(`__k${i}`)}`),
@@ -246,8 +249,9 @@ export async function keysetRows(
     ${fromJoined}
     ${where ? sql`where ${where}` : sql``}
     order by ${sql.join(orderBy(keys, order), sql`, `)}
-    limit ${limit + 1}`);
-  return { rows: rowsOf(result), keys };
+    limit ${limit + 1}`,
+  );
+  return { rows, keys };
 }
 
 export const fromJoined = sql`from ${systemLogs}
