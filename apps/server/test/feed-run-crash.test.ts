@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, rowsOf as resultRows } from '../src/db/client.ts';
+import { type DemoStore, demoStore } from './crash/demo-store.ts';
 import { apiClient, type ServerProcess, signIn, startServer, waitFor } from './crash/server-process.ts';
 import { DEMO_PASSWORD, testDatabaseKinds } from './helpers.ts';
 import { type SftpTestServer, startSftpServer } from './sftp-test-server.ts';
@@ -50,6 +51,7 @@ for (const kind of testDatabaseKinds()) {
     let env: Record<string, string>;
     let dataDir: string | null = null;
     let databaseUrl: string | null = null;
+    let store: DemoStore | undefined;
     let sftp: SftpTestServer;
     const sftpDir = mkdtempSync(join(tmpdir(), 'crash-sftp-'));
     const call = apiClient(
@@ -100,21 +102,9 @@ for (const kind of testDatabaseKinds()) {
 
     beforeAll(async () => {
       sftp = await startSftpServer(sftpDir, { username: 'feeds', password: 'open-sesame' });
-      env = { DEMO_DATA: 'on', SFTP_ALLOW_PRIVATE: 'on', SECRET_KEY: 'crash-test-secret-key-of-32-characters!', WORKERS: 'on' };
-      if (kind === 'pglite') {
-        dataDir = mkdtempSync(join(tmpdir(), 'crash-data-'));
-        env.DATA_DIR = dataDir;
-      } else {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        const name = `crash_${randomBytes(5).toString('hex')}`;
-        await admin.query(`create database ${name}`);
-        await admin.end();
-        const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-        url.pathname = `/${name}`;
-        databaseUrl = url.toString();
-        env.DATABASE_URL = databaseUrl;
-      }
+      store = await demoStore(kind);
+      ({ dataDir, databaseUrl } = store);
+      env = { ...store.env, SFTP_ALLOW_PRIVATE: 'on', WORKERS: 'on' };
       server = await startServer(env);
       token = await signIn(server, 'admin@example.com', DEMO_PASSWORD);
       const surveys = (await call<Envelope<{ id: number; location_ids: string[] }[]>>('GET', '/api/surveys?status=active&perPage=50')).json
@@ -129,13 +119,7 @@ for (const kind of testDatabaseKinds()) {
       await server?.stop();
       await sftp?.close();
       rmSync(sftpDir, { recursive: true, force: true });
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (databaseUrl) {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
-        await admin.end();
-      }
+      await store?.remove();
     });
 
     it('resumes an upload killed while its rows were admitted', async () => {

@@ -31,7 +31,7 @@ import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from
  * Fuzz suite, second part: every number a route's body declares, every query value that takes
  * digits and every path parameter gets the integers just past int4 and int8, on an otherwise valid
  * request (a record the API answered, sent back as its body; a valid sample where there is none).
- * The answer must stay below 500 in the error envelope. The random suite (fuzz.test.ts) draws such
+ * The answer must stay below 500 in the error envelope. The random suite (fuzz/suite.ts) draws such
  * values only now and then; this one sends each, so a bound a new route forgets fails `npm test`
  * (issue 18, item 7: `PATCH /api/surveys/1 {"sms_template_id":2147483648}` and
  * `GET /api/data-feeds/options/survey?value=9999999999` answered 500).

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -10,6 +9,7 @@ import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { createSession, findUserByEmail } from '../src/modules/identity/repository.ts';
 import type { NormalRow } from '../src/pipeline/types.ts';
 import { seedDemoData } from '../src/seed/demo.ts';
+import { dataDirCopy } from './setup/data-dir.ts';
 import { DEMO_PASSWORD, seedsLikeTemplate } from './setup/demo-seed.ts';
 
 export type DbKind = 'pglite' | 'pg';
@@ -40,9 +40,22 @@ async function openDemoCopy(kind: DbKind): Promise<Database | null> {
 
 async function openCopy(kind: DbKind, from: 'migrated' | 'demo'): Promise<Database> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite', dataDir: null }, undefined, await pgliteDump(from));
+    const template = inject(from === 'demo' ? 'pgliteDemoTemplate' : 'pgliteTemplate');
+    if (!template) {
+      const database = await openDatabase({ kind: 'pglite', dataDir: null });
+      await database.migrate();
+      return database;
+    }
+    const copy = await dataDirCopy(template);
+    const database = await openDatabase({ kind: 'pglite', dataDir: copy.dataDir });
     await database.migrate();
-    return database;
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        await copy.remove();
+      },
+    };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
@@ -66,19 +79,6 @@ async function openCopy(kind: DbKind, from: 'migrated' | 'demo'): Promise<Databa
       await dropper.end();
     },
   };
-}
-
-const pgliteDumps: { migrated?: Promise<Blob | undefined>; demo?: Promise<Blob | undefined> } = {};
-
-/** A data directory the run dumped, read once per test file; undefined (migrate from empty) when the run made none. */
-function pgliteDump(which: 'migrated' | 'demo'): Promise<Blob | undefined> {
-  pgliteDumps[which] ??= (async () => {
-    const file = inject(which === 'demo' ? 'pgliteDemoTemplate' : 'pgliteTemplate');
-    if (!file) return undefined;
-    const bytes = await readFile(file).catch(() => undefined);
-    return bytes ? new Blob([bytes]) : undefined;
-  })();
-  return pgliteDumps[which];
 }
 
 /** A database with the demo seeded, for tests that build their own app: a copy of the run's template, else seeded here. */

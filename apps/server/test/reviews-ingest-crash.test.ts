@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, rowsOf } from '../src/db/client.ts';
+import { type DemoStore, demoStore } from './crash/demo-store.ts';
 import { apiClient, type ServerProcess, signIn, startServer, waitFor } from './crash/server-process.ts';
 import { DEMO_PASSWORD, testDatabaseKinds } from './helpers.ts';
 
@@ -31,6 +32,7 @@ for (const kind of testDatabaseKinds()) {
     let token = '';
     let env: Record<string, string>;
     let dataDir: string | null = null;
+    let store: DemoStore | undefined;
     let databaseUrl: string | null = null;
     const call = apiClient(
       () => server,
@@ -61,21 +63,9 @@ for (const kind of testDatabaseKinds()) {
     };
 
     beforeAll(async () => {
-      env = { DEMO_DATA: 'on', SECRET_KEY: 'crash-test-secret-key-of-32-characters!', WORKERS: 'off' };
-      if (kind === 'pglite') {
-        dataDir = mkdtempSync(join(tmpdir(), 'crash-reviews-'));
-        env.DATA_DIR = dataDir;
-      } else {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        const name = `crash_${randomBytes(5).toString('hex')}`;
-        await admin.query(`create database ${name}`);
-        await admin.end();
-        const url = new URL(process.env.TEST_DATABASE_URL ?? '');
-        url.pathname = `/${name}`;
-        databaseUrl = url.toString();
-        env.DATABASE_URL = databaseUrl;
-      }
+      store = await demoStore(kind);
+      ({ dataDir, databaseUrl } = store);
+      env = { ...store.env, WORKERS: 'off' };
       await start();
       const locations = await call<Envelope<{ _id: string }[]>>('GET', '/api/endpoints?perPage=1');
       const locationId = locations.json.data[0]?._id ?? '';
@@ -92,13 +82,7 @@ for (const kind of testDatabaseKinds()) {
 
     afterAll(async () => {
       await server?.stop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (databaseUrl) {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`drop database if exists ${new URL(databaseUrl).pathname.slice(1)} with (force)`);
-        await admin.end();
-      }
+      await store?.remove();
     });
 
     it('holds none of an import killed while it was written, then imports the same file whole', async () => {

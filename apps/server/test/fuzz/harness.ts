@@ -8,7 +8,7 @@ import type { Pool } from './value-generators.ts';
 import type { Value } from './values.ts';
 
 /**
- * What the fuzz suites share (test/fuzz.test.ts, random requests; test/fuzz-overflow.test.ts,
+ * What the fuzz suites share (test/fuzz/suite.ts, random requests; test/fuzz-overflow.test.ts,
  * every number and id past its column): route models, values harvested from the API's own lists,
  * the machine routes' token, the errors the server logged, and what makes an answer wrong.
  */

@@ -1,25 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { access, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.ts';
-import * as schema from '../../src/db/schema/index.ts';
 import { serverPackageRoot } from '../../src/lib/package-root.ts';
 import { seedDemoData } from '../../src/seed/demo.ts';
+import { copyDataDir } from './data-dir.ts';
 import { demoSeedConfig } from './demo-seed.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A PGlite data directory (tar, `dumpDataDir`) holding every migration, or null: migrate each database. */
+    /** A closed PGlite data directory holding every migration, or null: migrate each database. */
     pgliteTemplate: string | null;
     /** A migrated PostgreSQL database each test database is created from, or null: migrate each one. */
     pgTemplate: string | null;
-    /** The migrated PGlite dump with the demo seeded (`demoSeedConfig`), made for this run, or null. */
+    /** A closed PGlite data directory: the migrated one with the demo seeded (`demoSeedConfig`), made for this run. */
     pgliteDemoTemplate: string | null;
     /** A PostgreSQL database with the demo seeded, copied by `startTestApp`, or null. */
     pgDemoTemplate: string | null;
@@ -31,10 +29,11 @@ declare module 'vitest' {
 /**
  * Once per run (vitest globalSetup of the server project): migrates one PGlite and, when
  * TEST_DATABASE_URL is set, one PostgreSQL template, so openTestDatabase (../helpers.ts) copies a
- * migrated database instead of replaying every migration in every test file. Decision 063.
+ * migrated database instead of replaying every migration in every test file. Decision 063. The
+ * PGlite templates are data directories, copied file by file for each test database (decision 080).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const pgliteTemplate = await migratedPgliteDump();
+  const pgliteTemplate = await migratedPgliteDir();
   project.provide('pgliteTemplate', pgliteTemplate);
   const adminUrl = process.env.TEST_DATABASE_URL;
   const pgTemplate = adminUrl ? await migratedPgTemplate(adminUrl) : null;
@@ -42,7 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The demo is seeded once per run on each engine, at the same anchor (decision 064).
   const anchor = new Date();
   const [pgliteDemo, pgDemo] = await Promise.all([
-    seededPgliteDump(pgliteTemplate, anchor),
+    seededPgliteDir(pgliteTemplate, anchor),
     adminUrl && pgTemplate ? seededPgTemplate(adminUrl, pgTemplate, anchor) : null,
   ]);
   project.provide('pgliteDemoTemplate', pgliteDemo);
@@ -55,19 +54,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** The migrated dump loaded, the demo seeded, dumped again into a directory of this run's own (removed at teardown). */
-async function seededPgliteDump(migrated: string, anchor: Date): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'admin-test-demo-'));
-  // PGlite itself rather than openDatabase: the dump needs the client, which Database does not expose.
-  const client = await PGlite.create({ loadDataDir: new Blob([await readFile(migrated)]) });
+/** A copy of the migrated directory with the demo seeded, in a directory of this run's own (removed at teardown). */
+async function seededPgliteDir(migrated: string, anchor: Date): Promise<string> {
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'admin-test-demo-')), 'pgdata');
+  await copyDataDir(migrated, dataDir);
+  const database = await openDatabase({ kind: 'pglite', dataDir });
   try {
-    await seedDemoData(drizzle(client, { schema }), demoSeedConfig(), anchor);
-    const file = join(dir, 'demo.tar');
-    await writeFile(file, new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer()));
-    return file;
+    await seedDemoData(database.db, demoSeedConfig(), anchor);
   } finally {
-    await client.close();
+    await database.close();
   }
+  return dataDir;
 }
 
 /** A copy of the migrated template with the demo seeded; closed before any test copies it. */
@@ -86,37 +83,33 @@ async function seededPgTemplate(adminUrl: string, migrated: string, anchor: Date
 }
 
 /**
- * Migrates through the server's own opener (same SQL, same journal rows), then dumps the data
- * directory. The dump is kept in the OS tmp dir under a name hashed from every migration file and
- * the PGlite and drizzle versions, so the next run (a developer's single file) reuses it and any change to a
+ * Migrates through the server's own opener (same SQL, same journal rows) into a data directory.
+ * It is kept in the OS tmp dir under a name hashed from every migration file and the PGlite and
+ * drizzle versions, so the next run (a developer's single file) reuses it and any change to a
  * migration makes a new one.
  */
-async function migratedPgliteDump(): Promise<string> {
-  const file = join(tmpdir(), `admin-test-pglite-${await migrationsHash()}.tar`);
+async function migratedPgliteDir(): Promise<string> {
+  const dir = join(tmpdir(), `admin-test-pglite-${await migrationsHash()}`);
   if (
-    await access(file).then(
+    await access(join(dir, 'PG_VERSION')).then(
       () => true,
       () => false,
     )
   )
-    return file;
-  const dir = await mkdtemp(join(tmpdir(), 'admin-test-db-'));
+    return dir;
+  const partial = await mkdtemp(join(tmpdir(), 'admin-test-db-'));
   try {
-    const dataDir = join(dir, 'pgdata');
+    const dataDir = join(partial, 'pgdata');
     const database = await openDatabase({ kind: 'pglite', dataDir });
     await database.migrate();
     await database.close();
-    const client = await PGlite.create(dataDir);
-    const dump = await client.dumpDataDir('none');
-    await client.close();
-    // Written aside and renamed: a run starting meanwhile never reads half a file.
-    const partial = join(dir, 'migrated.tar');
-    await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
-    await rename(partial, file);
+    // Made aside and renamed: a run starting meanwhile never reads half a directory. When another
+    // run renamed its own first, the rename fails and that one is used.
+    await rename(dataDir, dir).catch(() => undefined);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(partial, { recursive: true, force: true });
   }
-  return file;
+  return dir;
 }
 
 /** The package's own package.json, found upwards from its entry file (entries sit at different depths). */

@@ -5,16 +5,28 @@
  * (PostgreSQL too when TEST_DATABASE_URL is set).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.ts';
+import { dataDirCopy } from './data-dir.ts';
 import setup from './databases.ts';
 
 const rounds = Number(process.argv[2] ?? 3);
 const adminUrl = process.env.TEST_DATABASE_URL;
 const provided: Record<string, string | null> = {};
 const teardown = await setup({ provide: (key: string, value: string | null) => (provided[key] = value) } as never);
-const dump = new Blob([await readFile(provided.pgliteTemplate ?? '')]);
+
+/** A copy of a PGlite template directory, removed on close (as helpers.ts opens them). */
+async function pgliteCopy(template: string | null): Promise<Database> {
+  const copy = await dataDirCopy(template ?? '');
+  const database = await openDatabase({ kind: 'pglite', dataDir: copy.dataDir });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await copy.remove();
+    },
+  };
+}
 
 async function timed(open: () => Promise<Database>): Promise<number> {
   const start = performance.now();
@@ -53,7 +65,8 @@ const add = (key: string, ms: number) => {
 };
 for (let round = 0; round < rounds; round++) {
   add('pglite, migrate from empty', await timed(() => openDatabase({ kind: 'pglite', dataDir: null })));
-  add('pglite, load migrated dump', await timed(() => openDatabase({ kind: 'pglite', dataDir: null }, undefined, dump)));
+  add('pglite, copy of the migrated directory', await timed(() => pgliteCopy(provided.pgliteTemplate ?? null)));
+  add('pglite, copy of the demo directory', await timed(() => pgliteCopy(provided.pgliteDemoTemplate ?? null)));
   if (adminUrl) {
     add('pg, create + migrate', await timed(() => pgDatabase(null)));
     add('pg, create from template', await timed(() => pgDatabase(provided.pgTemplate ?? null)));

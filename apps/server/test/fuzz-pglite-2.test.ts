@@ -1,0 +1,4 @@
+import { fuzzSuite } from './fuzz/suite.ts';
+
+// Shard 2 of the fuzz suite on PGlite (test/fuzz/suite.ts); its other shards run as files of their own.
+fuzzSuite('pglite', 1);
