@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MAX_REVIEW_IMPORT_LINES } from '@admin/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
