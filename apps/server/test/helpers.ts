@@ -97,10 +97,16 @@ export type TestContext = { app: FastifyInstance; database: Database; config: Co
 /**
  * The whole server on a fresh database with the demo data, for `app.inject()`: a copy of the run's
  * seeded template, or seeded here when the overrides change what the seed reads (decision 064).
+ * `demo: 'template'` copies the template even then, for a test that needs the overrides only in
+ * the running app (an SMTP transport, say) and not in how the demo was seeded.
  */
-export async function startTestApp(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function startTestApp(
+  kind: DbKind,
+  overrides: Partial<Config> = {},
+  options: { demo?: 'template' } = {},
+): Promise<TestContext> {
   const config = testConfig({ demoPassword: DEMO_PASSWORD, ...overrides });
-  const copy = seedsLikeTemplate(overrides) ? await openDemoCopy(kind) : null;
+  const copy = options.demo === 'template' || seedsLikeTemplate(overrides) ? await openDemoCopy(kind) : null;
   const database = copy ?? (await openTestDatabase(kind));
   if (!copy) await seedDemoData(database.db, config);
   const app = await buildApp(config, { database });

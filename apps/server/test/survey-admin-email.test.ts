@@ -109,13 +109,18 @@ for (const kind of testDatabaseKinds()) {
       await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
       const port = (smtp.server.address() as AddressInfo).port;
       const messaging = testConfig().messaging;
-      ctx = await startTestApp(kind, {
-        messaging: {
-          ...messaging,
-          email: { transport: 'smtp', url: `smtp://127.0.0.1:${port}` },
-          emailFrom: 'Feedback <no-reply@example.com>',
+      ctx = await startTestApp(
+        kind,
+        {
+          messaging: {
+            ...messaging,
+            email: { transport: 'smtp', url: `smtp://127.0.0.1:${port}` },
+            emailFrom: 'Feedback <no-reply@example.com>',
+          },
         },
-      });
+        // The demo as the template seeded it (to the outbox): only this app sends by SMTP.
+        { demo: 'template' },
+      );
       headers = bearer(await login(ctx.app, 'admin@example.com'));
       clientId = (await get('/api/user')).json().data.user.current_client_id;
       const current = (await get(`/api/surveys-admin/${clientId}`)).json().data;
