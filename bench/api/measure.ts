@@ -43,9 +43,14 @@ function cpuMsOf(pid: number | string, children = false): number {
   return ((Number(a ?? 0) + Number(b ?? 0)) * 1000) / CLOCK_TICKS;
 }
 
-/** CPU time so far of every process the postmaster started (backends, writers), in ms. */
+/**
+ * CPU time so far of every process the postmaster started (backends, writers), in ms. A backend
+ * that has exited (a pool closing an idle connection) counts too: the postmaster waited for it, so
+ * its time is in the postmaster's children's times. Without them a figure went negative when the
+ * other server's idle connections closed during a load.
+ */
 export function postgresCpuMs(postmaster: number): number {
-  let total = 0;
+  let total = cpuMsOf(postmaster, true);
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const f = statOf(pid);

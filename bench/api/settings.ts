@@ -14,6 +14,8 @@ export const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 20_000);
 export const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 100_000);
 /** The server's own pool size (db/client.ts); the ceiling gets as many connections, no more. */
 export const POOL_SIZE = 10;
+/** The alternative target where two shared cores cap the ratio: the server's CPU time per request, in ms. */
+export const SERVER_CPU_TARGET_MS = 0.4;
 export const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench/results/api.json');
 export const PASSWORD = 'demo-password';
 
