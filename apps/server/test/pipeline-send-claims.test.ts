@@ -79,7 +79,7 @@ for (const kind of testDatabaseKinds()) {
       expect(await app.sendEngine.beingSent([id ?? 0])).toEqual([]);
     });
 
-    it('Send now answers 409 while a batch holds the invitation, and one message goes out', async () => {
+    it('Send now, Fix contact and Reschedule answer 409 while a batch holds the invitation, and one message goes out', async () => {
       clock.set(START);
       const [id] = await admit([row()]);
       clock.advance(2 * HOUR);
@@ -90,8 +90,13 @@ for (const kind of testDatabaseKinds()) {
       const batch = engine.run(clock.now());
       await held.reached;
       const before = await itemOf(id);
-      for (const action of ['send-now', 'fix-contact']) {
-        const res = await post(`/api/survey-processing/${id}/${action}`, action === 'fix-contact' ? { email: 'new@x.test' } : undefined);
+      const bodies: Record<string, object | undefined> = {
+        'send-now': undefined,
+        'fix-contact': { email: 'new@x.test' },
+        reschedule: { scheduled_at: new Date(clock.now().getTime() + 24 * HOUR).toISOString() },
+      };
+      for (const [action, body] of Object.entries(bodies)) {
+        const res = await post(`/api/survey-processing/${id}/${action}`, body);
         expect(res.statusCode, `${action}: ${res.body}`).toBe(409);
         expect(res.json().message).toBe('This invitation is being sent right now: reload it in a moment to see how it went.');
       }

@@ -10,7 +10,7 @@ import {
   rescheduleSchema,
   UNSENT_STATUSES,
 } from '@admin/shared/resources/survey-processing';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { surveyProcessingItems as items } from '../../db/schema/index.ts';
@@ -77,13 +77,17 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
     allowed: readonly ProcessingItemStatus[],
     values: Partial<typeof items.$inferInsert>,
     audit: { action: string; message: string },
+    guard?: SQL,
   ): Promise<{ data: ProcessingItemDetail }> {
     const changed = await app.db
       .update(items)
       .set({ ...values, updatedAt: now() })
-      .where(and(eq(items.id, before.id), inArray(items.status, [...allowed])))
+      .where(and(eq(items.id, before.id), inArray(items.status, [...allowed]), guard))
       .returning({ id: items.id });
-    if (changed.length === 0) throw conflict('This invitation changed meanwhile: reload it and try again.');
+    if (changed.length === 0) {
+      await refuseBeingSent(before.id);
+      throw conflict('This invitation changed meanwhile: reload it and try again.');
+    }
     const after = await itemOf(before.id);
     await request.audit({
       ...audit,
@@ -112,6 +116,8 @@ export const surveyProcessingRoutes: FastifyPluginAsyncZod = async (app) => {
         SCHEDULABLE,
         { status: 'scheduled', scheduledAt: at },
         { action: 'survey_processing.reschedule', message: `Rescheduled invitation ${item.id} for ${at.toISOString()}` },
+        // Not one a worker's batch holds: the batch's outcome would overwrite the new time (decision 075).
+        or(isNull(items.claimedUntil), lte(items.claimedUntil, now())),
       );
     },
   );
