@@ -24,7 +24,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port + slot}`,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every action a snapshot, and retain-on-failure records every test to
+    // keep a few: CI (one retry) records only the retry of a test that failed, which is the trace a
+    // failure is read from; a local run, without retries, keeps the failures' traces (decision 080).
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
   projects: [

@@ -38,8 +38,7 @@ test.describe('AC Performance Report', () => {
       test.slow();
       const errors = collectConsoleErrors(page);
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto(PATH);
+      await signInAsAdmin(page, PATH);
       await expect(listRows(page, TABLE).first()).toBeVisible();
       const { ada, from, to, book, flagged } = await rangeWithAtRisk(page);
 

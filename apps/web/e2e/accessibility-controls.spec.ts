@@ -8,8 +8,7 @@ test(`a drawer's title is one h2 with no heading inside it, and a row's name and
   page,
 }) => {
   await page.setViewportSize({ width: DESKTOP, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/product');
+  await signInAsAdmin(page, '/admin/product');
   const table = page.getByRole('table', { name: 'Products' });
   const firstRow = table.getByRole('row').nth(1);
   const edit = firstRow.getByRole('button', { name: /^Edit / });
@@ -28,8 +27,7 @@ test(`a drawer's title is one h2 with no heading inside it, and a row's name and
 
 test(`on a phone's card, the name and the Edit button have different names too (${PHONE} px)`, async ({ page }) => {
   await page.setViewportSize({ width: PHONE, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/product');
+  await signInAsAdmin(page, '/admin/product');
   const card = page.getByRole('list', { name: 'Products' }).getByRole('listitem').first();
   await card.getByRole('button', { name: /^Actions for / }).click();
   const edit = card.getByRole('button', { name: /^Edit / });
@@ -43,8 +41,7 @@ for (const width of [DESKTOP, PHONE]) {
     page,
   }) => {
     await page.setViewportSize({ width, height: 900 });
-    await signInAsAdmin(page);
-    await page.goto('/admin/sms-text');
+    await signInAsAdmin(page, '/admin/sms-text');
     await page.getByRole('button', { name: 'Create SMS template' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create SMS template' });
     await drawer.getByRole('textbox', { name: 'Name' }).fill('Caret test');

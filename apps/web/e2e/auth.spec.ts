@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { collectConsoleErrors, signIn, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, signIn, signInAsAdminWithForm } from './support.ts';
 
 test.describe('signing in', () => {
   test('the admin signs in and lands on Client Manager with their name shown', async ({ page }) => {
     const errors = collectConsoleErrors(page);
-    await signInAsAdmin(page);
+    await signInAsAdminWithForm(page);
     await expect(page).toHaveURL(/\/$/);
     await expect(page).toHaveTitle('Client Manager · Admin Panel');
     await expect(page.getByText('Ada Admin').first()).toBeVisible();
@@ -57,7 +57,7 @@ test.describe('signing in', () => {
   });
 
   test('the ssoToken cookie alone signs a new tab in (single sign-on)', async ({ page, context }) => {
-    await signInAsAdmin(page);
+    await signInAsAdminWithForm(page);
     const second = await context.newPage();
     // A new tab has no session flag, so the guard sends it to /login, where the cookie signs it
     // in and it goes on to the page it asked for.
@@ -68,7 +68,7 @@ test.describe('signing in', () => {
   });
 
   test('sign out revokes the session, clears storage, expires the cookie', async ({ page }) => {
-    await signInAsAdmin(page);
+    await signInAsAdminWithForm(page);
     const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -81,7 +81,7 @@ test.describe('signing in', () => {
   });
 
   test('a session revoked elsewhere sends the user back to /login on the next call', async ({ page }) => {
-    await signInAsAdmin(page);
+    await signInAsAdminWithForm(page);
     const token = await page.evaluate(() => (sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, ''));
     await page.request.post('/api/logout', { headers: { authorization: `Bearer ${token}` } });
     await page.getByRole('combobox', { name: 'Current client' }).click();

@@ -114,8 +114,7 @@ test.describe('at 1440 px', () => {
   });
 
   test('API Managers refuses a rate limit per minute of 0 or 99999 beside the field, keeping what was typed', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/api-managers');
+    await signInAsAdmin(page, '/admin/api-managers');
     const row = page.getByRole('table', { name: 'API endpoints' }).getByRole('row').nth(2);
     await row.getByRole('button', { name: /^(Set up|Edit) endpoint of / }).click();
     const dialog = page.getByRole('dialog', { name: /the endpoint of / });
@@ -136,8 +135,7 @@ test.describe('at 1440 px', () => {
   test('An empty Create survey shows every error at once and marks each tab that holds one; an empty Create feed shows all of its errors together', async ({
     page,
   }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/surveys');
+    await signInAsAdmin(page, '/admin/surveys');
     await page.getByRole('button', { name: 'Create survey' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create survey' });
     await drawer.getByRole('button', { name: 'Create survey' }).click();

@@ -14,8 +14,7 @@ async function shot(page: Page, name: string) {
 test.describe('Locations on the resource kit', () => {
   test('the Clients filter finds clients on the server as the user types; the line above the table names them', async ({ page }) => {
     const errors = collectConsoleErrors(page);
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
+    await signInAsAdmin(page, '/admin/location');
     const table = page.getByRole('table', { name: 'Locations' });
     await expect(table.getByRole('row').nth(1)).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Clients' })).toHaveAttribute('placeholder', 'Current client');
@@ -40,8 +39,7 @@ test.describe('Locations on the resource kit', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px the form names fields by their labels and its hints read as examples; the id can be copied`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/location');
+      await signInAsAdmin(page, '/admin/location');
       const first = listRows(page, 'Locations').first();
       await expect(first).toBeVisible();
       await openRowActions(first);
@@ -66,8 +64,7 @@ test.describe('Locations on the resource kit', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px the screen and its form fit the width`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/location');
+      await signInAsAdmin(page, '/admin/location');
       const first = listRows(page, 'Locations').first();
       await expect(first).toBeVisible();
       for (const phone of await columnTexts(page, 'Locations', 'Phone')) expect(phone).toMatch(/^\+1 \(\d{3}\) \d{3}-\d{4}$/);

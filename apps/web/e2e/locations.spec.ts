@@ -16,8 +16,7 @@ test.describe('Locations', () => {
   });
 
   test('import a CSV: one bad line imports nothing and says why; fixed, all lines arrive', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
+    await signInAsAdmin(page, '/admin/location');
     await switchClient(page, 'Evergreen Credit Union');
     const table = page.getByRole('table', { name: 'Locations' });
     await expect(table.getByRole('row').nth(1)).toContainText('Evergreen');
@@ -50,8 +49,7 @@ test.describe('Locations', () => {
   });
 
   test('create a location with field errors first, then pause it', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
+    await signInAsAdmin(page, '/admin/location');
     await page.getByRole('button', { name: 'Create location' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create location' });
     await drawer.getByRole('button', { name: 'Create location' }).click();
@@ -75,8 +73,7 @@ test.describe('Locations', () => {
   });
 
   test('opening hours and review links: a bad time is explained, good ones are kept', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/location');
+    await signInAsAdmin(page, '/admin/location');
     const table = page.getByRole('table', { name: 'Locations' });
     const name = (await table.getByRole('row').nth(1).getByRole('cell').first().innerText()).trim();
     await table

@@ -88,9 +88,8 @@ for (const width of [PHONE, DESKTOP]) {
   test(`at ${width} px Survey Admin's Send test email shows the From the message is sent with, and the e-mail`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     const errors = collectConsoleErrors(page);
-    await signInAsAdmin(page);
     const client = 'Summit Heating & Air';
-    await page.goto(`/admin/surveys-admin?q=${encodeURIComponent(client)}`);
+    await signInAsAdmin(page, `/admin/surveys-admin?q=${encodeURIComponent(client)}`);
     // On a phone the row is a card whose actions are behind its Actions button.
     const disclosure = page.getByRole('button', { name: /^Actions for / });
     await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();

@@ -62,10 +62,8 @@ test.describe('Performance Report', () => {
       test.setTimeout(120_000);
       const errors = collectConsoleErrors(page);
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-
       // Opened bare, it shows the last full month, compared with the month before.
-      await page.goto(PATH);
+      await signInAsAdmin(page, PATH);
       await expect(page.getByRole('heading', { level: 1, name: 'Performance Report' })).toBeVisible();
       await expect(page.getByText(/, compared with the previous period \(/)).toBeVisible();
       await expect(page.getByRole('group', { name: 'Sent', exact: true })).toBeVisible();

@@ -13,8 +13,7 @@ for (const width of [390, 1440]) {
   }) => {
     await page.setViewportSize({ width, height: 900 });
     const errors = collectConsoleErrors(page);
-    await signInAsAdmin(page);
-    await page.goto('/admin/personnel');
+    await signInAsAdmin(page, '/admin/personnel');
     // A table, or cards on a phone (docs/decisions/040).
     await expect(listRows(page, 'Personnel').first()).toBeVisible();
     await showFilters(page);
@@ -38,9 +37,8 @@ for (const width of [390, 1440]) {
 }
 
 test('Merge Personnel Data pages the suggested groups on the server', async ({ page }) => {
-  await signInAsAdmin(page);
   const first = page.waitForResponse((r) => r.url().includes('/api/get-merge-personnel?') || r.url().endsWith('/api/get-merge-personnel'));
-  await page.goto('/admin/merge-personnel');
+  await signInAsAdmin(page, '/admin/merge-personnel');
   const answer = await (await first).json();
   expect(answer).toMatchObject({ total: expect.any(Number), nextCursor: null });
   expect(new URL((await first).url()).searchParams.get('perPage')).toBeNull();

@@ -15,8 +15,7 @@ test.describe('Filters on a phone', () => {
   test(`at ${PHONE} px System Logs shows its first row on the first screen and its filters behind a counted toggle`, async ({ page }) => {
     const height = 844;
     await page.setViewportSize({ width: PHONE, height });
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs');
+    await signInAsAdmin(page, '/admin/system/logs');
     // On a phone the list is cards (docs/decisions/040).
     const firstRow = listRows(page, 'System logs').first();
     await expect(firstRow).toBeVisible();
@@ -51,8 +50,7 @@ test.describe('Filters on a phone', () => {
 
   test(`at ${DESKTOP} px every filter shows and there is no toggle`, async ({ page }) => {
     await page.setViewportSize({ width: DESKTOP, height: 900 });
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs');
+    await signInAsAdmin(page, '/admin/system/logs');
     await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1)).toBeVisible();
     for (const name of ['Level', 'Service', 'Users', 'Clients']) await expect(page.getByRole('combobox', { name })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Entity type' })).toBeVisible();
@@ -62,8 +60,7 @@ test.describe('Filters on a phone', () => {
 
 test('at 1024 px the Actions column of Surveys takes at most a third of the table, its buttons whole', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/surveys');
+  await signInAsAdmin(page, '/admin/surveys');
   const table = page.getByRole('table', { name: 'Surveys' });
   const firstRow = table.getByRole('row').nth(1);
   await expect(firstRow).toBeVisible();

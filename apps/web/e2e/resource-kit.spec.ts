@@ -7,8 +7,7 @@ import { signInAsAdmin } from './support.ts';
 // options found on the server as the user types, and one text per cell on screen and in the CSV.
 
 test('Products: the Category filter finds a category by typing, and the CSV says what the table says', async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto('/admin/product');
+  await signInAsAdmin(page, '/admin/product');
   const table = page.getByRole('table', { name: 'Products' });
   await page.getByRole('button', { name: 'Create product' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create product' });
@@ -49,8 +48,7 @@ test('On a phone, an empty list says so where it can be seen: the message and it
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/survey-platform');
+  await signInAsAdmin(page, '/admin/survey-platform');
   await page.getByRole('searchbox', { name: 'Search' }).fill('zzz-no-such-feed');
   // On a phone the list is cards (docs/decisions/040): the message stands in for them.
   await expect(page.getByRole('table')).toHaveCount(0);

@@ -11,8 +11,7 @@ test('Review Alert Settings at 1440 px: the form names each problem beside its f
 }) => {
   const errors = collectConsoleErrors(page);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/review-alert-settings');
+  await signInAsAdmin(page, '/admin/review-alert-settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Review Alert Settings' })).toBeVisible();
   await expect(listRows(page, LIST).filter({ hasText: '1–2 star reviews, instant' }).first()).toBeVisible();
   await page.getByRole('button', { name: 'Create review alert rule' }).first().click();
@@ -75,8 +74,7 @@ test('Review Alert Settings at 1440 px: the form names each problem beside its f
 
 test('Review Alert Settings at 390 px: a rule for Default for New User is made on a phone and listed as a card', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/review-alert-settings');
+  await signInAsAdmin(page, '/admin/review-alert-settings');
   await expect(listRows(page, LIST).first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await page.getByRole('button', { name: 'Create review alert rule' }).first().click();

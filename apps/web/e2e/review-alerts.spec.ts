@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { postReview, reviewsToken } from './reputation-support.ts';
-import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, WIDTHS } from './support.ts';
+import { apiOf, collectConsoleErrors, listRows, runWorkersNow, signInAsAdmin, WIDTHS } from './support.ts';
 
 // The review alert engine end to end (issue 21, item 5, "Done when"): a rule made on screen; a
 // 1-star review posted through POST /api/v1/reviews with an API token (scope reviews:write) made
@@ -18,11 +18,10 @@ test.describe('Review alerts', () => {
     test(`a 1-star review posted through the API fires an instant review alert found in Tracking Logs (${width} px)`, async ({ page }) => {
       const errors = collectConsoleErrors(page);
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
       const stamp = `${width}-${Date.now()}`;
       const address = `review-alerts-${stamp}@example.com`;
       const name = `One star e2e ${stamp}`;
-      await page.goto('/admin/review-alert-settings');
+      await signInAsAdmin(page, '/admin/review-alert-settings');
       await page.getByRole('button', { name: 'Create review alert rule' }).first().click();
       const drawer = page.getByRole('dialog', { name: 'Create review alert rule' });
       await drawer.getByRole('textbox', { name: 'Rule' }).fill(name);
@@ -90,15 +89,17 @@ test.describe('Review alerts', () => {
         comment: 'Good, a little slow.',
         createTime: new Date(Date.now() - 10 * 60_000).toISOString(),
       });
-      // Before its time nothing goes, however long the workers run.
-      await page.waitForTimeout(3000);
-      await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(0);
       try {
+        // Before its time nothing goes, however long the workers run: setting the clock to now runs
+        // every due job and pass of the workers to its end before answering (docs/decisions/030-test-clock.md).
+        await runWorkersNow(api);
+        await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(0);
         await api.put('/api/test-clock', { now: new Date(due.getTime() + 60_000).toISOString() });
         await expect(async () => {
           await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(1, { timeout: 1500 });
         }).toPass({ timeout: 20_000 });
-        await page.waitForTimeout(2000);
+        // And only one, on later passes too.
+        await runWorkersNow(api);
         await expect(await alertsTo(page, address, 'Review alert')).toHaveCount(1);
       } finally {
         await api.delete('/api/test-clock');

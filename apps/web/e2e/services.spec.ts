@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAsAdmin } from './support.ts';
 
 test('Product: create with a field error first, edit, archive', async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto('/admin/product');
+  await signInAsAdmin(page, '/admin/product');
   const table = page.getByRole('table', { name: 'Products' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
   await page.getByRole('button', { name: 'Create product' }).first().click();
@@ -29,8 +28,7 @@ test('Product: create with a field error first, edit, archive', async ({ page })
 });
 
 test('Referral Source: a global default shows for every client; scope filters it', async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto('/admin/referral-source');
+  await signInAsAdmin(page, '/admin/referral-source');
   const table = page.getByRole('table', { name: 'Referral sources' });
   await expect(table.getByRole('row', { name: /Google search/ })).toContainText('All clients');
   await page.getByRole('button', { name: 'Create referral source' }).first().click();
@@ -53,8 +51,7 @@ test('Referral Source: a global default shows for every client; scope filters it
 });
 
 test('Personnel: create a person at two locations, filter by location, edit, archive and restore', async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto('/admin/personnel');
+  await signInAsAdmin(page, '/admin/personnel');
   const table = page.getByRole('table', { name: 'Personnel' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
   await page.getByRole('button', { name: 'Create person' }).first().click();
@@ -104,8 +101,7 @@ test('Personnel: create a person at two locations, filter by location, edit, arc
 });
 
 test('Personnel: import a CSV with one bad line (nothing imported, the line says why), then the fixed file', async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto('/admin/personnel');
+  await signInAsAdmin(page, '/admin/personnel');
   const table = page.getByRole('table', { name: 'Personnel' });
   const firstLocation = (await table.getByRole('row').nth(1).getByRole('cell').nth(1).innerText()).split('; ')[0] ?? '';
   const summary = page.getByText(/^Showing [\d,]+–[\d,]+ of \d+/);

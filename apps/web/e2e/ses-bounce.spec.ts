@@ -30,9 +30,8 @@ for (const width of WIDTHS) {
 
     test('a manual suppression is listed; search and filters find it; release asks the question and needs a reason', async ({ page }) => {
       const errors = collectConsoleErrors(page);
-      await signInAsAdmin(page);
       const email = `hand.${width}.${Date.now().toString(36)}@example.com`;
-      await page.goto('/admin/ses/bounce');
+      await signInAsAdmin(page, '/admin/ses/bounce');
       await expect(page.getByRole('heading', { level: 1, name: 'SES Bounce' })).toBeVisible();
       await addManualSuppression(page, email, 'Asked by phone');
 
@@ -78,9 +77,8 @@ for (const width of WIDTHS) {
     });
 
     test('View events lands on SES Logs filtered to the address', async ({ page }) => {
-      await signInAsAdmin(page);
       const email = `events.${width}.${Date.now().toString(36)}@example.com`;
-      await page.goto('/admin/ses/bounce');
+      await signInAsAdmin(page, '/admin/ses/bounce');
       await addManualSuppression(page, email, '');
       await page.getByRole('searchbox', { name: 'Search' }).fill(email);
       // The search is written to the address after a pause; leaving before would carry it along.

@@ -16,8 +16,7 @@ for (const width of WIDTHS) {
 
     test('filters are read from the address and written back to it; the list fits the width', async ({ page }) => {
       const errors = collectConsoleErrors(page);
-      await signInAsAdmin(page);
-      await page.goto('/admin/ses/logs?event_type=Bounce&recipient=nobody%40example.com');
+      await signInAsAdmin(page, '/admin/ses/logs?event_type=Bounce&recipient=nobody%40example.com');
       await expect(page.getByRole('heading', { level: 1, name: 'SES Logs' })).toBeVisible();
       await showFilters(page);
       await expect(page.getByRole('textbox', { name: 'Recipient' })).toHaveValue('nobody@example.com');
@@ -47,8 +46,7 @@ for (const width of WIDTHS) {
     test('a bounce’s details show its raw JSON and jump to its message in Tracking Logs and its address in SES Bounce', async ({
       page,
     }) => {
-      await signInAsAdmin(page);
-      await page.goto('/admin/ses/logs?event_type=Bounce');
+      await signInAsAdmin(page, '/admin/ses/logs?event_type=Bounce');
       const rows = listRows(page, LIST);
       // Loaded: an event to open, or the empty list's message (an empty table still has a row: that one).
       const empty = page.getByText('No SES events match these filters.');

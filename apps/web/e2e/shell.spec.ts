@@ -40,8 +40,7 @@ test.describe('the shell', () => {
   });
 
   test('an unknown path goes to /404, which has no navigation bar and a way home', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/does-not-exist');
+    await signInAsAdmin(page, '/admin/does-not-exist');
     await expect(page).toHaveURL(/\/404$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);

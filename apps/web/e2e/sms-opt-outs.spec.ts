@@ -36,8 +36,7 @@ for (const width of WIDTHS) {
       };
       await reply('STOP');
 
-      await signInAsAdmin(page);
-      await page.goto('/admin/sms-text');
+      await signInAsAdmin(page, '/admin/sms-text');
       await page.getByRole('tab', { name: 'Opted-out phones' }).click();
       await expect(page).toHaveURL(/view=opt-outs/);
       await page.getByRole('searchbox', { name: 'Search' }).fill(digits.slice(1));

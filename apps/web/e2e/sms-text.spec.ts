@@ -11,8 +11,7 @@ test('SMS Text: a template is written with the live counter, refused until compl
   page,
 }) => {
   const errors = collectConsoleErrors(page);
-  await signInAsAdmin(page);
-  await page.goto('/admin/sms-text');
+  await signInAsAdmin(page, '/admin/sms-text');
   const table = page.getByRole('table', { name: 'SMS templates' });
   await page.getByRole('button', { name: 'Create SMS template' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create SMS template' });
@@ -90,8 +89,7 @@ test('SMS Text: a template is written with the live counter, refused until compl
 for (const width of [390, 1440]) {
   test(`SMS Text at ${width} px: the screen and its form fit the width`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    await signInAsAdmin(page);
-    await page.goto('/admin/sms-text');
+    await signInAsAdmin(page, '/admin/sms-text');
     // A table, or cards on a phone (docs/decisions/040).
     await expect(listRows(page, 'SMS templates').first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);

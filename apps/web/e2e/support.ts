@@ -1,3 +1,5 @@
+import type { Client, User } from '@admin/shared';
+import { STORAGE_KEYS } from '@admin/shared/constants';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'demo-password';
@@ -10,9 +12,53 @@ export async function signIn(page: Page, email = 'admin@example.com', password =
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-export async function signInAsAdmin(page: Page): Promise<void> {
+/** Signs the admin in through the login form and waits for the page it lands on, Client Manager. */
+export async function signInAsAdminWithForm(page: Page): Promise<void> {
   await signIn(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
+}
+
+/**
+ * Signs the admin in through the API and opens `path` signed in: for every test that is not about
+ * signing in (those use the form). It leaves the tab as the form's sign-in does
+ * (apps/web/src/lib/session-store.ts, completeSignIn): a new session, the `ssoToken` cookie (set on
+ * the browser context, whose cookies `page.request` shares), and in session storage the token, the
+ * signed-in flag, the user and their current client. Storage is written before the console's
+ * scripts run, by an init script removed once the page has loaded, so a later sign-out or reload
+ * meets the console's own storage. Opened at `/`, it waits for Client Manager as the form's
+ * sign-in did; elsewhere the caller waits for what its page shows.
+ */
+export async function signInAsAdmin(page: Page, path = '/'): Promise<void> {
+  const login = await page.request.post('/api/login', { data: { email: 'admin@example.com', password: PASSWORD } });
+  expect(login.status(), `POST /api/login: ${await login.text()}`).toBe(200);
+  const { data: signedIn } = (await login.json()) as { data: { token: string } };
+  const headers = { authorization: `Bearer ${signedIn.token}` };
+  const me = await page.request.get('/api/user', { headers });
+  expect(me.status(), `GET /api/user: ${await me.text()}`).toBe(200);
+  const { user } = ((await me.json()) as { data: { user: User } }).data;
+  let client: Client | null = null;
+  if (user.current_client_id !== null) {
+    const res = await page.request.get(`/api/clients/${user.current_client_id}`, { headers });
+    expect(res.status(), `GET /api/clients/${user.current_client_id}: ${await res.text()}`).toBe(200);
+    client = ((await res.json()) as { data: Client }).data;
+  }
+  const entries: [string, string][] = [
+    [STORAGE_KEYS.token, JSON.stringify(signedIn.token)],
+    [STORAGE_KEYS.authenticated, 'true'],
+    [STORAGE_KEYS.user, JSON.stringify(user)],
+  ];
+  if (client) entries.push([STORAGE_KEYS.currentClient, JSON.stringify(client)]);
+  const seed = await page.addInitScript((items) => {
+    // Only the console's own document: a sandboxed frame (rendered messages) may not touch storage.
+    if (window !== window.top) return;
+    for (const [key, value] of items) window.sessionStorage.setItem(key, value);
+  }, entries);
+  try {
+    await page.goto(path);
+  } finally {
+    await seed.dispose();
+  }
+  if (path === '/') await expect(page.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
 }
 
 /**
@@ -55,6 +101,17 @@ export async function apiOf(page: Page) {
     put: <T>(url: string, data: unknown) => call<T>('PUT', url, data),
     delete: <T>(url: string) => call<T>('DELETE', url),
   };
+}
+
+/**
+ * Runs the server's workers to the end of their due work at the pipeline's current time, as
+ * `PUT /api/test-clock` does before it answers (docs/decisions/030-test-clock.md): what a test
+ * would otherwise sleep for ("however long the workers run"), done and over when this returns.
+ * The clock stays where it is (a moved clock keeps its offset); a test puts it back in a `finally`.
+ */
+export async function runWorkersNow(api: Awaited<ReturnType<typeof apiOf>>): Promise<void> {
+  const clock = await api.get<{ data: { now: string } }>('/api/test-clock');
+  await api.put('/api/test-clock', { now: clock.data.now });
 }
 
 /** A phone's and a desktop's width: each user report is replayed at both, as the user met it. */

@@ -14,8 +14,7 @@ test("Survey Admin: a client's settings are edited with §8's rules, its sender 
 }) => {
   const errors = collectConsoleErrors(page);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/surveys-admin');
+  await signInAsAdmin(page, '/admin/surveys-admin');
   const table = page.getByRole('table', { name: 'Survey settings' });
   const row = table.getByRole('row', { name: new RegExp(CLIENT) });
   await expect(row).toContainText('21:00–08:00');

@@ -16,8 +16,7 @@ test('Survey Alert Settings at 1440 px: the form names each problem beside its f
 }) => {
   const errors = collectConsoleErrors(page);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/survey-alert-settings');
+  await signInAsAdmin(page, '/admin/survey-alert-settings');
   await expect(page.getByText('Default for New User', { exact: true }).first()).toBeVisible();
   await page.getByRole('button', { name: 'Create alert rule' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create alert rule' });
@@ -70,8 +69,7 @@ test('Survey Alert Settings at 1440 px: the form names each problem beside its f
 
 test('Survey Alert Settings at 390 px: a rule for Default for New User is made on a phone and listed as a card', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/survey-alert-settings');
+  await signInAsAdmin(page, '/admin/survey-alert-settings');
   await expect(listRows(page, LIST).first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await page.getByRole('button', { name: 'Create alert rule' }).first().click();
@@ -94,7 +92,6 @@ test('Client Manager Users panel: a user added to the client joins its Default f
   await page.setViewportSize({ width: 1440, height: 900 });
   await signInAsAdmin(page);
   const client = await currentClientName(page);
-  await page.goto('/');
   const row = listRows(page, 'Clients').filter({ hasText: client }).first();
   await rowAction(row, `Users of ${client}`);
   const panel = page.getByRole('dialog', { name: `Users of ${client}` });

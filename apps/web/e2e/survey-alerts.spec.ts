@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiOf, collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
+import { apiOf, collectConsoleErrors, listRows, runWorkersNow, signInAsAdmin } from './support.ts';
 
 // The alert engine end to end (issue 20, items 3 and 4): a rule made on screen, a real
 // invitation of the demo answered on its public page as a detractor with a comment; the
@@ -123,17 +123,18 @@ test.describe('Survey alerts', () => {
         await expect(page.getByRole('heading', { level: 1, name: 'Tracking Logs' })).toBeVisible();
         return listRows(page, 'Messages').filter({ hasText: 'Survey alerts digest' });
       };
-      // Before its hour nothing goes, however long the workers run.
-      await page.waitForTimeout(3000);
-      await expect(await digests()).toHaveCount(0);
       try {
+        // Before its hour nothing goes, however long the workers run: setting the clock to now runs
+        // every due job and pass of the workers to its end before answering (docs/decisions/030-test-clock.md).
+        await runWorkersNow(api);
+        await expect(await digests()).toHaveCount(0);
         const nextHour = new Date(Date.now() + 61 * 60_000);
         await api.put('/api/test-clock', { now: nextHour.toISOString() });
         await expect(async () => {
           await expect(await digests()).toHaveCount(1, { timeout: 1500 });
         }).toPass({ timeout: 20_000 });
         // And only one, on later passes too.
-        await page.waitForTimeout(2000);
+        await runWorkersNow(api);
         await expect(await digests()).toHaveCount(1);
       } finally {
         await api.delete('/api/test-clock');

@@ -38,8 +38,7 @@ for (const width of WIDTHS) {
   }) => {
     const errors = collectConsoleErrors(page);
     await page.setViewportSize({ width, height: 900 });
-    await signInAsAdmin(page);
-    await page.goto('/admin/surveys');
+    await signInAsAdmin(page, '/admin/surveys');
     await page.getByRole('button', { name: 'Create survey' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create survey' });
     await drawer.getByRole('tab', { name: 'Rules' }).click();
@@ -60,8 +59,7 @@ test('Surveys at 1440 px: the demo’s NPS survey offers review sites to every r
 }) => {
   const errors = collectConsoleErrors(page);
   await page.setViewportSize({ width: DESKTOP, height: 900 });
-  await signInAsAdmin(page);
-  await page.goto('/admin/surveys');
+  await signInAsAdmin(page, '/admin/surveys');
   const table = page.getByRole('table', { name: 'Surveys' });
   const row = table.getByRole('row', { name: /Customer experience NPS/ }).first();
   await expect(row).toBeVisible();

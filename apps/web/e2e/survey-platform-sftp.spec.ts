@@ -21,8 +21,7 @@ test('Survey Platform: an SFTP feed made on screen pulls a dropped file once', a
     writeFileSync(join(dir, name), csv);
   };
   try {
-    await signInAsAdmin(page);
-    await page.goto('/admin/survey-platform');
+    await signInAsAdmin(page, '/admin/survey-platform');
     await page.getByRole('button', { name: 'Create feed' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create feed' });
     const name = `Pulled ${tag}`;

@@ -8,8 +8,7 @@ test('Survey Platform: a feed is created, a CSV with one bad row is validated (t
   // Names and contacts of their own per attempt, so a retry counts only its own rows.
   const tag = `${Date.now().toString(36)}${test.info().retry}`;
   const name = `Invoices ${tag}`;
-  await signInAsAdmin(page);
-  await page.goto('/admin/survey-platform');
+  await signInAsAdmin(page, '/admin/survey-platform');
   const table = page.getByRole('table', { name: 'Feeds' });
 
   await page.getByRole('button', { name: 'Create feed' }).first().click();

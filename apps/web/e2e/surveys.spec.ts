@@ -11,8 +11,7 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   page,
 }) => {
   const errors = collectConsoleErrors(page);
-  await signInAsAdmin(page);
-  await page.goto('/admin/surveys');
+  await signInAsAdmin(page, '/admin/surveys');
   const table = page.getByRole('table', { name: 'Surveys' });
   await page.getByRole('button', { name: 'Create survey' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create survey' });
@@ -190,8 +189,7 @@ test("Surveys: another client's survey, shown by the Clients filter, names its S
 for (const width of [390, 1440]) {
   test(`Surveys at ${width} px: the list and the builder fit the width`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
-    await signInAsAdmin(page);
-    await page.goto('/admin/surveys');
+    await signInAsAdmin(page, '/admin/surveys');
     // A table, or cards on a phone (docs/decisions/040).
     await expect(listRows(page, 'Surveys').first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);

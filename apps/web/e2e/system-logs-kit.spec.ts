@@ -7,8 +7,7 @@ import { collectConsoleErrors, signInAsAdmin, WIDTHS } from './support.ts';
 test.describe('System Logs on the resource kit', () => {
   test('read-only: no Create button or Actions column; a row opens its details', async ({ page }) => {
     const errors = collectConsoleErrors(page);
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs?level=selected%20all');
+    await signInAsAdmin(page, '/admin/system/logs?level=selected%20all');
     const table = page.getByRole('table', { name: 'System logs' });
     await expect(table.getByRole('row')).toHaveCount(51);
     await expect(page.getByRole('button', { name: /^Create/ })).toHaveCount(0);
@@ -27,8 +26,7 @@ test.describe('System Logs on the resource kit', () => {
   });
 
   test('the Users filter asks the server for what was typed, and a reload names the chosen user', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs?level=selected%20all');
+    await signInAsAdmin(page, '/admin/system/logs?level=selected%20all');
     const table = page.getByRole('table', { name: 'System logs' });
     await expect(table.getByRole('row').nth(1)).toBeVisible();
 
@@ -55,8 +53,7 @@ test.describe('System Logs on the resource kit', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px a large unfiltered list says "1–50 of about N" with N the size of the table, not a cap`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/system/logs?level=selected%20all');
+      await signInAsAdmin(page, '/admin/system/logs?level=selected%20all');
       const summary = page.getByText(/^Showing 1–50 of about [\d,]+$/);
       await expect(summary).toBeVisible();
       const total = Number(/about ([\d,]+)/.exec(await summary.innerText())?.[1]?.replace(/,/g, ''));

@@ -26,8 +26,7 @@ async function columnTexts(page: Page, header: string): Promise<string[]> {
 test.describe('System Logs', () => {
   test('shows warnings and errors by default, with the four states handled', async ({ page }) => {
     const errors = collectConsoleErrors(page);
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs');
+    await signInAsAdmin(page, '/admin/system/logs');
     await expect(page.getByRole('heading', { level: 1, name: 'System Logs' })).toBeVisible();
     const table = page.getByRole('table', { name: 'System logs' });
     await expect(table.getByRole('row')).toHaveCount(51); // header + 50
@@ -41,8 +40,7 @@ test.describe('System Logs', () => {
   });
 
   test('column choice survives a reload', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs');
+    await signInAsAdmin(page, '/admin/system/logs');
     await expect(page.getByRole('table', { name: 'System logs' }).getByRole('row')).not.toHaveCount(0);
     await page.getByRole('button', { name: 'Columns' }).click();
     const chooser = page.getByRole('group', { name: 'Choose columns' });
@@ -57,8 +55,7 @@ test.describe('System Logs', () => {
   });
 
   test('filter by level and date range, page, open a row, and export exactly what the screen shows', async ({ page }) => {
-    await signInAsAdmin(page);
-    await page.goto('/admin/system/logs');
+    await signInAsAdmin(page, '/admin/system/logs');
     const table = page.getByRole('table', { name: 'System logs' });
     await expect(table.getByRole('row')).toHaveCount(51);
 

@@ -50,8 +50,7 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px a dialog's close button has a name too`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/location');
+      await signInAsAdmin(page, '/admin/location');
       await page.getByRole('button', { name: 'Import CSV' }).click();
       const dialog = page.getByRole('dialog', { name: 'Import locations' });
       await dialog.getByRole('button', { name: 'Close dialog' }).click();
@@ -74,8 +73,7 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px the 404 page has a main region, a footer and a way home, but no navigation bar`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
-      await signInAsAdmin(page);
-      await page.goto('/no/such/page');
+      await signInAsAdmin(page, '/no/such/page');
       await expect(page).toHaveURL(/\/404$/);
       await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
       await expect(page.getByRole('contentinfo')).toContainText(`© ${new Date().getFullYear()} Admin Panel`);
@@ -104,8 +102,7 @@ test.describe('8. Panels, deep links, 404 and the footer', () => {
     }) => {
       const user = 'Ada Admin';
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/api-token-generation');
+      await signInAsAdmin(page, '/admin/api-token-generation');
       await page.getByRole('searchbox', { name: 'Search' }).fill('admin@example.com');
       // On a phone the row's buttons are behind its card's Actions button.
       const row = listRows(page, 'API tokens').filter({ hasText: 'admin@example.com' }).first();
@@ -165,8 +162,7 @@ test.describe('9. System Logs filters, global referral sources', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px Entity type filters as you type, like Search`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/system/logs?level=selected%20all');
+      await signInAsAdmin(page, '/admin/system/logs?level=selected%20all');
       await expect(listRows(page, 'System logs').first()).toBeVisible();
       await showFilters(page);
       const filtered = page.waitForResponse((r) => r.url().includes('/api/system-logs?') && r.url().includes('entityType=location'));
@@ -184,8 +180,7 @@ test.describe('9. System Logs filters, global referral sources', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px editing a global referral source warns that every client changes`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/referral-source');
+      await signInAsAdmin(page, '/admin/referral-source');
       const rows = listRows(page, 'Referral sources');
       await rowAction(rows.filter({ hasText: 'Google search' }).first(), 'Edit Google search');
       const drawer = page.getByRole('dialog', { name: 'Edit Google search' });
@@ -203,8 +198,7 @@ test.describe('10. Phones and dates', () => {
   for (const width of WIDTHS) {
     test(`at ${width} px phones are grouped on screen and stay E.164 in the CSV; one date format across tables`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/location');
+      await signInAsAdmin(page, '/admin/location');
       await expect(listRows(page, 'Locations').first()).toBeVisible();
       const phones = await columnTexts(page, 'Locations', 'Phone');
       expect(phones.length).toBeGreaterThan(0);

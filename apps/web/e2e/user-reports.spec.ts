@@ -109,8 +109,7 @@ test.describe('3. Placeholders read as hints', () => {
       page,
     }) => {
       await page.setViewportSize({ width, height: 900 });
-      await signInAsAdmin(page);
-      await page.goto('/admin/location');
+      await signInAsAdmin(page, '/admin/location');
       await page.getByRole('button', { name: 'Create location' }).first().click();
       const drawer = page.getByRole('dialog', { name: 'Create location' });
       await drawer.getByRole('button', { name: 'Create location' }).click();
