@@ -26,7 +26,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port + slot}`,
     // Recording a trace costs every action a snapshot, and retain-on-failure records every test to
     // keep a few: CI (one retry) records only the retry of a test that failed, which is the trace a
-    // failure is read from; a local run, without retries, keeps the failures' traces (decision 080).
+    // failure is read from; a local run, without retries, keeps the failures' traces (decision 082).
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
