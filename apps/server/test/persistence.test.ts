@@ -28,6 +28,7 @@ describe('the embedded database', () => {
     const again = (await second.inject({ method: 'GET', url: '/api/client-root-teams', headers: bearer(token) })).json().data;
     expect(again).toEqual(teams); // not seeded twice
     await second.close();
-    // Two starts on disk, the first migrating and seeding (≈ 3 s idle): room for a busy machine.
-  }, 120_000);
+    // Two starts on disk, the first migrating and seeding the demo and its year of history
+    // (≈ 35 s idle, over two minutes on a busy machine).
+  }, 300_000);
 });
