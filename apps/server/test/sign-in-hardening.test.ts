@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { loginRefusalSummaries, systemLogs, users } from '../src/db/schema/index.ts';
 import { dummyPasswordHash, hashPassword, kdfRuns, parseHash, verifyPassword } from '../src/lib/crypto.ts';
 import { backOffSeconds, retryAfterSeconds, SUMMARY_MAX_ACCOUNTS } from '../src/modules/identity/throttle.ts';
@@ -137,11 +137,20 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it("a successful sign-in resets that account-and-address pair's count", async () => {
-      const ip = '10.40.0.1';
-      for (let i = 0; i < LIMITS.perAccountAndIp - 1; i++) expect((await attempt(ip, 'admin@example.com', 'wrong')).statusCode).toBe(401);
-      expect((await attempt(ip, 'admin@example.com', DEMO_PASSWORD)).statusCode).toBe(200);
-      for (let i = 0; i < LIMITS.perAccountAndIp; i++) expect((await attempt(ip, 'admin@example.com', 'wrong')).statusCode).toBe(401);
-      expect((await attempt(ip, 'admin@example.com', 'wrong')).statusCode).toBe(429);
+      // Each attempt 10 ms after the one before, whatever the machine's speed: on a busy machine
+      // the back-off after the free attempts (1 s) could pass between two real attempts, and the
+      // last one would be let through.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const t0 = Date.now() + 7_200_000;
+      let step = 0;
+      const next = (password: string) => {
+        vi.setSystemTime(new Date(t0 + 10 * step++));
+        return attempt('10.40.0.1', 'admin@example.com', password);
+      };
+      for (let i = 0; i < LIMITS.perAccountAndIp - 1; i++) expect((await next('wrong')).statusCode).toBe(401);
+      expect((await next(DEMO_PASSWORD)).statusCode).toBe(200);
+      for (let i = 0; i < LIMITS.perAccountAndIp; i++) expect((await next('wrong')).statusCode).toBe(401);
+      expect((await next('wrong')).statusCode).toBe(429);
     });
 
     it('failures from one address across many accounts are throttled per address, with back-off', async () => {
@@ -233,14 +242,23 @@ for (const kind of testDatabaseKinds()) {
     afterAll(() => ctx.close());
 
     it('throttles the client address the trusted proxy reports, not the proxy', async () => {
-      const via = (client: string, password: string) =>
-        ctx.app.inject({
+      // Each attempt 10 ms after the one before, so the back-off cannot lapse between two attempts on a busy machine.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      const t0 = Date.now() + 7_200_000;
+      let step = 0;
+      const via = (client: string, password: string) => {
+        vi.setSystemTime(new Date(t0 + 10 * step++));
+        return ctx.app.inject({
           method: 'POST',
           url: '/api/login',
           payload: { email: 'admin@example.com', password },
           remoteAddress: '10.0.0.1',
           headers: { 'x-forwarded-for': client },
         });
+      };
       for (let i = 0; i < LIMITS.perAccountAndIp; i++) expect((await via('203.0.113.7', 'wrong')).statusCode).toBe(401);
       expect((await via('203.0.113.7', 'wrong')).statusCode).toBe(429);
       expect((await via('203.0.113.8', DEMO_PASSWORD)).statusCode).toBe(200);
