@@ -1,6 +1,6 @@
 import { loginRejectionMessage } from '@admin/shared';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { sessions, systemLogs, users } from '../src/db/schema/index.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
@@ -102,8 +102,18 @@ for (const kind of testDatabaseKinds()) {
 
     it('throttles repeated failures for an account at one address with 429, and only there', async () => {
       const email = 'ratelimit@example.com';
-      const from = (remoteAddress: string, password: string, account = email) =>
-        ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: account, password }, remoteAddress });
+      // Each attempt 10 ms after the one before, whatever the machine's speed: on a busy machine the
+      // back-off after the free attempts (1 s) could lapse between two real attempts.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      const t0 = Date.now() + 7_200_000;
+      let step = 0;
+      const from = (remoteAddress: string, password: string, account = email) => {
+        vi.setSystemTime(new Date(t0 + 10 * step++));
+        return ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: account, password }, remoteAddress });
+      };
       for (let i = 0; i < ctx.config.loginLimits.perAccountAndIp; i++) {
         expect((await from('10.1.0.1', 'wrong-password')).statusCode).toBe(401);
       }
