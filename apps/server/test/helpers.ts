@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { inject, onTestFinished, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
@@ -192,5 +192,22 @@ export function normalRow(
     smsOptIn: false,
     raw: {},
     ...row,
+  };
+}
+
+/**
+ * A fake clock for a test of time windows (sign-in back-off): Date stands two hours ahead and moves
+ * 10 ms at each call of the returned function, so what lapses between two calls never depends on
+ * the machine's speed. The real clock is back when the test ends.
+ */
+export function steppingClock(): () => void {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  const t0 = Date.now() + 7_200_000;
+  let step = 0;
+  return () => {
+    vi.setSystemTime(new Date(t0 + 10 * step++));
   };
 }

@@ -1,9 +1,9 @@
 import { loginRejectionMessage } from '@admin/shared';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions, systemLogs, users } from '../src/db/schema/index.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
-import { bearer, login, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { bearer, login, startTestApp, steppingClock, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 for (const kind of testDatabaseKinds()) {
   describe(`identity (${kind})`, () => {
@@ -104,14 +104,9 @@ for (const kind of testDatabaseKinds()) {
       const email = 'ratelimit@example.com';
       // Each attempt 10 ms after the one before, whatever the machine's speed: on a busy machine the
       // back-off after the free attempts (1 s) could lapse between two real attempts.
-      vi.useFakeTimers({ toFake: ['Date'] });
-      onTestFinished(() => {
-        vi.useRealTimers();
-      });
-      const t0 = Date.now() + 7_200_000;
-      let step = 0;
+      const tick = steppingClock();
       const from = (remoteAddress: string, password: string, account = email) => {
-        vi.setSystemTime(new Date(t0 + 10 * step++));
+        tick();
         return ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: account, password }, remoteAddress });
       };
       for (let i = 0; i < ctx.config.loginLimits.perAccountAndIp; i++) {

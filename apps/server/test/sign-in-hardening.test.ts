@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginRefusalSummaries, systemLogs, users } from '../src/db/schema/index.ts';
 import { dummyPasswordHash, hashPassword, kdfRuns, parseHash, verifyPassword } from '../src/lib/crypto.ts';
 import { backOffSeconds, retryAfterSeconds, SUMMARY_MAX_ACCOUNTS } from '../src/modules/identity/throttle.ts';
-import { DEMO_PASSWORD, startTestApp, type TestContext, testDatabaseKinds } from './helpers.ts';
+import { DEMO_PASSWORD, startTestApp, steppingClock, type TestContext, testDatabaseKinds } from './helpers.ts';
 
 /**
  * Regression tests for the attacks on `POST /api/login`: account enumeration by timing, locking
@@ -140,11 +140,9 @@ for (const kind of testDatabaseKinds()) {
       // Each attempt 10 ms after the one before, whatever the machine's speed: on a busy machine
       // the back-off after the free attempts (1 s) could pass between two real attempts, and the
       // last one would be let through.
-      vi.useFakeTimers({ toFake: ['Date'] });
-      const t0 = Date.now() + 7_200_000;
-      let step = 0;
+      const tick = steppingClock();
       const next = (password: string) => {
-        vi.setSystemTime(new Date(t0 + 10 * step++));
+        tick();
         return attempt('10.40.0.1', 'admin@example.com', password);
       };
       for (let i = 0; i < LIMITS.perAccountAndIp - 1; i++) expect((await next('wrong')).statusCode).toBe(401);
@@ -243,14 +241,9 @@ for (const kind of testDatabaseKinds()) {
 
     it('throttles the client address the trusted proxy reports, not the proxy', async () => {
       // Each attempt 10 ms after the one before, so the back-off cannot lapse between two attempts on a busy machine.
-      vi.useFakeTimers({ toFake: ['Date'] });
-      onTestFinished(() => {
-        vi.useRealTimers();
-      });
-      const t0 = Date.now() + 7_200_000;
-      let step = 0;
+      const tick = steppingClock();
       const via = (client: string, password: string) => {
-        vi.setSystemTime(new Date(t0 + 10 * step++));
+        tick();
         return ctx.app.inject({
           method: 'POST',
           url: '/api/login',
