@@ -18,6 +18,13 @@ async function menuItem(page: Page, row: Locator, name: string): Promise<Locator
 }
 
 /** The panel narrowed to one customer (search), the newest invitation first: the one this test made. */
+/** Closes the message that says `text` with its close button, and waits until it is gone. */
+async function closeToast(page: Page, text: string): Promise<void> {
+  const toast = page.getByRole('alert').filter({ hasText: text });
+  await toast.getByRole('button', { name: 'Close notification' }).click();
+  await expect(toast).toBeHidden();
+}
+
 async function rowOf(page: Page, customer: string): Promise<Locator> {
   await page.goto(`/admin/reputation-panel?q=${encodeURIComponent(customer)}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Reputation Panel' })).toBeVisible();
@@ -105,6 +112,7 @@ for (const width of WIDTHS) {
     await match.getByRole('button', { name: 'Confirm match' }).click();
     await expect(page.getByText(`Matched ${customer}'s invitation to the review.`)).toBeVisible();
     await expect(match).toBeHidden();
+    await closeToast(page, `Matched ${customer}'s invitation to the review.`);
     await expect(row).toContainText('Posted');
     if (width !== PHONE) {
       await expect(row).toContainText(`Panel actions e2e ${stamp}`);
@@ -117,6 +125,8 @@ for (const width of WIDTHS) {
     await unmatch.getByRole('button', { name: 'Unmatch' }).click();
     await expect(page.getByText(`Unmatched the review from ${customer}'s invitation.`)).toBeVisible();
     await expect(unmatch).toBeHidden();
+    // On a phone the message sits over the row's menu: closed, as a person would before the next action.
+    await closeToast(page, `Unmatched the review from ${customer}'s invitation.`);
     await expect(row).toContainText('Invited');
     await expect(row).not.toContainText('Posted');
     await expect(row).not.toContainText(`Panel actions e2e ${stamp}`);
