@@ -43,14 +43,10 @@ const migrationsFolder = () => join(serverPackageRoot(), 'drizzle');
 /** Arbitrary constant: serialises migrations across server processes sharing one PostgreSQL. */
 const MIGRATION_LOCK_ID = 724_5001;
 
-/**
- * `loadDataDir`: an in-memory PGlite starts from this dump (PGlite `dumpDataDir`) instead of an
- * empty cluster; the tests open every database from one migrated dump (apps/server/test/helpers.ts).
- */
-export async function openDatabase(config: Config['database'], onError?: (err: Error) => void, loadDataDir?: Blob): Promise<Database> {
+export async function openDatabase(config: Config['database'], onError?: (err: Error) => void): Promise<Database> {
   if (config.kind === 'pglite') {
     if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
-    const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite({ loadDataDir });
+    const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     return {
