@@ -1,6 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
 // One run for every unit and API test; the browser (Playwright) tests run separately.
+
+/** The server's test files that replace one of its modules (vi.mock). */
+const MOCKING = [
+  'apps/server/src/pipeline/ingest/run-batch.test.ts',
+  'apps/server/test/api-throughput-serializer.test.ts',
+  'apps/server/test/data-feeds-sftp-host.test.ts',
+];
+
+const server = {
+  include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+  environment: 'node',
+  // Migrates one PGlite and one PostgreSQL template per run; each test database is a copy (decision 063).
+  globalSetup: ['apps/server/test/setup/databases.ts'],
+  // Each file opens its own database; PGlite start-up and scrypt need more than 5 s, and two files share two cores.
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+} as const;
 export default defineConfig({
   test: {
     // Two files at a time even on a two-core machine (vitest's default there is one): a file spends much of
@@ -16,15 +33,18 @@ export default defineConfig({
       },
       {
         test: {
+          ...server,
           name: 'server',
-          include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
-          environment: 'node',
-          // Migrates one PGlite and one PostgreSQL template per run; each test database is a copy (decision 063).
-          globalSetup: ['apps/server/test/setup/databases.ts'],
-          // Each file opens its own database; PGlite start-up and scrypt need more than 5 s, and two files share two cores.
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          exclude: MOCKING,
+          // One module graph per worker, not per file: evaluating the server's modules took about 5 s per
+          // file, over a third of the run (docs/decisions/083-server-tests-share-modules.md). Each file
+          // still opens its own database and app and closes them.
+          isolate: false,
         },
+      },
+      {
+        // Files that replace a module with vi.mock keep a module graph of their own.
+        test: { ...server, name: 'server-mocks', include: MOCKING },
       },
       {
         test: {

@@ -26,32 +26,65 @@ declare module 'vitest' {
   }
 }
 
+type Templates = {
+  pgliteTemplate: string;
+  pgTemplate: string | null;
+  pgliteDemoTemplate: string;
+  pgDemoTemplate: string | null;
+  demoAnchor: string;
+};
+
 /**
- * Once per run (vitest globalSetup of the server project): migrates one PGlite and, when
+ * The run's templates, made by the first server project that asks and shared with the other (the
+ * files that mock a module run as a project of their own; docs/decisions/083). Kept on globalThis:
+ * each project may load this module afresh, but both run in vitest's main process.
+ */
+type Shared = { templates: Promise<Templates>; users: number };
+const SHARED = Symbol.for('admin-console.test-templates');
+const shared = globalThis as typeof globalThis & { [SHARED]?: Shared };
+
+/**
+ * Once per run (vitest globalSetup of the server projects): migrates one PGlite and, when
  * TEST_DATABASE_URL is set, one PostgreSQL template, so openTestDatabase (../helpers.ts) copies a
  * migrated database instead of replaying every migration in every test file. Decision 063. The
  * PGlite templates are data directories, copied file by file for each test database (decision 080).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared[SHARED] ??= { templates: makeTemplates(), users: 0 };
+  const state = shared[SHARED];
+  state.users += 1;
+  const templates = await state.templates;
+  project.provide('pgliteTemplate', templates.pgliteTemplate);
+  project.provide('pgTemplate', templates.pgTemplate);
+  project.provide('pgliteDemoTemplate', templates.pgliteDemoTemplate);
+  project.provide('pgDemoTemplate', templates.pgDemoTemplate);
+  project.provide('demoAnchor', templates.demoAnchor);
+  return async () => {
+    state.users -= 1;
+    if (state.users > 0) return;
+    delete shared[SHARED];
+    await removeTemplates(templates);
+  };
+}
+
+async function makeTemplates(): Promise<Templates> {
   const pgliteTemplate = await migratedPgliteDir();
-  project.provide('pgliteTemplate', pgliteTemplate);
   const adminUrl = process.env.TEST_DATABASE_URL;
   const pgTemplate = adminUrl ? await migratedPgTemplate(adminUrl) : null;
-  project.provide('pgTemplate', pgTemplate);
   // The demo is seeded once per run on each engine, at the same anchor (decision 064).
   const anchor = new Date();
-  const [pgliteDemo, pgDemo] = await Promise.all([
+  const [pgliteDemoTemplate, pgDemoTemplate] = await Promise.all([
     seededPgliteDir(pgliteTemplate, anchor),
     adminUrl && pgTemplate ? seededPgTemplate(adminUrl, pgTemplate, anchor) : null,
   ]);
-  project.provide('pgliteDemoTemplate', pgliteDemo);
-  project.provide('pgDemoTemplate', pgDemo);
-  project.provide('demoAnchor', anchor.toISOString());
-  return async () => {
-    await rm(dirname(pgliteDemo), { recursive: true, force: true });
-    if (adminUrl && pgDemo) await adminQuery(adminUrl, `drop database if exists ${pgDemo} with (force)`);
-    if (adminUrl && pgTemplate) await adminQuery(adminUrl, `drop database if exists ${pgTemplate} with (force)`);
-  };
+  return { pgliteTemplate, pgTemplate, pgliteDemoTemplate, pgDemoTemplate, demoAnchor: anchor.toISOString() };
+}
+
+async function removeTemplates({ pgliteDemoTemplate, pgDemoTemplate, pgTemplate }: Templates): Promise<void> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  await rm(dirname(pgliteDemoTemplate), { recursive: true, force: true });
+  if (adminUrl && pgDemoTemplate) await adminQuery(adminUrl, `drop database if exists ${pgDemoTemplate} with (force)`);
+  if (adminUrl && pgTemplate) await adminQuery(adminUrl, `drop database if exists ${pgTemplate} with (force)`);
 }
 
 /** A copy of the migrated directory with the demo seeded, in a directory of this run's own (removed at teardown). */
