@@ -29,6 +29,9 @@ export default defineConfig({
     // failure is read from; a local run, without retries, keeps the failures' traces (decision 082).
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The browser asks for reduced motion, so the console opens menus and dialogs without their
+    // transitions (mantine-root.tsx): each action waits for a still element, not for an animation.
+    reducedMotion: 'reduce',
   },
   projects: [
     {

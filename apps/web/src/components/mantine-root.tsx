@@ -6,7 +6,9 @@ import { accessibleColors } from './accessible-colors.ts';
 
 // Mantine's close buttons are an icon with no text: every dialog and drawer gets a name for
 // screen readers here, once, unless it gives its own ("Close panel" in side-panel.tsx); so does every toast.
+// A person who asks their system for less motion gets menus, dialogs and toasts without transitions.
 const theme = createTheme({
+  respectReducedMotion: true,
   primaryColor: 'blue',
   defaultRadius: 'sm',
   components: {
