@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { AcPerformanceReport, OptionsAnswer } from '@admin/shared';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, listRows, openRowActions, signInAsAdmin, WIDTHS } from './support.ts';
 
 // AC Performance Report (issue 23, item 4): Ada Admin's book of demo clients (apps/server/src/seed/demo.ts)

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { DESKTOP, PHONE, signInAsAdmin } from './support.ts';
 
 // Issue 19, item 19: what a screen reader or a keyboard met in the drawers, the lists and the SMS

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { SCREEN_ROUTES } from '../src/app/routes.ts';
+import { expect, test } from './fixtures.ts';
 import { apiOf, signInAsAdmin, WIDTHS } from './support.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, DESKTOP, signInAsAdmin, switchClient } from './support.ts';
 
 /** The client the navigation bar's switcher shows. */

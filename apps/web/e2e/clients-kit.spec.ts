@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, setColumn, signInAsAdmin } from './support.ts';
 
 test.describe('Client Manager on the resource kit', () => {

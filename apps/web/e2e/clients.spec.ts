@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, signInAsAdmin, switchClient } from './support.ts';
 
 test.describe('Client Manager', () => {

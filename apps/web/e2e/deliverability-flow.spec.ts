@@ -1,6 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { SES_STYLE_DOMAIN } from '../../server/test/messaging-listeners.ts';
 import { type Harness, ORIGIN, openHarness } from './deliverability-harness.ts';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, listRows, rowAction, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Issue 22, "Done when": against a server of its own (deliverability-harness.ts) sending e-mail over

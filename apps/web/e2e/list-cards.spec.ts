@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { DESKTOP, PHONE, signInAsAdmin } from './support.ts';
 
 // Issue 19, item 18 (and the pager of item 16). On a phone every list is cards: the page never

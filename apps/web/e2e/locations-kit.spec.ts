@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, columnTexts, listRows, openRowActions, rowAction, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Locations driven by their definition (packages/shared/src/resources/locations.ts).

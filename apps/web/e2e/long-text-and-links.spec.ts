@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, DESKTOP, PHONE, signInAsAdmin } from './support.ts';
 
 // Issue 19, items 14 and 17: a survey whose question is one 500-character word and whose e-mail

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, listRows, rowAction, signInAsAdmin, switchClient } from './support.ts';
 
 test.describe('Merge Personnel Data', () => {

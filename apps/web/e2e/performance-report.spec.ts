@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { PerformanceReport } from '@admin/shared';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, columnTexts, listRows, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Performance Report (issue 23, item 2): for the demo client with the most responses in the last

@@ -1,4 +1,5 @@
-import { expect, type Locator, test } from '@playwright/test';
+import type { Locator } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { columnTexts, DESKTOP, listRows, PHONE, signInAsAdmin } from './support.ts';
 
 // On a phone a list shows Search and a "Filters" button (counting the active filters) in place of

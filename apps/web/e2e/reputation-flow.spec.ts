@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { openInvitation, postReview, reviewsToken } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, WIDTHS } from './support.ts';
 

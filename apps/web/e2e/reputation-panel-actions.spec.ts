@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { openInvitation, postReview, reviewsToken } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, listRows, openRowActions, PHONE, signInAsAdmin, WIDTHS } from './support.ts';
 

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { openInvitation } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, columnTexts, listRows, PHONE, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 

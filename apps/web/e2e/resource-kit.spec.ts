@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '@admin/shared';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signInAsAdmin } from './support.ts';
 
 // Screens drawn from a resource definition (Products is one): the filters the definition names,

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, listRows, openRowActions, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Review Alerts Report (domain.md §27) at a phone's and a desktop's width: a 1★ review imported

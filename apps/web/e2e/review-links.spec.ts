@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { openInvitation } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, signInAsAdmin, WIDTHS } from './support.ts';
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, DESKTOP, listRows, rowAction, signInAsAdmin, WIDTHS } from './support.ts';
 
 // Scheduled report e-mails (docs/decisions/069) at a phone's and a desktop's width: the

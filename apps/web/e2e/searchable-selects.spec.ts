@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signInAsAdmin, switchClient, WIDTHS } from './support.ts';
 
 // Issue 19, item 13: a searchable select with a value showed the value's label in its input and

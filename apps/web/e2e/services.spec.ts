@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signInAsAdmin } from './support.ts';
 
 test('Product: create with a field error first, edit, archive', async ({ page }) => {

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, listRows, openRowActions, rowAction, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 
 // SES Bounce: an address suppressed by hand through its dialog is listed (a card on a phone);

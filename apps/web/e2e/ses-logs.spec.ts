@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, listRows, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 
 // SES Logs: the list and its filters at a phone's and a desktop's width; an event's details show

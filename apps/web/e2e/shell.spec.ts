@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { SCREEN_ROUTES } from '../src/app/routes.ts';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 test.describe('the shell', () => {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, listRows, signInAsAdmin, WIDTHS } from './support.ts';
 
 // SMS Text's Opted-out phones: a phone that replies STOP (posted here as the provider posts it,
@@ -39,8 +39,13 @@ for (const width of WIDTHS) {
       await signInAsAdmin(page, '/admin/sms-text');
       await page.getByRole('tab', { name: 'Opted-out phones' }).click();
       await expect(page).toHaveURL(/view=opt-outs/);
-      await page.getByRole('searchbox', { name: 'Search' }).fill(digits.slice(1));
+      // Searched once the tab's list is drawn: typed while it was still mounting, the search was
+      // once lost (the box empty, both rows shown).
       const rows = listRows(page, LIST);
+      await expect(rows.first()).toBeVisible();
+      const search = page.getByRole('searchbox', { name: 'Search' });
+      await search.fill(digits.slice(1));
+      await expect(search).toHaveValue(digits.slice(1));
       await expect(rows).toHaveCount(1);
       // The phone is shown grouped for reading (+1 (555) 039-0045): its last four digits find it.
       const row = rows.filter({ hasText: digits.slice(-4) });

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, DESKTOP, PHONE, signInAsAdmin } from './support.ts';
 
 // Unsent events' "Resend all in this filter" (issue 20): the kit's filtered bulk action

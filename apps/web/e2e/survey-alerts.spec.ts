@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, listRows, runWorkersNow, signInAsAdmin } from './support.ts';
 
 // The alert engine end to end (issue 20, items 3 and 4): a rule made on screen, a real

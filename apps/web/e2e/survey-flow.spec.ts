@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // The flow for one respondent, as a staff member and a customer would do it: build a

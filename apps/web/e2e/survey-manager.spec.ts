@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, listRows, showFilters, signInAsAdmin } from './support.ts';
 
 // Survey Manager: a response recorded in the setup through the public JSON API (after a test

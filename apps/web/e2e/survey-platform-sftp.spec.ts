@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { type SftpTestServer, startSftpServer } from '../../server/test/sftp-test-server.ts';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // The SFTP pull as a staff member sets it up: a feed made on screen against an SFTP server (the

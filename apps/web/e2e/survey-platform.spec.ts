@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, setColumn, signInAsAdmin } from './support.ts';
 
 test('Survey Platform: a feed is created, a CSV with one bad row is validated (the row’s error shown, nothing imported), then run: the rest is imported and the run’s counts shown', async ({

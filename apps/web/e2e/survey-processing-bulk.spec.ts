@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, DESKTOP, PHONE, signInAsAdmin } from './support.ts';
 
 // Bulk Retry failed (issue 19, item 2): it confirms with the count and the scope before anything changes.

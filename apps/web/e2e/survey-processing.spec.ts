@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 // Survey Processing and Survey Manager Logs: a feed file with one bad row uploaded in the setup

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, signInAsAdmin, WIDTHS } from './support.ts';
 
 // System Logs drawn from its definition as a read-only resource: no Create, Edit or status

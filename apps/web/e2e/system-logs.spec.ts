@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '@admin/shared';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -88,20 +89,30 @@ test.describe('System Logs', () => {
     await page.reload();
     await expect(page.getByText(/^Showing [\d,]+–[\d,]+ of [\d,]+/)).toHaveText(await summary.innerText());
 
+    // The first row's Details button names its entry: which page is on screen.
+    const firstDetails = table.getByRole('button', { name: /^Details of entry/ }).first();
     if (total > 50) {
+      const pageOne = (await firstDetails.getAttribute('aria-label')) ?? '';
       await page.getByRole('button', { name: 'Next page' }).click();
       await expect(page).toHaveURL(/cursor=/);
+      await expect(firstDetails).not.toHaveAttribute('aria-label', pageOne);
+      const pageTwo = (await firstDetails.getAttribute('aria-label')) ?? '';
       await page.getByRole('button', { name: 'Previous page' }).click();
       await expect(page).not.toHaveURL(/cursor=/);
-      // The previous page's rows stay on screen until the first page arrives.
+      // The previous page's rows stay on screen until the first page arrives: a click on a row
+      // before then lands on the row the first page then puts in its place.
+      await expect(firstDetails).not.toHaveAttribute('aria-label', pageTwo);
       await expect(page.getByLabel('Refreshing')).toHaveCount(0);
     }
 
-    const firstMessage = (await columnTexts(page, 'Message'))[0] ?? '';
-    await table
-      .getByRole('button', { name: /^Details of entry/ })
-      .first()
-      .click();
+    // The first entry by its id (its Details button names it): a new error logged meanwhile would
+    // put another row first between reading the message and clicking the row.
+    const firstName = (await firstDetails.getAttribute('aria-label')) ?? '';
+    const firstRow = table.getByRole('row').filter({ has: page.getByRole('button', { name: firstName, exact: true }) });
+    const messageColumn = (await headers(page)).indexOf('Message');
+    const firstMessage = await firstRow.locator(`td:nth-child(${messageColumn + 1})`).innerText();
+    expect(firstMessage).not.toBe('');
+    await firstRow.getByRole('button', { name: firstName, exact: true }).click();
     await expect(page.getByRole('dialog').getByText(firstMessage)).toBeVisible();
     await page.keyboard.press('Escape');
 

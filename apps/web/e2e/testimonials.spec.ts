@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, listRows, openRowActions, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
 
 type T = { id: number; status: string; display_text: string; original_text: string; display_name: string; location_id: string | null };

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { collectConsoleErrors, listRows, signInAsAdmin } from './support.ts';
 
 // Tracking Logs: messages sent through the outbox (the default transport) in the test's setup show

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { DESKTOP, listRows, openRowActions, PHONE, showFilters, signInAsAdmin, WIDTHS } from './support.ts';
 import { box } from './user-reports-support.ts';
 

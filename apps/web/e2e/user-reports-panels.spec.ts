@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '@admin/shared';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { columnTexts, listRows, openRowActions, PHONE, rowAction, showFilters, signIn, signInAsAdmin, WIDTHS } from './support.ts';
 import { expectNoSidewaysScroll } from './user-reports-support.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { columnTexts, DESKTOP, listRows, PHONE, rowAction, showFilters, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
 import { box, expectNoSidewaysScroll, LAPTOP, overlaps } from './user-reports-support.ts';
 

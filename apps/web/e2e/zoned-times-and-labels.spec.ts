@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, DESKTOP, signInAsAdmin, switchClient } from './support.ts';
 
 // Issue 19, items 10, 11 and 15, as a new user met them at 1440 px: a client in Chicago seemed to
