@@ -82,6 +82,8 @@ export const test = base.extend<{ tab: Tab }, { workerTab: Tab }>({
     const shared = contextOptionsOf(testInfo.project.use);
     const own = baseURL !== shared.baseURL || timezoneId !== shared.timezoneId || locale !== shared.locale;
     if (!own) {
+      // A test that closed its page leaves the next one a new tab in the same context.
+      if (workerTab.page.isClosed()) workerTab.page = await workerTab.context.newPage();
       await reset(workerTab, viewport);
       await use(workerTab);
       return;
