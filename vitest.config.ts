@@ -1,13 +1,19 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // One run for every unit and API test; the browser (Playwright) tests run separately.
 
-/** The server's test files that replace one of its modules (vi.mock). */
-const MOCKING = [
-  'apps/server/src/pipeline/ingest/run-batch.test.ts',
-  'apps/server/test/api-throughput-serializer.test.ts',
-  'apps/server/test/data-feeds-sftp-host.test.ts',
-];
+/**
+ * The server's test files that replace one of its modules (`vi.mock`), found by reading them: they
+ * run isolated, as their own project, so a new one cannot leak its mock into a shared module graph.
+ */
+const MOCKING = ['apps/server/test', 'apps/server/src'].flatMap((dir) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => join(dir, file))
+    .filter((path) => readFileSync(path, 'utf8').includes('vi.mock(')),
+);
 
 const server = {
   include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
@@ -18,6 +24,7 @@ const server = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
 } as const;
+
 export default defineConfig({
   test: {
     // Two files at a time even on a two-core machine (vitest's default there is one): a file spends much of
