@@ -63,16 +63,23 @@ describe('request timeouts', () => {
         timer = setInterval(() => socket.write(' '), 200);
       });
       socket.on('data', (c) => {
+        clearInterval(timer);
         text += c.toString();
       });
-      socket.on('error', reject);
+      // The server writes 408 and destroys the socket; a space written in that instant makes the
+      // kernel answer with a reset, which can arrive before (and discard) the 408. Either way the
+      // server cut the client off long before its 100 bytes were sent.
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ECONNRESET') text ||= 'reset';
+        else reject(error);
+      });
       socket.on('close', () => {
         clearInterval(timer);
         resolve(text);
       });
     });
-    // Node answers 408 and closes; without the timeout the 100 bytes would arrive after 20 s and
-    // get a sign-in answer (400/401) instead.
-    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    // Without the timeout the 100 bytes would arrive after 20 s and get a sign-in answer
+    // (400/401) instead of a 408 or a reset.
+    expect(answer).toMatch(/^(HTTP\/1\.1 408|reset)/);
   });
 });
