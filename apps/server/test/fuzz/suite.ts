@@ -16,7 +16,7 @@ import { captureLoggedErrors, describeError, harvest, hash, machineAccess, model
  * FUZZ_RUNS=n   requests per operation (default 100; more for a deeper local run), shared between the
  *               engines the run tests: with PostgreSQL too, each engine sends half, from seeds of its
  *               own, so the run still sends n different requests per operation and each engine's
- *               share differs from the other's
+ *               share differs from the other's (decision 085)
  * FUZZ_SEED=n   base seed (each operation derives its own from it, the engine, and its method and path)
  * FUZZ_TRACE=text prints each request of the operations whose `METHOD /path` contains text, with its answer
  * FUZZ_REPORT=1 records every failure instead of stopping at each operation's first, and prints
