@@ -30,6 +30,10 @@ export default defineConfig({
     // Two files at a time even on a two-core machine (vitest's default there is one): a file spends much of
     // its time waiting on PostgreSQL, a process of its own. Each file has its own database (decision 063).
     maxWorkers: 2,
+    // In CI a failed test runs once more, as the browser tests do (apps/web/playwright.config.ts): the
+    // kill -9 and timeout tests share two cores with everything else there. The report still names
+    // a test that passed only on its retry (decision 085).
+    retry: process.env.CI ? 1 : 0,
     projects: [
       {
         test: {
