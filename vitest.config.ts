@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import type { Reporter, TestCase } from 'vitest/node';
 
 // One run for every unit and API test; the browser (Playwright) tests run separately.
 
@@ -15,9 +16,31 @@ const MOCKING = ['apps/server/test', 'apps/server/src'].flatMap((dir) =>
     .filter((path) => readFileSync(path, 'utf8').includes('vi.mock(')),
 );
 
+/**
+ * In CI a failed test runs once more, as the browser tests do (apps/web/playwright.config.ts): the
+ * kill -9 and timeout tests share two cores with everything else there. RetriedReporter still names
+ * a test that passed only on its retry (decision 085). A project option: each project sets it.
+ */
+const retry = process.env.CI ? 1 : 0;
+
+/** Names, at the end of a run, each test that passed only on its retry (CI retries once: decision 085). */
+class RetriedReporter implements Reporter {
+  private readonly retried: string[] = [];
+  onTestCaseResult(testCase: TestCase) {
+    if (testCase.diagnostic()?.retryCount && testCase.result().state === 'passed') {
+      this.retried.push(`${testCase.module.relativeModuleId} > ${testCase.fullName}`);
+    }
+  }
+  onTestRunEnd() {
+    if (this.retried.length === 0) return;
+    console.log(`\nPassed only on a retry (${this.retried.length}):\n${this.retried.map((name) => `  ${name}`).join('\n')}\n`);
+  }
+}
+
 const server = {
   include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
   environment: 'node',
+  retry,
   // Migrates one PGlite and one PostgreSQL template per run; each test database is a copy (decision 063).
   globalSetup: ['apps/server/test/setup/databases.ts'],
   // Each file opens its own database; PGlite start-up and scrypt need more than 5 s, and two files share two cores.
@@ -30,16 +53,14 @@ export default defineConfig({
     // Two files at a time even on a two-core machine (vitest's default there is one): a file spends much of
     // its time waiting on PostgreSQL, a process of its own. Each file has its own database (decision 063).
     maxWorkers: 2,
-    // In CI a failed test runs once more, as the browser tests do (apps/web/playwright.config.ts): the
-    // kill -9 and timeout tests share two cores with everything else there. The report still names
-    // a test that passed only on its retry (decision 085).
-    retry: process.env.CI ? 1 : 0,
+    reporters: ['default', new RetriedReporter()],
     projects: [
       {
         test: {
           name: 'shared',
           include: ['packages/shared/src/**/*.test.ts'],
           environment: 'node',
+          retry,
         },
       },
       {
@@ -62,6 +83,7 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          retry,
           // As the server's (decision 083): 48 s → 13 s; test-setup.ts unmounts after each test.
           isolate: false,
           setupFiles: ['apps/web/src/test-setup.ts'],
