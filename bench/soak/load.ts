@@ -59,7 +59,13 @@ async function loop(options: LoadOptions, everyMs: number, once: (o: LoadOptions
   }
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/**
+ * Today's date where the client is: a transaction dates from the client's day, and the UTC date is
+ * the client's tomorrow for hours every evening (US zones), which would schedule every invitation
+ * of the run for the next day and send none.
+ */
+const today = (timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
 async function ingestOnce({ http, target, ledger }: LoadOptions) {
   const batch = randomUUID().slice(0, 12);
@@ -68,7 +74,7 @@ async function ingestOnce({ http, target, ledger }: LoadOptions) {
     last_name: 'Caller',
     email: `soak.${batch}.${j}@example.com`,
     transaction_id: `${SOAK_PREFIX}I-${batch}-${j}`,
-    transaction_date: today(),
+    transaction_date: today(target.timeZone),
   }));
   const answer = await http.call('POST', `/api/v1/endpoints/${target.locationId}/transactions`, rows, {
     authorization: `Bearer ${target.apiToken}`,
@@ -86,7 +92,7 @@ async function uploadOnce({ http, target, ledger }: LoadOptions) {
   const tag = `${SOAK_PREFIX}U-${randomUUID().slice(0, 12)}`;
   const csv = [
     'First,Email,Txn,Date',
-    ...Array.from({ length: UPLOAD_ROWS }, (_, i) => `Up,${tag}.${i}@example.com,${tag}-${i},${today()}`),
+    ...Array.from({ length: UPLOAD_ROWS }, (_, i) => `Up,${tag}.${i}@example.com,${tag}-${i},${today(target.timeZone)}`),
   ];
   const answer = await http.call('POST', `/api/data-feeds/${target.feedId}/upload?file_name=soak.csv`, csv.join('\n'), {
     authorization: `Bearer ${target.session}`,
@@ -144,7 +150,7 @@ async function sesOnce({ http, ledger, signerDir }: LoadOptions) {
 
 async function readOnce({ http, target, ledger }: LoadOptions, n: number) {
   const auth = { authorization: `Bearer ${target.session}` };
-  const to = today();
+  const to = today(target.timeZone);
   const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
   const paths = [
     '/api/create-client?perPage=20',

@@ -9,6 +9,8 @@ export type Target = {
   /** The key question's id and the score that trips the rule. */
   keyQuestionId: string;
   lowScore: number;
+  /** The client's time zone, in which its transactions' dates are read. */
+  timeZone: string;
   /** Admin session, ingest API token, the upload feed. */
   session: string;
   apiToken: string;
@@ -16,7 +18,7 @@ export type Target = {
 };
 
 const TARGET_SQL = `
-  select s.client_id, s.id as survey_id, sl.location_id,
+  select s.client_id, c.timezone, s.id as survey_id, sl.location_id,
          (select q->>'id' from jsonb_array_elements(s.questions) q where (q->>'is_key_metric')::boolean limit 1) as key_id,
          (select q->>'type' from jsonb_array_elements(s.questions) q where (q->>'is_key_metric')::boolean limit 1) as key_type
   from survey_alert_rules r
@@ -44,7 +46,7 @@ export async function prepareTarget(http: Http, databaseUrl: string, password: s
   await client.connect();
   try {
     const row = (await client.query(TARGET_SQL)).rows[0] as
-      | { client_id: number; survey_id: number; location_id: string; key_id: string | null; key_type: string | null }
+      | { client_id: number; timezone: string; survey_id: number; location_id: string; key_id: string | null; key_type: string | null }
       | undefined;
     if (!row?.key_id) throw new Error('the demo has no active e-mail survey with a key question under an instant low-score alert rule');
     await client.query('update surveys set send_delay_hours = 0 where id = $1', [row.survey_id]);
@@ -76,6 +78,7 @@ export async function prepareTarget(http: Http, databaseUrl: string, password: s
     );
     return {
       clientId: row.client_id,
+      timeZone: row.timezone,
       surveyId: row.survey_id,
       locationId: row.location_id,
       keyQuestionId: row.key_id,
