@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -12,6 +12,13 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 // by default: a browser and a server already keep two cores busy (decision 077); E2E_WORKERS=n on more.
 const workers = Number(process.env.E2E_WORKERS ?? 1);
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+// Debian's headless shell (package chromium-headless-shell) is the same Chromium without the
+// desktop browser around it, and runs the suite about a sixth faster on two cores (decision 086).
+// Without it, the full browser in its headless mode.
+const chromium =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path)) ??
+  '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: './e2e',
@@ -39,7 +46,7 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: chromium,
           args: [
             '--no-sandbox',
             '--disable-gpu',

@@ -49,17 +49,21 @@ function digestMessage(rule: Waiting, channel: 'email' | 'sms', to: string, line
  * retries them one by one. Answers how many digests it sent.
  */
 export async function sendDigests(db: Db, messenger: Messenger, now: Date): Promise<number> {
+  // Each rule with waiting events, and when its oldest one was made: a pass that finds all of them
+  // made after today's digest instant (they wait for tomorrow's) reads no more.
   const rules = rowsOf(
     await db.execute(sql`
-      select distinct r.id, r.name, r.status, r.digest_hour, r.client_id, c.name as client_name, c.timezone
+      select r.id, r.name, r.status, r.digest_hour, r.client_id, c.name as client_name, c.timezone,
+        (extract(epoch from min(e.created_at)) * 1000)::float8 as oldest_ms
       from survey_alert_events e join survey_alert_rules r on r.id = e.rule_id join clients c on c.id = r.client_id
-      where e.state = 'pending' and e.next_retry_at is null and e.digest_id is null and r.frequency = 'daily_digest'`),
-  ).map((r): Waiting => ({ ...digestRuleOf(r), digestHour: Number(r.digest_hour ?? 8) }));
+      where e.state = 'pending' and e.next_retry_at is null and e.digest_id is null and r.frequency = 'daily_digest'
+      group by r.id, c.id`),
+  ).map((r) => ({ ...digestRuleOf(r), digestHour: Number(r.digest_hour ?? 8), oldestMs: Number(r.oldest_ms) }));
   let sent = 0;
   const at = now.toISOString();
   for (const rule of rules) {
     const period = digestInstant(now, rule.digestHour, rule.timezone);
-    if (now.getTime() < period.getTime()) continue;
+    if (now.getTime() < period.getTime() || rule.oldestMs > period.getTime()) continue;
     const lines = rowsOf(
       await db.execute(sql`
         select e.id, e.channel, e.recipient, s.name as survey, coalesce(l.locationname, '—') as location, sr.key_score, sr.comment, pi.first_name

@@ -119,6 +119,21 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
       .sort((a, b) => a.id - b.id);
   }
 
+  /**
+   * The queues with a job to claim at `now`, in one statement: an idle poll asks this once instead
+   * of two statements per queue, which on the embedded database kept an idle server about 3% busy.
+   */
+  async function dueQueues(now: Date): Promise<Set<string>> {
+    const at = iso(now);
+    const result = await db.execute(sql`
+      select q.name from unnest(${sql.param([...handlers.keys()])}::text[]) as q(name)
+      where exists (
+        select 1 from jobs
+        where queue = q.name
+          and ((status = 'pending' and run_at <= ${at}::timestamptz) or (status = 'running' and locked_until < ${at}::timestamptz)))`);
+    return new Set(rowsOf(result).map((r) => String(r.name)));
+  }
+
   async function finish(job: ClaimedJob, error: unknown, now: Date): Promise<void> {
     const at = iso(now);
     if (error === undefined) {
@@ -193,7 +208,9 @@ export function createQueue(db: Db, clock: Clock, options: QueueOptions = {}): Q
   async function pass(now: Date): Promise<{ jobs: number; work: number }> {
     let jobs = 0;
     let work = 0;
+    const due = handlers.size > 0 ? await dueQueues(now) : new Set<string>();
     for (const [queue, { handler, batchSize, batch }] of handlers) {
+      if (!due.has(queue)) continue;
       const claimed = await claim(queue, batchSize, now);
       jobs += claimed.length;
       if (claimed.length === 0) continue;

@@ -43,25 +43,32 @@ type Waiting = DigestRule & { frequency: string; sendTime: string | null; weekly
  * (apps/server/src/alerts/digest.ts). Answers how many digests it sent.
  */
 export async function sendReviewDigests(db: Db, messenger: Messenger, now: Date): Promise<number> {
+  // Each rule with waiting deliveries, and when its oldest one was made: a pass that finds all of
+  // them made after the rule's last digest instant (they wait for the next one) reads no more.
   const rules = rowsOf(
     await db.execute(sql`
-      select r.id, r.name, r.status, r.frequency, r.send_time, r.weekly_day, r.client_id, c.name as client_name, c.timezone
+      select r.id, r.name, r.status, r.frequency, r.send_time, r.weekly_day, r.client_id, c.name as client_name, c.timezone, w.oldest_ms
       from review_alert_rules r join clients c on c.id = r.client_id
-      where r.frequency in ('daily', 'weekly') and exists (
-        select 1 from review_alert_deliveries d
-        where d.rule_id = r.id and d.status = 'pending' and d.next_retry_at is null and d.digest_id is null)`),
+      join (
+        select d.rule_id, (extract(epoch from min(d.created_at)) * 1000)::float8 as oldest_ms
+        from review_alert_deliveries d
+        where d.status = 'pending' and d.next_retry_at is null and d.digest_id is null
+        group by d.rule_id) w on w.rule_id = r.id
+      where r.frequency in ('daily', 'weekly')`),
   ).map(
-    (r): Waiting => ({
+    (r): Waiting & { oldestMs: number } => ({
       ...digestRuleOf(r),
       frequency: String(r.frequency),
       sendTime: r.send_time === null ? null : String(r.send_time),
       weeklyDay: r.frequency === 'weekly' && r.weekly_day !== null ? String(r.weekly_day) : null,
+      oldestMs: Number(r.oldest_ms),
     }),
   );
   let sent = 0;
   const at = now.toISOString();
   for (const rule of rules) {
     const period = digestInstant(now, rule.sendTime, rule.weeklyDay, rule.timezone);
+    if (rule.oldestMs > period.getTime()) continue;
     const rows = rowsOf(
       await db.execute(sql`
         select d.id, d.channel, d.recipient, ${sql.raw(FACT_COLUMNS)}
