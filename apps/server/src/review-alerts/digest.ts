@@ -32,7 +32,8 @@ export function digestInstant(now: Date, sendTime: string | null, weeklyDay: str
   return zonedTime(local.year, local.month, local.day, minute, timeZone);
 }
 
-type Waiting = DigestRule & { frequency: string; sendTime: string | null; weeklyDay: string | null };
+/** A rule with deliveries waiting for a digest; `oldestMs`: when the oldest of them was made. */
+type Waiting = DigestRule & { frequency: string; sendTime: string | null; weeklyDay: string | null; oldestMs: number };
 
 /**
  * Daily and weekly digests: a digest rule's deliveries wait (no `next_retry_at`) until the rule's
@@ -56,7 +57,7 @@ export async function sendReviewDigests(db: Db, messenger: Messenger, now: Date)
         group by d.rule_id) w on w.rule_id = r.id
       where r.frequency in ('daily', 'weekly')`),
   ).map(
-    (r): Waiting & { oldestMs: number } => ({
+    (r): Waiting => ({
       ...digestRuleOf(r),
       frequency: String(r.frequency),
       sendTime: r.send_time === null ? null : String(r.send_time),
