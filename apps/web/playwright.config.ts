@@ -55,6 +55,7 @@ export default defineConfig({
             '--disable-sync',
             '--no-first-run',
             '--disable-quic',
+            '--js-flags=--no-maglev --no-turbofan',
           ],
         },
       },
