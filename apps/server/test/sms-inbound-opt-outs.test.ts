@@ -17,7 +17,8 @@ for (const kind of testDatabaseKinds()) {
     let ctx: TestContext;
     let headers: Record<string, string>;
     beforeAll(async () => {
-      ctx = await startTestApp(kind, smsConfig(testConfig()));
+      // The demo as the template seeded it: only the running app needs the signing token and public address.
+      ctx = await startTestApp(kind, smsConfig(testConfig()), { demo: 'template' });
       headers = bearer(await login(ctx.app, 'admin@example.com'));
     }, 240_000);
     afterAll(async () => ctx?.close());

@@ -2,11 +2,9 @@ import type { FeedDateFormat, FeedDelimiter } from '@admin/shared';
 import { IDENTITY_MAPPING } from '@admin/shared';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../../test/helpers.ts';
-import { testConfig } from '../../config.ts';
+import { openDemoDatabase } from '../../../test/helpers.ts';
 import type { Database } from '../../db/client.ts';
 import { locations, personnel, products } from '../../db/schema/index.ts';
-import { seedDemoData } from '../../seed/demo.ts';
 import { CronError, nextRun, parseCron } from './cron.ts';
 import { type FeedForIngest, feedDate, normalize } from './normalize.ts';
 import { FeedFileError, parseFeedFile } from './parse.ts';
@@ -102,8 +100,7 @@ describe('normalize', () => {
   let productCode: string;
 
   beforeAll(async () => {
-    database = await openTestDatabase('pglite');
-    await seedDemoData(database.db, testConfig({ demoPassword: 'demo-password' }));
+    database = await openDemoDatabase('pglite');
     const [location] = await database.db
       .select({ id: locations.id, clientId: locations.clientId, code: locations.externalCode })
       .from(locations)

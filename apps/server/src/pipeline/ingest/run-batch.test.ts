@@ -1,11 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertTestFeed } from '../../../test/feed-fixture.ts';
-import { openTestDatabase } from '../../../test/helpers.ts';
-import { testConfig } from '../../config.ts';
+import { openDemoDatabase } from '../../../test/helpers.ts';
 import type { Database } from '../../db/client.ts';
 import { dataFeedRowErrors } from '../../db/schema/index.ts';
-import { seedDemoData } from '../../seed/demo.ts';
 import { movableClock } from '../clock.ts';
 import { runFeed } from './run.ts';
 
@@ -24,8 +22,7 @@ vi.mock('../admit.ts', async (importOriginal) => {
 describe('runFeed with a batch the database refuses', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openTestDatabase('pglite');
-    await seedDemoData(database.db, testConfig({ demoData: true }));
+    database = await openDemoDatabase('pglite');
   });
   afterAll(() => database?.close());
 
