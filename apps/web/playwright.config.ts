@@ -55,9 +55,6 @@ export default defineConfig({
             '--disable-sync',
             '--no-first-run',
             '--disable-quic',
-            // Without V8's optimising compilers: each test loads the console afresh, and recompiling its
-            // scripts for speed cost more than it saved, about a fifth of Chromium's CPU (decision 087).
-            '--js-flags=--no-maglev --no-turbofan',
           ],
         },
       },
