@@ -193,6 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     cookieDomain: config.cookieDomain,
     session: config.session,
     loginLimits: config.loginLimits,
+    passwordHashCost: config.passwordHashCost,
   });
   await app.register(clientRoutes);
   await app.register(userRoutes);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { type MessagingConfig, messagingOf, stripSlash } from './config-messaging.ts';
 import { type RetentionConfig, retentionEnv, retentionOf } from './housekeeping/retention.ts';
+import { PASSWORD_HASH_COST } from './lib/crypto.ts';
 
 /**
  * The only reader of the environment (docs/conventions.md, rule 11). Every variable is optional and
@@ -19,6 +21,8 @@ const envSchema = z.object({
     .optional(),
   DEMO_DATA: booleanFlag.optional(),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo-password'),
+  // scrypt's cost (log2 N) for new password hashes; test runs lower it (docs/decisions/088-password-hash-cost-in-tests.md).
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(PASSWORD_HASH_COST).default(PASSWORD_HASH_COST),
   RETIRED_MASTER_EMAIL: z.email().default('master@example.com'),
   COOKIE_DOMAIN: z.string().min(1).optional(),
   API_BASE_URL: optionalUrl,
@@ -115,16 +119,6 @@ function isSender(value: string): boolean {
   return z.email().safeParse(address.trim()).success;
 }
 
-/** Where messages go (apps/server/src/messaging); `outbox` keeps them in the database only. */
-export type MessagingConfig = {
-  /** Base of every link put in a message (`/s/…`, `/u/…`), without a trailing slash. */
-  publicBaseUrl: string;
-  email: { transport: 'outbox' } | { transport: 'smtp'; url: string };
-  emailFrom: string;
-  sms: { transport: 'outbox' } | { transport: 'http'; apiUrl: string; accountSid: string; authToken: string };
-  smsFrom: string;
-};
-
 /** Review and listing providers; a null key leaves that provider unused. */
 export type ProvidersConfig = {
   googleBusiness: { apiUrl: string; tokenUrl: string; clientId: string | null; clientSecret: string | null };
@@ -143,6 +137,8 @@ export type Config = {
   database: { kind: 'pglite'; dataDir: string | null } | { kind: 'pg'; url: string };
   demoData: boolean;
   demoPassword: string;
+  /** scrypt's cost (log2 N) for the hashes this server makes, and for sign-ins against unknown accounts. */
+  passwordHashCost: number;
   retiredMasterEmail: string;
   cookieDomain: string | null;
   /** Base URLs the browser calls; empty string = same origin. */
@@ -184,6 +180,8 @@ export type Config = {
   retention: RetentionConfig;
 };
 
+export type { MessagingConfig };
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -196,6 +194,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const messaging = messagingOf(e);
+  if ('missing' in messaging) {
+    throw new ConfigError(`Invalid configuration:\n${messaging.missing.map((n) => `  ${n}: required by the chosen transport`).join('\n')}`);
+  }
   const database: Config['database'] = e.DATABASE_URL ? { kind: 'pg', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR };
   return {
     port: e.PORT,
@@ -203,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     demoData: e.DEMO_DATA ?? database.kind === 'pglite',
     demoPassword: e.DEMO_PASSWORD,
+    passwordHashCost: e.PASSWORD_HASH_COST,
     retiredMasterEmail: e.RETIRED_MASTER_EMAIL.toLowerCase(),
     cookieDomain: e.COOKIE_DOMAIN ?? null,
     publicUrls: {
@@ -247,40 +249,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-/** The transports chosen, with what each one needs checked together (a transport without its settings stops the start). */
-function messagingOf(e: z.infer<typeof envSchema>): MessagingConfig {
-  const missing = (names: string[]) =>
-    new ConfigError(`Invalid configuration:\n${names.map((n) => `  ${n}: required by the chosen transport`).join('\n')}`);
-  let email: MessagingConfig['email'] = { transport: 'outbox' };
-  if (e.EMAIL_TRANSPORT === 'smtp') {
-    if (!e.SMTP_URL) throw missing(['SMTP_URL']);
-    email = { transport: 'smtp', url: e.SMTP_URL };
-  }
-  let sms: MessagingConfig['sms'] = { transport: 'outbox' };
-  if (e.SMS_TRANSPORT === 'http') {
-    const { SMS_API_URL: apiUrl, SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken } = e;
-    if (!apiUrl || !accountSid || !authToken) {
-      throw missing(
-        Object.entries({ SMS_API_URL: apiUrl, SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken }).flatMap(([k, v]) => (v ? [] : [k])),
-      );
-    }
-    sms = { transport: 'http', apiUrl: stripSlash(apiUrl), accountSid, authToken };
-  }
-  // The server's own origin when unset; a wildcard bind address is not one a link can reach.
-  const host = ['0.0.0.0', '::'].includes(e.HOST) ? 'localhost' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
-  return {
-    publicBaseUrl: stripSlash(e.PUBLIC_BASE_URL) || `http://${host}:${e.PORT}`,
-    email,
-    emailFrom: e.EMAIL_FROM,
-    sms,
-    smsFrom: e.SMS_FROM,
-  };
-}
-
-function stripSlash(url: string | undefined): string {
-  return url ? url.replace(/\/+$/, '') : '';
-}
-
 /**
  * A config for tests: in-memory database, no demo data unless asked, quiet logs, and SFTP hosts on
  * this machine allowed (the tests' SFTP servers listen on 127.0.0.1; the refusals are tested with it off).
@@ -295,6 +263,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // One key for every test app and the run's seeded template, so the demo feeds' stored SFTP
     // passwords open in every copy (an in-memory database would otherwise draw a key of its own).
     secretKey: 'test-secret-key-of-at-least-32-characters',
+    // The lowest cost: a test run signs in hundreds of times (docs/decisions/088-password-hash-cost-in-tests.md).
+    passwordHashCost: 10,
     ...overrides,
   };
 }

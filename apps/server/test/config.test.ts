@@ -10,6 +10,7 @@ describe('configuration', () => {
       database: { kind: 'pglite', dataDir: './data' },
       demoData: true,
       demoPassword: 'demo-password',
+      passwordHashCost: 15,
       retiredMasterEmail: 'master@example.com',
       cookieDomain: null,
       publicUrls: { api: '', reputation: '', identity: '' },
@@ -32,6 +33,13 @@ describe('configuration', () => {
     } catch (err) {
       const message = (err as Error).message;
       for (const name of Object.keys(bad)) expect(message).toContain(name);
+    }
+  });
+
+  it('lowers the password hash cost only within its bounds (tests; decision 088)', () => {
+    expect(loadConfig({ PASSWORD_HASH_COST: '10' }).passwordHashCost).toBe(10);
+    for (const bad of ['9', '16', '12.5', 'low']) {
+      expect(() => loadConfig({ PASSWORD_HASH_COST: bad }), bad).toThrow(/PASSWORD_HASH_COST/);
     }
   });
 

@@ -36,9 +36,10 @@ for (const kind of testDatabaseKinds()) {
       expect(plain).toHaveLength(0);
     });
 
-    it('stores passwords as scrypt hashes', async () => {
+    it('stores passwords as scrypt hashes of the configured cost', async () => {
       const [admin] = await ctx.database.db.select().from(users).where(eq(users.email, 'admin@example.com'));
-      expect(admin?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      // Tests hash at cost 10 (N=1024); production's N=2^15 is checked in sign-in-hardening.test.ts.
+      expect(admin?.passwordHash).toMatch(new RegExp(`^scrypt\\$${2 ** ctx.config.passwordHashCost}\\$8\\$1\\$`));
     });
 
     it('answers GET /api/user with the user and nothing secret', async () => {

@@ -32,8 +32,20 @@ describe('password hashing does the same work for every account', () => {
       salt: real?.salt.length,
       hash: real?.hash.length,
     });
+    // Production's cost: N=2^15.
+    expect(real?.N).toBe(32768);
     // Made once per process.
     expect(await dummyPasswordHash()).toBe(await dummyPasswordHash());
+  });
+
+  it('a lower configured cost (test runs) makes the dummy and real hashes alike at that cost', async () => {
+    const dummy = parseHash(await dummyPasswordHash(10));
+    const real = parseHash(await hashPassword('some password', 10));
+    expect([dummy?.N, real?.N]).toEqual([1024, 1024]);
+    expect(await verifyPassword('some password', await hashPassword('some password', 10), 10)).toBe(true);
+    const before = kdfRuns.count;
+    expect(await verifyPassword('anything', 'not a hash', 10)).toBe(false);
+    expect(kdfRuns.count - before).toBe(1);
   });
 
   it('the old fixed dummy hash was malformed, and a malformed hash still costs one KDF run and never verifies', async () => {

@@ -57,6 +57,8 @@ export async function openHarness(): Promise<Harness> {
       HOST: '127.0.0.1',
       DATA_DIR: mkdtempSync(join(tmpdir(), 'deliverability-flow-')),
       DEMO_DATA: 'on',
+      // As playwright.config.ts: the lowest hash cost for the demo accounts' sign-ins (decision 088).
+      PASSWORD_HASH_COST: '10',
       LOG_LEVEL: 'warn',
       CLOCK_CONTROL: 'on',
       PUBLIC_BASE_URL: ORIGIN,

@@ -14,8 +14,12 @@ function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptO
   });
 }
 
-// scrypt parameters (N=2^15, r=8, p=1) ≈ 32 MiB and tens of ms per hash: memory-hard, as OWASP advises.
-const N = 32768;
+/**
+ * scrypt's cost as log2 N. Production hashes with N=2^15 (r=8, p=1): ≈ 32 MiB and tens of ms per
+ * hash, memory-hard, as OWASP advises. PASSWORD_HASH_COST lowers it for test runs only, whose
+ * sign-ins would otherwise spend minutes in the KDF (docs/decisions/088-password-hash-cost-in-tests.md).
+ */
+export const PASSWORD_HASH_COST = 15;
 const r = 8;
 const p = 1;
 const KEYLEN = 32;
@@ -50,8 +54,9 @@ export function parseHash(stored: string): ParsedHash | null {
 }
 
 /** Returns `scrypt$N$r$p$salt$hash` (base64url parts), self-describing so parameters can change later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
+  const N = 2 ** cost;
   const key = await scrypt(password, salt, KEYLEN, { N, r, p, maxmem: MAXMEM });
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
@@ -60,14 +65,15 @@ export async function hashPassword(password: string): Promise<string> {
  * Always runs the KDF exactly once, even for a malformed stored value (then with the current
  * parameters and a throw-away salt), so the answer takes the same time either way.
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, cost = PASSWORD_HASH_COST): Promise<boolean> {
   const parsed = parseHash(stored);
-  const params = parsed ?? { N, r, p, salt: randomBytes(SALT_BYTES), hash: Buffer.alloc(KEYLEN) };
+  const params = parsed ?? { N: 2 ** cost, r, p, salt: randomBytes(SALT_BYTES), hash: Buffer.alloc(KEYLEN) };
   const key = await scrypt(password, params.salt, params.hash.length, { N: params.N, r: params.r, p: params.p, maxmem: MAXMEM });
   return parsed !== null && timingSafeEqual(key, params.hash);
 }
 
-let dummyHash: Promise<string> | undefined;
+/** The dummy hash of each cost this process has signed in with (one cost per server). */
+const dummyHashes = new Map<number, Promise<string>>();
 
 /**
  * A real hash of random bytes with the current parameters, made once per process. Sign-in checks
@@ -75,13 +81,16 @@ let dummyHash: Promise<string> | undefined;
  * cost one full KDF run like a wrong password does and timing does not reveal which e-mails exist.
  * Nobody knows the input, so nothing verifies against it.
  */
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(32).toString('base64url')).catch((err: unknown) => {
+export function dummyPasswordHash(cost = PASSWORD_HASH_COST): Promise<string> {
+  const made = dummyHashes.get(cost);
+  if (made) return made;
+  const hash = hashPassword(randomBytes(32).toString('base64url'), cost).catch((err: unknown) => {
     // Let the next caller try again rather than keep a failure for the life of the process.
-    dummyHash = undefined;
+    dummyHashes.delete(cost);
     throw err;
   });
-  return dummyHash;
+  dummyHashes.set(cost, hash);
+  return hash;
 }
 
 /** A session token: 256 random bits, base64url. */

@@ -36,11 +36,12 @@ import { generateSystemLogs } from './system-logs.ts';
  */
 export async function seedDemoData(
   db: Db,
-  config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'> & Partial<Pick<Config, 'messaging' | 'secretKey' | 'database'>>,
+  config: Pick<Config, 'demoPassword' | 'retiredMasterEmail'> &
+    Partial<Pick<Config, 'messaging' | 'secretKey' | 'database' | 'passwordHashCost'>>,
   anchor: Date = new Date(),
 ): Promise<void> {
   const rnd = seededRandom(20261122);
-  const passwordHash = await hashPassword(config.demoPassword);
+  const passwordHash = await hashPassword(config.demoPassword, config.passwordHashCost);
   await db.transaction(async (tx) => {
     const clientIds: number[] = [];
     for (const c of DEMO_CLIENTS) {

@@ -29,7 +29,9 @@ async function admin(text: string): Promise<void> {
  * again (a minute of a test's time per engine); else an empty one, which the process seeds.
  */
 export async function demoStore(kind: DbKind): Promise<DemoStore> {
-  const env: Record<string, string> = { DEMO_DATA: 'on', SECRET_KEY: testConfig().secretKey ?? '' };
+  const { secretKey, passwordHashCost } = testConfig();
+  // The template's key and hash cost, so its stored secrets open and sign-ins cost what its hashes do.
+  const env: Record<string, string> = { DEMO_DATA: 'on', SECRET_KEY: secretKey ?? '', PASSWORD_HASH_COST: String(passwordHashCost) };
   if (kind === 'pglite') {
     const template = inject('pgliteDemoTemplate');
     if (template) {

@@ -5,10 +5,14 @@ import type { seedDemoData } from '../../src/seed/demo.ts';
 export const DEMO_PASSWORD = 'demo-password';
 
 /** What `seedDemoData` reads from the config, every key of its parameter: an app overriding any of these seeds its own demo. */
-const SEED_READS = { demoPassword: true, retiredMasterEmail: true, messaging: true, secretKey: true, database: true } satisfies Record<
-  keyof Parameters<typeof seedDemoData>[1],
-  true
->;
+const SEED_READS = {
+  demoPassword: true,
+  retiredMasterEmail: true,
+  messaging: true,
+  secretKey: true,
+  database: true,
+  passwordHashCost: true,
+} satisfies Record<keyof Parameters<typeof seedDemoData>[1], true>;
 
 /** The config the run's demo templates are seeded with (setup/databases.ts): `startTestApp`'s, without overrides. */
 export function demoSeedConfig(): Config {

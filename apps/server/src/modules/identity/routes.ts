@@ -19,14 +19,14 @@ import { bearerToken } from '../../plugins/auth.ts';
 import { createSession, findUserByEmail, isAllowed, markLoggedIn, revokeSession, toUser } from './repository.ts';
 import { admitLoginAttempt, markAttemptSucceeded, recordRefusal } from './throttle.ts';
 
-type Options = Pick<Config, 'retiredMasterEmail' | 'cookieDomain' | 'session' | 'loginLimits'>;
+type Options = Pick<Config, 'retiredMasterEmail' | 'cookieDomain' | 'session' | 'loginLimits' | 'passwordHashCost'>;
 
 const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many failed sign-in attempts. Please wait a few minutes and try again.';
 
 /** The identity host: sign-in, the signed-in user, sign-out (docs/overview.md, Signing in). */
 export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) => {
   // Made now rather than on the first unknown e-mail, so that first answer is not slower either.
-  await dummyPasswordHash();
+  await dummyPasswordHash(opts.passwordHashCost);
 
   function setSsoCookie(request: FastifyRequest, reply: FastifyReply, value: string, expires: Date) {
     reply.setCookie(SSO_COOKIE, value, {
@@ -61,7 +61,11 @@ export const identityRoutes: FastifyPluginAsyncZod<Options> = async (app, opts) 
       const user = await findUserByEmail(app.db, email);
       // Unknown accounts and accounts without a password check against the dummy hash: one KDF
       // run on every path, so timing does not tell which e-mails have accounts.
-      const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+      const passwordOk = await verifyPassword(
+        password,
+        user?.passwordHash ?? (await dummyPasswordHash(opts.passwordHashCost)),
+        opts.passwordHashCost,
+      );
       if (!user?.passwordHash || !passwordOk) {
         await recordRefusal(app.db, { ...refusal, kind: 'failed', now: new Date() });
         throw new HttpError(401, INVALID_CREDENTIALS_MESSAGE);
