@@ -73,6 +73,22 @@ export type ListParamsPatch = Partial<Omit<ListParams, 'multi' | 'single'>> & {
   single?: Record<string, string>;
 };
 
+/** What `update` builds on: the URL it last wrote, and its writes the page has not rendered yet, oldest first. */
+export type WrittenParams = { rendered: URLSearchParams; written: URLSearchParams; pending: string[] };
+
+/**
+ * The state after the page renders `search`. The router renders navigations as transitions, and a
+ * render may show an earlier write of this hook after a later one was made: that echo keeps the
+ * later write (else the next change would build on the echo and drop it). Any other URL (Back, a
+ * link, filters cleared elsewhere) is what the next change builds on.
+ */
+export function followRendered(state: WrittenParams, search: URLSearchParams): WrittenParams {
+  if (state.rendered === search) return state;
+  const at = state.pending.indexOf(search.toString());
+  if (at >= 0) return { rendered: search, written: state.written, pending: state.pending.slice(at + 1) };
+  return { rendered: search, written: search, pending: [] };
+}
+
 export function useListParams(config: ListParamsConfig) {
   const [search, setSearch] = useSearchParams();
   // biome-ignore lint/correctness/useExhaustiveDependencies: config is a module constant per screen
@@ -81,8 +97,8 @@ export function useListParams(config: ListParamsConfig) {
   // search box's delayed apply, then a filter picked at once, a handler kept from an earlier
   // render) builds on the one before it instead of dropping it. react-router hands a functional
   // update the rendered params, so two quick changes would otherwise lose the first.
-  const latest = useRef({ rendered: search, written: search });
-  if (latest.current.rendered !== search) latest.current = { rendered: search, written: search };
+  const latest = useRef<WrittenParams>({ rendered: search, written: search, pending: [] });
+  latest.current = followRendered(latest.current, search);
 
   const update = useCallback(
     (patch: ListParamsPatch) => {
@@ -109,7 +125,7 @@ export function useListParams(config: ListParamsConfig) {
             next.delete('cursor');
             next.delete('page');
           }
-          latest.current.written = next;
+          latest.current = { ...latest.current, written: next, pending: [...latest.current.pending, next.toString()] };
           return next;
         },
         { replace: !('cursor' in patch) },
