@@ -21,6 +21,8 @@ export async function bundleServer(name: string): Promise<{ server: string; work
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // A failure's stack names the sources (processes started with --enable-source-maps).
+    sourcemap: true,
     external: Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@admin/')),
     logLevel: 'warning',
   });
