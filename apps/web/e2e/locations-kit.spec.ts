@@ -8,7 +8,8 @@ import { collectConsoleErrors, columnTexts, listRows, openRowActions, rowAction,
 async function shot(page: Page, name: string) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
-  await page.waitForTimeout(500); // the side panel's slide-in
+  // Once the side panel's slide-in (and any other transition) has ended.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
 
