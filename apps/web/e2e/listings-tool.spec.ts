@@ -43,6 +43,12 @@ async function act(page: Page, row: Locator, name: string, action: string) {
 for (const width of WIDTHS) {
   test(`Listings Tool at ${width} px: Scan now with progress, a phone mismatch, Set listing URL and Mark updated`, async ({ page }) => {
     const errors = collectConsoleErrors(page);
+    // The list requests this test made, printed if it fails: at 1440 px the search has been seen
+    // unapplied once the filters were picked (the box held the name, the rows were other locations').
+    const listed: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/listings') listed.push(new URL(r.url()).search);
+    });
     await page.setViewportSize({ width, height: 900 });
     await signInAsAdmin(page);
     await switchClient(page, 'Summit Heating & Air');
@@ -85,7 +91,13 @@ for (const width of WIDTHS) {
     await expect(row).toBeVisible();
     await expect(row).toContainText('Needs update');
     // The search and filters land one after another: read the columns once every row is the target's.
-    await expect(listRows(page, LIST).filter({ hasNotText: target.location_name })).toHaveCount(0);
+    await expect(listRows(page, LIST).filter({ hasNotText: target.location_name }))
+      .toHaveCount(0)
+      .catch((err: unknown) => {
+        throw new Error(
+          `${err instanceof Error ? err.message : String(err)}\nURL: ${page.url()}\nlist requests:\n  ${listed.join('\n  ')}`,
+        );
+      });
     await expect(listRows(page, LIST).filter({ hasNotText: 'Needs update' })).toHaveCount(0);
     expect((await columnTexts(page, LIST, 'Mismatched fields'))[0]).toContain('Phone');
     if (width > 640) expect((await columnTexts(page, LIST, 'Phone match'))[0]).toMatch(/^mismatch$/i);
