@@ -1,4 +1,5 @@
 // Message transports' settings (apps/server/src/messaging), read from the variables config.ts validated.
+import type { Env } from './config.ts';
 
 /** Where messages go (apps/server/src/messaging); `outbox` keeps them in the database only. */
 export type MessagingConfig = {
@@ -11,19 +12,20 @@ export type MessagingConfig = {
 };
 
 /** The variables, as config.ts parsed them, that choose and configure the transports. */
-type MessagingEnv = {
-  HOST: string;
-  PORT: number;
-  PUBLIC_BASE_URL?: string | undefined;
-  EMAIL_TRANSPORT: 'outbox' | 'smtp';
-  SMTP_URL?: string | undefined;
-  EMAIL_FROM: string;
-  SMS_TRANSPORT: 'outbox' | 'http';
-  SMS_API_URL?: string | undefined;
-  SMS_ACCOUNT_SID?: string | undefined;
-  SMS_AUTH_TOKEN?: string | undefined;
-  SMS_FROM: string;
-};
+type MessagingEnv = Pick<
+  Env,
+  | 'HOST'
+  | 'PORT'
+  | 'PUBLIC_BASE_URL'
+  | 'EMAIL_TRANSPORT'
+  | 'SMTP_URL'
+  | 'EMAIL_FROM'
+  | 'SMS_TRANSPORT'
+  | 'SMS_API_URL'
+  | 'SMS_ACCOUNT_SID'
+  | 'SMS_AUTH_TOKEN'
+  | 'SMS_FROM'
+>;
 
 /** The transports chosen, with what each one needs checked together: the settings a chosen transport lacks stop the start. */
 export function messagingOf(e: MessagingEnv): MessagingConfig | { missing: string[] } {

@@ -102,6 +102,9 @@ const envSchema = z.object({
   ...retentionEnv,
 });
 
+/** The environment as validated: what config-messaging.ts reads its transports' settings from. */
+export type Env = z.infer<typeof envSchema>;
+
 /**
  * `TRUST_PROXY` as Fastify's `trustProxy`: off, every proxy (`on`), the number of hops in front
  * of the server (`1`), or the proxies' addresses (`10.0.0.0/8, 127.0.0.1`).

@@ -62,8 +62,8 @@ export async function hashPassword(password: string, cost = PASSWORD_HASH_COST):
 }
 
 /**
- * Always runs the KDF exactly once, even for a malformed stored value (then with the current
- * parameters and a throw-away salt), so the answer takes the same time either way.
+ * Always runs the KDF exactly once, even for a malformed stored value (then at `cost` with a
+ * throw-away salt), so the answer takes the same time either way.
  */
 export async function verifyPassword(password: string, stored: string, cost = PASSWORD_HASH_COST): Promise<boolean> {
   const parsed = parseHash(stored);
@@ -76,7 +76,7 @@ export async function verifyPassword(password: string, stored: string, cost = PA
 const dummyHashes = new Map<number, Promise<string>>();
 
 /**
- * A real hash of random bytes with the current parameters, made once per process. Sign-in checks
+ * A real hash of random bytes at the server's cost, made once per process and cost. Sign-in checks
  * the password against it when the account does not exist or has no password, so those answers
  * cost one full KDF run like a wrong password does and timing does not reveal which e-mails exist.
  * Nobody knows the input, so nothing verifies against it.

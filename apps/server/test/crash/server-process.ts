@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from '../../../../bench/soak/bundle.ts';
 
-/** The repository's root: the server runs from its sources there, as `npm run dev` does. */
+/** The repository's root: the bundled server runs there, where its npm dependencies resolve. */
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 async function freePort(): Promise<number> {
@@ -34,8 +34,8 @@ const exited = (child: ChildProcess) =>
   });
 
 /**
- * The server bundled once per test worker (a folder of its own, so two workers never rewrite the
- * files the other's restarts read): a bundle starts in about 2.7 s, through tsx the sources were
+ * The server bundled once per test worker, in the worker's own folder (vitest's pool slot, reused
+ * by the next run), so two workers never rewrite the files the other's restarts read: a bundle starts in about 2.7 s, through tsx the sources were
  * compiled again at every start and restart (4.3 s, more on a busy machine).
  */
 let bundled: Promise<{ server: string }> | undefined;
@@ -45,7 +45,7 @@ let bundled: Promise<{ server: string }> | undefined;
  * process on a free loopback port with `env` added to this one's, answered once `/healthz` says it is up.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
-  bundled ??= bundleServer(`crash-${process.pid}`);
+  bundled ??= bundleServer(`crash-${process.env.VITEST_POOL_ID ?? process.pid}`);
   const { server } = await bundled;
   const port = await freePort();
   const child = spawn(process.execPath, ['--enable-source-maps', server], {
