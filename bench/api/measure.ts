@@ -36,7 +36,7 @@ function statOf(pid: number | string): string[] | null {
 }
 
 /** User + system CPU time of a process so far, in ms; with `children`, that of its waited-for children. */
-function cpuMsOf(pid: number | string, children = false): number {
+export function cpuMsOf(pid: number | string, children = false): number {
   const f = statOf(pid);
   // utime, stime, cutime, cstime are fields 14-17 of stat: 11-14 here.
   const [a, b] = children ? [f?.[13], f?.[14]] : [f?.[11], f?.[12]];

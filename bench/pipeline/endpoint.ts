@@ -30,6 +30,7 @@ import { testConfig } from '../../apps/server/src/config.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { endpointConfigs, locations, surveys, users } from '../../apps/server/src/db/schema/index.ts';
 import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
+import { findPostmaster, perRequest, postgresCpuMs } from '../api/measure.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -57,11 +58,19 @@ const ingestAnswer = dataEnvelope(ingestResultSchema);
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
-/** Runs `count` calls of `one(i)` with `CONCURRENCY` in flight; answers req/s, p50/p99 (ms) and failures. */
+/** The postmaster of the PostgreSQL run, when it is on this machine: its CPU is counted per call. */
+let postmaster: number | null = null;
+
+/**
+ * Runs `count` calls of `one(i)` with `CONCURRENCY` in flight; answers req/s, p50/p99 (ms),
+ * failures and the CPU per call of this process (server and callers alike) and of PostgreSQL.
+ */
 async function load(count: number, one: (i: number) => Promise<boolean>) {
   const times: number[] = [];
   let next = 0;
   let failed = 0;
+  const cpuBefore = process.cpuUsage();
+  const postgresBefore = postmaster === null ? null : postgresCpuMs(postmaster);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -74,6 +83,7 @@ async function load(count: number, one: (i: number) => Promise<boolean>) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   times.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
@@ -82,11 +92,16 @@ async function load(count: number, one: (i: number) => Promise<boolean>) {
     p50Ms: round(quantile(times, 0.5)),
     p99Ms: round(quantile(times, 0.99)),
     failed,
+    benchCpuMsPerCall: perRequest((cpu.user + cpu.system) / 1000, count),
+    postgresCpuMsPerCall:
+      postmaster === null || postgresBefore === null ? null : perRequest(postgresCpuMs(postmaster) - postgresBefore, count),
   };
 }
 
 async function run(kind: 'pglite' | 'pg') {
-  const database = await openDatabase(kind === 'pglite' ? { kind, dataDir: null } : { kind, url: await freshPg() });
+  const databaseUrl = kind === 'pg' ? await freshPg() : null;
+  const database = await openDatabase(databaseUrl === null ? { kind: 'pglite', dataDir: null } : { kind: 'pg', url: databaseUrl });
+  postmaster = databaseUrl === null ? null : await findPostmaster(databaseUrl);
   await database.migrate();
   const { db } = database;
   const config = testConfig({ demoPassword: 'demo-password' });

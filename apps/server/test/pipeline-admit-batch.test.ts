@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/client.ts';
+import { type Database, rowsOf } from '../src/db/client.ts';
 import { surveyProcessingItems } from '../src/db/schema/index.ts';
 import { admitRows } from '../src/pipeline/admit.ts';
+import { capCountStatement } from '../src/pipeline/admit-lookups.ts';
 import type { AdmitContext } from '../src/pipeline/types.ts';
 import { testDatabaseKinds } from './helpers.ts';
 import { type AdmitWorld, admitContext, DAY, NOW, openAdmitWorld, rowMaker } from './pipeline-admit-bed.ts';
@@ -62,6 +63,23 @@ for (const kind of testDatabaseKinds()) {
         .from(surveyProcessingItems)
         .where(eq(surveyProcessingItems.id, later?.itemId ?? 0));
       expect(item?.expiresAt.toISOString()).toBe(new Date(Date.parse('2026-03-03T14:00:00Z') + 30 * DAY).toISOString());
+    });
+
+    it("the daily cap counts the batch's locations per local day through their index, not every live invitation", async () => {
+      const since = new Date(NOW.getTime() - DAY);
+      const counts = rowsOf(await database.db.execute(capCountStatement(['L-CAP'], since, 'America/Chicago')));
+      expect(counts.map((r) => [r.id, r.day, r.n]).sort()).toEqual([
+        ['L-CAP', '2026-03-02', 2],
+        ['L-CAP', '2026-03-03', 2],
+      ]);
+      const plan = await database.db.transaction(async (tx) => {
+        // Tiny tables are cheaper to scan, so the planner is told not to: what is left is whether the index can serve it.
+        await tx.execute(sql`set local enable_seqscan = off`);
+        return rowsOf(await tx.execute(sql`explain ${capCountStatement(['L-CAP'], since, 'America/Chicago')}`))
+          .map((r) => String(r['QUERY PLAN']))
+          .join('\n');
+      });
+      expect(plan).toContain('survey_processing_items_location_live_idx');
     });
 
     it('a transaction dated ahead waits for its day', async () => {

@@ -152,6 +152,12 @@ export const surveyProcessingItems = pgTable(
     index('survey_processing_items_reminder_due_idx')
       .on(t.nextReminderAt)
       .where(sql`next_reminder_at is not null and status in ('sent', 'delivered', 'opened', 'reminded')`),
+    // The daily cap's count of what each location has scheduled per day (pipeline/admit-lookups.ts),
+    // once per admitted batch: only the batch's locations, read from the index alone. Without it
+    // the count filtered every live invitation of every client since yesterday (bench/pipeline/endpoint.ts).
+    index('survey_processing_items_location_live_idx')
+      .on(t.locationId, t.scheduledAt)
+      .where(sql`status in ('scheduled', 'sent', 'delivered', 'opened', 'responded', 'reminded')`),
     index('survey_processing_items_expiry_idx')
       .on(t.expiresAt)
       .where(sql`status in ('scheduled', 'sent', 'delivered', 'opened', 'reminded')`),

@@ -78,16 +78,44 @@ describe('groupCommit', () => {
       limit: 10,
       lingerMs: 50,
     });
-    await queue.submit(3, 1);
-    expect(batches).toEqual([[1]]);
-    // The key ran a 40 ms batch just now: its next batch waits about 20 ms and takes both.
+    const first = queue.submit(3, 1);
     const second = queue.submit(3, 2);
-    await new Promise((resolve) => setTimeout(resolve, 5));
     const third = queue.submit(3, 3);
-    await Promise.all([second, third]);
+    await Promise.all([first, second, third]);
     expect(batches).toEqual([[1], [2, 3]]);
+    // The key ran a 40 ms batch of two just now: its next batch waits (at most about 20 ms) for
+    // two callers and takes both.
+    const fourth = queue.submit(3, 4);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(batches).toEqual([[1], [2, 3]]);
+    const fifth = queue.submit(3, 5);
+    await Promise.all([fourth, fifth]);
+    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
     // Another key has no recent batch: it runs at once.
     void queue.submit(4, 9);
-    expect(batches).toEqual([[1], [2, 3], [9]]);
+    expect(batches).toEqual([[1], [2, 3], [4, 5], [9]]);
+  });
+
+  it('ends the wait as soon as as many items wait as the last batch had', async () => {
+    const batches: number[][] = [];
+    const queue = groupCommit<number, number>({
+      run: async (items) => {
+        batches.push(items);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return items.map((n) => ({ status: 'fulfilled', value: n }));
+      },
+      weight: () => 1,
+      limit: 10,
+      lingerMs: 10_000,
+    });
+    await Promise.all([queue.submit(5, 1), queue.submit(5, 2), queue.submit(5, 3)]);
+    expect(batches).toEqual([[1], [2, 3]]);
+    // A wait of half the last batch's time, 100 ms, would still run; the second item ends it.
+    const fourth = queue.submit(5, 4);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const fifth = queue.submit(5, 5);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    await Promise.all([fourth, fifth]);
   });
 });

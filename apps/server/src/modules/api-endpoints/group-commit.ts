@@ -7,9 +7,10 @@
  * A key whose last batch ended moments ago (within LINGER_RECENT_MS) is busy: its callers come
  * back one by one as their answers arrive. Run at once, the first of them would be a batch of one
  * and the rest would wait for it (batches of 1 and 9 alternated for 10 callers, measured with
- * bench/pipeline/endpoint.ts). So such a key's every next batch starts after a short wait, half the
- * last batch's time and at most `lingerMs` (none when the waiting items already fill a batch), and
- * takes whoever came meanwhile.
+ * bench/pipeline/endpoint.ts). So such a key's every next batch waits for them: until as many items
+ * wait as the last batch had (the callers it answered are back), for at most half the last batch's
+ * time and at most `lingerMs`; not at all when the waiting items already fill a batch. A wait that
+ * always ran its full time left the database idle for it between batches (bench/README.md).
  *
  * The lanes live in this process's memory: another process has its own, and whatever orders work
  * across processes (the admit lock of pipeline/admit.ts) still does.
@@ -24,6 +25,8 @@ export type GroupCommit<T, R> = { submit(key: number, item: T): Promise<R> };
 const LINGER_RECENT_MS = 1_000;
 
 type Waiting<T, R> = { item: T; resolve: (value: R) => void; reject: (reason: unknown) => void };
+/** A key's waiting items, and while its next batch lingers, what ends the wait early. */
+type Lane<T, R> = { waiting: Waiting<T, R>[]; wake: { until: number; now: () => void } | null };
 
 export function groupCommit<T, R>(options: {
   /** Runs one batch; answers each item's outcome, in the batch's order. */
@@ -33,9 +36,9 @@ export function groupCommit<T, R>(options: {
   /** The longest a busy key's next batch waits for more items (0: never). */
   lingerMs: number;
 }): GroupCommit<T, R> {
-  const lanes = new Map<number, Waiting<T, R>[]>();
-  /** When each key's last batch ended and how long it took (performance.now() ms). */
-  const lastBatch = new Map<number, { endedAt: number; took: number }>();
+  const lanes = new Map<number, Lane<T, R>>();
+  /** When each key's last batch ended, how long it took (performance.now() ms) and how many items it had. */
+  const lastBatch = new Map<number, { endedAt: number; took: number; size: number }>();
 
   const lingerFor = (key: number) => {
     const last = lastBatch.get(key);
@@ -56,12 +59,26 @@ export function groupCommit<T, R>(options: {
 
   const full = (waiting: Waiting<T, R>[]) => waiting.reduce((sum, entry) => sum + options.weight(entry.item), 0) >= options.limit;
 
-  const drain = async (key: number, waiting: Waiting<T, R>[]) => {
+  /** Resolves after `ms`, or as soon as `until` items wait in the lane. */
+  const linger = (lane: Lane<T, R>, ms: number, until: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => wake(), ms);
+      const wake = () => {
+        clearTimeout(timer);
+        lane.wake = null;
+        resolve();
+      };
+      lane.wake = { until, now: wake };
+    });
+
+  const drain = async (key: number, lane: Lane<T, R>) => {
+    const { waiting } = lane;
     while (waiting.length > 0) {
       // Before every batch, not only a lane's first: otherwise the callers answered by one batch
       // come back while the few that waited run alone, and batches of 3 and 7 alternate for good.
-      const linger = full(waiting) ? 0 : lingerFor(key);
-      if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger));
+      const wait = full(waiting) ? 0 : lingerFor(key);
+      const expected = lastBatch.get(key)?.size ?? 0;
+      if (wait > 0 && waiting.length < expected) await linger(lane, wait, expected);
       const batch = take(waiting);
       const started = performance.now();
       let settled: PromiseSettledResult<R>[];
@@ -70,7 +87,7 @@ export function groupCommit<T, R>(options: {
       } catch (err) {
         settled = batch.map(() => ({ status: 'rejected', reason: err }));
       }
-      lastBatch.set(key, { endedAt: performance.now(), took: performance.now() - started });
+      lastBatch.set(key, { endedAt: performance.now(), took: performance.now() - started, size: batch.length });
       batch.forEach((entry, i) => {
         const outcome = settled[i];
         if (outcome?.status === 'fulfilled') entry.resolve(outcome.value);
@@ -91,10 +108,11 @@ export function groupCommit<T, R>(options: {
       return new Promise<R>((resolve, reject) => {
         const lane = lanes.get(key);
         if (lane) {
-          lane.push({ item, resolve, reject });
+          lane.waiting.push({ item, resolve, reject });
+          if (lane.wake && lane.waiting.length >= lane.wake.until) lane.wake.now();
           return;
         }
-        const fresh = [{ item, resolve, reject }];
+        const fresh: Lane<T, R> = { waiting: [{ item, resolve, reject }], wake: null };
         lanes.set(key, fresh);
         void drain(key, fresh);
       });
