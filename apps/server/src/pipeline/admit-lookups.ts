@@ -1,7 +1,7 @@
 import { type SendDay, SURVEY_SETTINGS_DEFAULTS } from '@admin/shared';
-import { and, eq, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client.ts';
-import { clientSurveySettings, clients, dataFeeds, surveys } from '../db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { namedRows } from '../db/prepared.ts';
 import type { SendWindow } from './schedule.ts';
 import type { AdmitContext, NormalRow } from './types.ts';
 
@@ -57,57 +57,49 @@ export type Settings = {
 
 export async function settingsOf(tx: Db, ctx: AdmitContext): Promise<Settings> {
   const D = SURVEY_SETTINGS_DEFAULTS;
-  const [row] = await tx
-    .select({
-      clientStatus: clients.status,
-      timeZone: clients.timezone,
-      surveyStatus: surveys.status,
-      surveyChannel: surveys.channel,
-      sendDelayHours: surveys.sendDelayHours,
-      linkExpiresDays: surveys.linkExpiresDays,
-      surveyOverDays: surveys.overSurveyDays,
-      clientOverDays: clientSurveySettings.overSurveyDays,
-      quietHoursStart: clientSurveySettings.quietHoursStart,
-      quietHoursEnd: clientSurveySettings.quietHoursEnd,
-      sendDays: clientSurveySettings.sendDays,
-      dailyCap: clientSurveySettings.dailyCapPerLocation,
-    })
-    .from(surveys)
-    .innerJoin(clients, eq(clients.id, surveys.clientId))
-    .leftJoin(clientSurveySettings, eq(clientSurveySettings.clientId, clients.id))
-    .where(and(eq(surveys.id, ctx.surveyId), eq(surveys.clientId, ctx.clientId)))
-    .limit(1);
+  // Plain SQL run as a named statement: it runs for every admitted batch (decision 081's idiom).
+  const [row] = await namedRows(
+    tx,
+    sql`select c.status as client_status, c.timezone, s.status as survey_status, s.channel, s.send_delay_hours,
+        s.link_expires_days, s.over_survey_days as survey_over_days, cs.over_survey_days as client_over_days,
+        cs.quiet_hours_start, cs.quiet_hours_end, cs.send_days, cs.daily_cap_per_location,
+        (select f.status from data_feeds f where f.id = ${ctx.dataFeedId}::int) as feed_status
+      from surveys s
+      join clients c on c.id = s.client_id
+      left join client_survey_settings cs on cs.client_id = c.id
+      where s.id = ${ctx.surveyId}::int and s.client_id = ${ctx.clientId}::int`,
+  );
   if (!row) throw new Error(`admitRows: survey ${ctx.surveyId} is not one of client ${ctx.clientId}'s`);
-  let feedStatus: string | null = null;
-  if (ctx.dataFeedId !== null) {
-    const [feed] = await tx.select({ status: dataFeeds.status }).from(dataFeeds).where(eq(dataFeeds.id, ctx.dataFeedId)).limit(1);
-    feedStatus = feed?.status ?? 'inactive';
-  }
+  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const whole = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const timeZone = String(row.timezone);
   return {
-    clientStatus: row.clientStatus,
-    timeZone: row.timeZone,
-    surveyStatus: row.surveyStatus,
-    surveyChannel: row.surveyChannel,
-    sendDelayHours: row.sendDelayHours,
-    linkExpiresDays: row.linkExpiresDays,
-    overSurveyDays: row.surveyOverDays ?? row.clientOverDays ?? D.over_survey_days,
+    clientStatus: String(row.client_status),
+    timeZone,
+    surveyStatus: String(row.survey_status),
+    surveyChannel: String(row.channel),
+    sendDelayHours: Number(row.send_delay_hours),
+    linkExpiresDays: Number(row.link_expires_days),
+    overSurveyDays: whole(row.survey_over_days) ?? whole(row.client_over_days) ?? D.over_survey_days,
     window: {
-      timeZone: row.timeZone,
-      quietHoursStart: row.quietHoursStart ?? D.quiet_hours_start,
-      quietHoursEnd: row.quietHoursEnd ?? D.quiet_hours_end,
-      sendDays: (row.sendDays as SendDay[] | null) ?? D.send_days,
+      timeZone,
+      quietHoursStart: text(row.quiet_hours_start) ?? D.quiet_hours_start,
+      quietHoursEnd: text(row.quiet_hours_end) ?? D.quiet_hours_end,
+      sendDays: Array.isArray(row.send_days) ? (row.send_days as SendDay[]) : D.send_days,
     },
-    dailyCap: row.dailyCap ?? D.daily_cap_per_location,
-    feedStatus,
+    dailyCap: whole(row.daily_cap_per_location) ?? D.daily_cap_per_location,
+    // A feed that is gone counts as inactive; a batch of no feed (Send test) has none.
+    feedStatus: ctx.dataFeedId === null ? null : (text(row.feed_status) ?? 'inactive'),
   };
 }
 
-/** The rows of a lookup the batch had nothing to look up for (null): none. */
-const rowsIn = (result: unknown) => (result ? rowsOf(result) : []);
-
 const unique = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null && v !== ''))];
 
-/** What the batch's rows already have in the database, each looked up once for the whole batch. */
+/**
+ * What the batch's rows already have in the database, each looked up once for the whole batch, all
+ * in ONE statement (one round trip, one plan kept per connection): each part answers rows of its
+ * own kind `k`. A part whose list is empty answers nothing.
+ */
 export async function lookups(tx: Db, ctx: AdmitContext, rows: NormalRow[], s: Settings, now: Date) {
   const emails = unique(rows.map((r) => r.email));
   const phones = unique(rows.map((r) => r.phone));
@@ -116,70 +108,51 @@ export async function lookups(tx: Db, ctx: AdmitContext, rows: NormalRow[], s: S
   const cutoff = new Date(now.getTime() - s.overSurveyDays * DAY_MS).toISOString();
   const c = ctx.clientId;
 
-  // One after another: a transaction is one connection, and node-postgres refuses (from pg 9)
-  // a query sent while the client is still busy with the previous one.
-  const locationRows = locationIds.length
-    ? await tx.execute(sql`select _id as id, status, client_id from locations where _id in ${list(locationIds)}`)
-    : null;
-  const dupRows = txIds.length
-    ? await tx.execute(
-        sql`select distinct transaction_id as v from survey_processing_items where client_id = ${c} and transaction_id in ${list(txIds)}`,
-      )
-    : null;
-  // The contacts surveyed recently: e-mails and phones looked up apart, each through its own index
-  // ((client_id, email), (client_id, phone)). One `email in … or phone in …` cannot use either and
-  // scanned every item of the client for each batch. A staff member's Send test (`manual_test`)
-  // surveys no customer, so it never over-surveys one.
-  const recently = (column: 'email' | 'phone', values: string[]) => sql`
-    select i.email, i.phone from survey_processing_items i
-    where i.client_id = ${c} and i.${sql.raw(column)} in ${list(values)} and i.source <> 'manual_test'
-      and ((i.sent_at >= ${cutoff}::timestamptz) or i.status = 'scheduled'
-        or exists (select 1 from survey_responses r where r.processing_item_id = i.id and r.submitted_at >= ${cutoff}::timestamptz))`;
-  const recentQuery =
-    emails.length && phones.length
-      ? sql`${recently('email', emails)} union all ${recently('phone', phones)}`
-      : emails.length
-        ? recently('email', emails)
-        : phones.length
-          ? recently('phone', phones)
-          : null;
-  const recentRows = recentQuery ? await tx.execute(recentQuery) : null;
-  const emailOut = emails.length
-    ? await tx.execute(
-        sql`select email as v from email_opt_outs where email in ${list(emails)} and (client_id is null or client_id = ${c})`,
-      )
-    : null;
-  const phoneOut = phones.length
-    ? await tx.execute(sql`select phone as v from sms_opt_outs where phone in ${list(phones)} and (client_id is null or client_id = ${c})`)
-    : null;
-  const suppressed = emails.length
-    ? await tx.execute(sql`select email as v from email_suppressions where email in ${list(emails)} and suppressed`)
-    : null;
-  // What each location already has scheduled per day: only a daily cap reads it.
-  const capRows =
-    locationIds.length && s.dailyCap > 0
-      ? await tx.execute(capCountStatement(locationIds, new Date(now.getTime() - DAY_MS), s.timeZone))
-      : null;
-  const values = (result: unknown) => new Set(rowsIn(result).map((r) => String(r.v)));
-  const locationStatus = new Map(
-    rowsIn(locationRows).map((r) => [String(r.id), Number(r.client_id) === c ? String(r.status) : 'elsewhere'] as const),
+  const found = await namedRows(
+    tx,
+    sql`select 'location'::text as k, _id as v, status as w, client_id as n from locations where _id in ${list(locationIds)}
+      union all
+      select distinct 'duplicate', transaction_id, null::text, null::int from survey_processing_items
+        where client_id = ${c} and transaction_id in ${list(txIds)}
+      union all
+      ${recent('email', c, emails, cutoff)}
+      union all
+      ${recent('phone', c, phones, cutoff)}
+      union all
+      select 'email_opt_out', email, null::text, null::int from email_opt_outs where email in ${list(emails)} and (client_id is null or client_id = ${c})
+      union all
+      select 'phone_opt_out', phone, null::text, null::int from sms_opt_outs where phone in ${list(phones)} and (client_id is null or client_id = ${c})
+      union all
+      select 'suppressed', email, null::text, null::int from email_suppressions where email in ${list(emails)} and suppressed
+      union all
+      select 'cap', id, day, n from (${capCountStatement(s.dailyCap > 0 ? locationIds : [], new Date(now.getTime() - DAY_MS), s.timeZone)}) cap`,
   );
-  const recentEmails = new Set<string>();
-  const recentPhones = new Set<string>();
-  for (const r of rowsIn(recentRows)) {
-    if (typeof r.email === 'string') recentEmails.add(r.email);
-    if (typeof r.phone === 'string') recentPhones.add(r.phone);
-  }
+  const of = (kind: string) => found.filter((r) => r.k === kind);
+  const values = (kind: string) => new Set(of(kind).map((r) => String(r.v)));
   const capCounts = new Map<string, number>();
-  for (const r of rowsIn(capRows)) capCounts.set(`${String(r.id)}|${String(r.day)}`, Number(r.n));
+  for (const r of of('cap')) capCounts.set(`${String(r.v)}|${String(r.w)}`, Number(r.n));
   return {
-    locationStatus,
-    duplicates: values(dupRows),
-    recentEmails,
-    recentPhones,
-    emailOptOuts: values(emailOut),
-    phoneOptOuts: values(phoneOut),
-    suppressed: values(suppressed),
+    locationStatus: new Map(of('location').map((r) => [String(r.v), Number(r.n) === c ? String(r.w) : 'elsewhere'] as const)),
+    duplicates: values('duplicate'),
+    recentEmails: values('recent_email'),
+    recentPhones: values('recent_phone'),
+    emailOptOuts: values('email_opt_out'),
+    phoneOptOuts: values('phone_opt_out'),
+    suppressed: values('suppressed'),
     capCounts,
   };
+}
+
+/**
+ * The batch's contacts (`column`: e-mails or phones) the client surveyed recently: sent since
+ * `cutoff`, still scheduled, or answered since `cutoff`. E-mails and phones are looked up apart,
+ * each through its own index ((client_id, email), (client_id, phone)): one `email in … or phone in
+ * …` can use neither and scanned every item of the client for each batch. A staff member's Send
+ * test (`manual_test`) surveys no customer, so it never over-surveys one.
+ */
+function recent(column: 'email' | 'phone', clientId: number, values: string[], cutoff: string) {
+  return sql`select ${sql.raw(`'recent_${column}'`)}, i.${sql.raw(column)}, null::text, null::int from survey_processing_items i
+    where i.client_id = ${clientId} and i.${sql.raw(column)} in ${list(values)} and i.source <> 'manual_test'
+      and ((i.sent_at >= ${cutoff}::timestamptz) or i.status = 'scheduled'
+        or exists (select 1 from survey_responses r where r.processing_item_id = i.id and r.submitted_at >= ${cutoff}::timestamptz))`;
 }

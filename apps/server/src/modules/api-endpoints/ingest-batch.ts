@@ -1,7 +1,8 @@
 import type { FeedRunStatus, IngestResult } from '@admin/shared';
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { apiCallLogs, dataFeedRowErrors, dataFeedRuns, dataFeeds } from '../../db/schema/index.ts';
+import { namedRows } from '../../db/prepared.ts';
+import { dataFeedRowErrors } from '../../db/schema/index.ts';
 import { admitRowsOfRuns } from '../../pipeline/admit.ts';
 import type { Normalized, RowError } from '../../pipeline/ingest/normalize.ts';
 import { countOutcomes, type DataFeedRow, invalidRows } from '../../pipeline/ingest/process.ts';
@@ -58,29 +59,37 @@ async function reserveRunIds(tx: Db, count: number): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
-/** A call's run as finishRun (pipeline/ingest/process.ts) leaves it: counted, ended, held by nobody. */
-function runOf(call: IngestCall, id: number, outcomes: AdmitOutcome[], errors: RowError[], now: Date) {
+/** A call's run as finishRun (pipeline/ingest/process.ts) leaves it: counted, ended, held by nobody (columns of data_feed_runs). */
+function runOf(call: IngestCall, id: number, outcomes: AdmitOutcome[], errors: RowError[], now: string) {
   const { skipped, accepted, scheduled } = countOutcomes(outcomes);
   const invalid = invalidRows(errors);
   const status: FeedRunStatus = call.rowsRead > 0 && invalid >= call.rowsRead ? 'failed' : invalid > 0 ? 'partial' : 'succeeded';
   return {
     id,
-    dataFeedId: call.feed.id,
-    clientId: call.feed.clientId,
-    source: 'api' as const,
-    sourceName: 'API',
-    startedAt: call.receivedAt,
-    receivedAt: now,
-    finishedAt: now,
-    rowsRead: call.rowsRead,
-    rowsDone: call.rowsRead,
-    rowsAccepted: accepted,
-    rowsSkipped: skipped,
-    rowsInvalid: invalid,
+    data_feed_id: call.feed.id,
+    client_id: call.feed.clientId,
+    source: 'api',
+    source_name: 'API',
+    started_at: call.receivedAt.toISOString(),
+    received_at: now,
+    finished_at: now,
+    rows_read: call.rowsRead,
+    rows_done: call.rowsRead,
+    rows_accepted: accepted,
+    rows_skipped: skipped,
+    rows_invalid: invalid,
     scheduled,
     status,
   };
 }
+
+/** The columns of `runOf`'s records and of the call-log lines, typed for json_to_recordset. */
+const RUN_COLUMNS = sql.raw(
+  'id int, data_feed_id int, client_id int, source text, source_name text, started_at timestamptz, received_at timestamptz, finished_at timestamptz, rows_read int, rows_done int, rows_accepted int, rows_skipped jsonb, rows_invalid int, scheduled int, status text',
+);
+const LOG_COLUMNS = sql.raw(
+  'location_id text, token_id int, received_at timestamptz, ip text, status_code int, rows_accepted int, rows_rejected int, run_id int, error text',
+);
 
 function answerOf(runId: number, outcomes: AdmitOutcome[], errors: RowError[]): IngestAnswer {
   const result: IngestResult = { run_id: runId, accepted: [], rejected: [] };
@@ -97,30 +106,44 @@ function answerOf(runId: number, outcomes: AdmitOutcome[], errors: RowError[]): 
   };
 }
 
-/** Writes the calls' runs, row errors, feeds' last run and call-log lines; answers each call. */
+/**
+ * Writes the calls' runs, feeds' last run and call-log lines as one statement (a batch's last
+ * round trip but the row errors, which few calls have); answers each call.
+ */
 async function record(tx: Db, calls: IngestCall[], ids: number[], outcomes: AdmitOutcome[][], errors: RowError[][], now: Date) {
-  const runs = calls.map((call, i) => runOf(call, ids[i] ?? 0, outcomes[i] ?? [], errors[i] ?? [], now));
-  await tx.insert(dataFeedRuns).values(runs);
+  const at = now.toISOString();
+  const runs = calls.map((call, i) => runOf(call, ids[i] ?? 0, outcomes[i] ?? [], errors[i] ?? [], at));
+  const answers = calls.map((_, i) => answerOf(ids[i] ?? 0, outcomes[i] ?? [], errors[i] ?? []));
+  const logs = calls.map((call, i) => ({
+    location_id: call.log.locationId,
+    token_id: call.log.tokenId,
+    received_at: at,
+    ip: call.log.ip,
+    status_code: 200,
+    rows_accepted: answers[i]?.accepted ?? 0,
+    rows_rejected: answers[i]?.rejected ?? 0,
+    run_id: ids[i] ?? null,
+    error: answers[i]?.error ?? null,
+  }));
+  const feedIds = [...new Set(calls.map((c) => c.feed.id))];
+  await namedRows(
+    tx,
+    sql`with runs as (
+        insert into data_feed_runs (id, data_feed_id, client_id, source, source_name, started_at, received_at, finished_at,
+          rows_read, rows_done, rows_accepted, rows_skipped, rows_invalid, scheduled, status)
+        select * from json_to_recordset(${JSON.stringify(runs)}::json) as r(${RUN_COLUMNS})
+      ), feeds as (
+        update data_feeds set last_run_at = ${at}::timestamptz, last_received = 'API', last_error = null, last_error_at = null
+        where id in (select jsonb_array_elements_text(${JSON.stringify(feedIds)}::jsonb)::int)
+      )
+      insert into api_call_logs (location_id, token_id, received_at, ip, status_code, rows_accepted, rows_rejected, run_id, error)
+      select * from json_to_recordset(${JSON.stringify(logs)}::json) as l(${LOG_COLUMNS})`,
+  );
   const refused = calls.flatMap((_, i) =>
     (errors[i] ?? []).map((e) => ({ runId: ids[i] ?? 0, rowNumber: e.rowNumber, column: e.column, message: e.message, raw: e.raw })),
   );
+  // After the runs they belong to, which the statement above wrote.
   for (let i = 0; i < refused.length; i += ERROR_BATCH) await tx.insert(dataFeedRowErrors).values(refused.slice(i, i + ERROR_BATCH));
-  await tx
-    .update(dataFeeds)
-    .set({ lastRunAt: now, lastReceived: 'API', lastError: null, lastErrorAt: null })
-    .where(inArray(dataFeeds.id, [...new Set(calls.map((c) => c.feed.id))]));
-  const answers = calls.map((_, i) => answerOf(ids[i] ?? 0, outcomes[i] ?? [], errors[i] ?? []));
-  await tx.insert(apiCallLogs).values(
-    calls.map((call, i) => ({
-      ...call.log,
-      receivedAt: now,
-      statusCode: 200,
-      rowsAccepted: answers[i]?.accepted ?? 0,
-      rowsRejected: answers[i]?.rejected ?? 0,
-      runId: ids[i] ?? null,
-      error: answers[i]?.error ?? null,
-    })),
-  );
   return answers;
 }
 
