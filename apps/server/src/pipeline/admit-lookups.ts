@@ -1,5 +1,5 @@
 import { type SendDay, SURVEY_SETTINGS_DEFAULTS } from '@admin/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { namedRows } from '../db/prepared.ts';
 import type { SendWindow } from './schedule.ts';
@@ -55,12 +55,13 @@ export type Settings = {
   feedStatus: string | null;
 };
 
-export async function settingsOf(tx: Db, ctx: AdmitContext): Promise<Settings> {
+/** The settings, with `alsoRun` (a lock) evaluated by the same statement when the survey is found. */
+export async function settingsOf(tx: Db, ctx: AdmitContext, alsoRun: SQL = sql`null`): Promise<Settings> {
   const D = SURVEY_SETTINGS_DEFAULTS;
   // Plain SQL run as a named statement: it runs for every admitted batch (decision 081's idiom).
   const [row] = await namedRows(
     tx,
-    sql`select c.status as client_status, c.timezone, s.status as survey_status, s.channel, s.send_delay_hours,
+    sql`select ${alsoRun} as also_run, c.status as client_status, c.timezone, s.status as survey_status, s.channel, s.send_delay_hours,
         s.link_expires_days, s.over_survey_days as survey_over_days, cs.over_survey_days as client_over_days,
         cs.quiet_hours_start, cs.quiet_hours_end, cs.send_days, cs.daily_cap_per_location,
         (select f.status from data_feeds f where f.id = ${ctx.dataFeedId}::int) as feed_status

@@ -109,8 +109,10 @@ export async function admitRowsOfRuns(
   // One batch of a client at a time, until its transaction ends: the duplicate, over-survey and
   // daily-cap rules read what is already admitted, so two calls, a pull and an upload at once
   // would otherwise both schedule the same transaction or both take the cap's last places.
-  await tx.execute(sql`select pg_advisory_xact_lock(${ADMIT_LOCK}, ${ctx.clientId}::int)`);
-  const s = await settingsOf(tx, ctx);
+  // The statement that reads the settings takes the lock: one round trip fewer per batch. Settings
+  // read as it began, before any wait for the lock, are as good as ones read a moment later; the
+  // lookups, which must see what the lock's last holder admitted, are the next statement.
+  const s = await settingsOf(tx, ctx, sql`pg_advisory_xact_lock(${ADMIT_LOCK}, ${ctx.clientId}::int)`);
   const found = await lookups(tx, ctx, rows, s, now);
   const channels = channelsOf(s.surveyChannel);
   const seenTransactions = new Set<string>();
@@ -165,11 +167,21 @@ export async function admitRowsOfRuns(
 
   // The batch's counts only grow (each placed row is counted below), as capPlacer needs.
   const place = capPlacer(s.window, s.dailyCap);
+  // A batch's rows share a few transaction days, and with them their earliest send time.
+  const earliestOn = new Map<string, Date>();
+  const earliestOf = (transactionDate: string) => {
+    let earliest = earliestOn.get(transactionDate);
+    if (!earliest) {
+      earliest = earliestSendTime(transactionDate, now, s.sendDelayHours, s.timeZone);
+      earliestOn.set(transactionDate, earliest);
+    }
+    return earliest;
+  };
   const tokens = surveyTokens(rows.length);
   const items = rows.map((row, index) => {
     const decision = decide(row);
     if (decision.status === 'scheduled') {
-      const earliest = earliestSendTime(row.transactionDate, now, s.sendDelayHours, s.timeZone);
+      const earliest = earliestOf(row.transactionDate);
       const key = (day: string) => `${row.locationId}|${day}`;
       const at = place(earliest, row.locationId, (day) => found.capCounts.get(key(day)) ?? 0);
       const day = key(localDayOf(at, s.timeZone));

@@ -166,8 +166,13 @@ export function placeWithCap(earliest: Date, window: SendWindow, cap: number, co
 export function capPlacer(window: SendWindow, cap: number) {
   const stopped = new Map<string, { at: Date; days: number }>();
   const windowKey = `${window.timeZone}|${window.quietHoursStart}|${window.quietHoursEnd}|${window.sendDays.join(',')}`;
+  const firsts = new Map<number, Date>();
   return (earliest: Date, scope: string, countOn: (localDay: string) => number): Date => {
-    const first = nextSendTime(earliest, window);
+    let first = firsts.get(earliest.getTime());
+    if (!first) {
+      first = nextSendTime(earliest, window);
+      firsts.set(earliest.getTime(), first);
+    }
     if (cap <= 0) return first;
     // The days walked depend only on the first send time, so (scope, first) names one walk.
     const key = `${scope}|${first.getTime()}`;
