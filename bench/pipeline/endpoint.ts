@@ -21,7 +21,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataEnvelope, ingestResultSchema } from '@admin/shared';
+import { Worker } from 'node:worker_threads';
+import { dataEnvelope } from '@admin/shared';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { z } from 'zod';
@@ -31,6 +32,7 @@ import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { endpointConfigs, locations, surveys, users } from '../../apps/server/src/db/schema/index.ts';
 import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 import { findPostmaster, perRequest, postgresCpuMs } from '../api/measure.ts';
+import { type CallersResult, type CallersTask, runCallers } from './endpoint-callers.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -39,6 +41,8 @@ const DATABASE_NAME = process.env.BENCH_DATABASE_NAME ?? 'bench_endpoint';
 /** BENCH_LABEL=before writes endpoint-<db>-before.json, keeping a comparison run beside the current one. */
 const LABEL = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL.replace(/[^a-z0-9-]/gi, '')}` : '';
 const ROWS_PER_CALL = 10;
+/** Where the HTTP callers run: a worker thread of their own (default), or `inline` in the server's thread as before 2026-11-28. */
+const CALLERS = process.env.BENCH_CALLERS === 'inline' ? 'inline' : 'thread';
 
 async function freshPg(): Promise<string> {
   const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
@@ -52,25 +56,22 @@ async function freshPg(): Promise<string> {
   return url.toString();
 }
 
-/** The answers read here: a token (sign-in, a new API token) and an ingest call's. */
+/** The answers read here: a token (sign-in, a new API token). */
 const tokenAnswer = dataEnvelope(z.object({ token: z.string() }));
-const ingestAnswer = dataEnvelope(ingestResultSchema);
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** The postmaster of the PostgreSQL run, when it is on this machine: its CPU is counted per call. */
 let postmaster: number | null = null;
 
-/**
- * Runs `count` calls of `one(i)` with `CONCURRENCY` in flight; answers req/s, p50/p99 (ms),
- * failures and the CPU per call of this process (server and callers alike) and of PostgreSQL.
- */
-async function load(count: number, one: (i: number) => Promise<boolean>) {
+/** What a load took: each call's time (ms), the calls that failed, its wall time. */
+type Run = { times: number[]; failed: number; seconds: number };
+
+/** `count` calls of `one(i)` with `CONCURRENCY` in flight, in this thread. */
+async function inline(count: number, one: (i: number) => Promise<boolean>): Promise<Run> {
   const times: number[] = [];
   let next = 0;
   let failed = 0;
-  const cpuBefore = process.cpuUsage();
-  const postgresBefore = postmaster === null ? null : postgresCpuMs(postmaster);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -82,7 +83,30 @@ async function load(count: number, one: (i: number) => Promise<boolean>) {
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
+  return { times, failed, seconds: (performance.now() - started) / 1000 };
+}
+
+/** HTTP callers (endpoint-callers.ts) in a worker thread, or in this one with BENCH_CALLERS=inline. */
+function callers(task: CallersTask): Promise<CallersResult> {
+  if (CALLERS === 'inline') return runCallers(task);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./endpoint-callers.mjs', import.meta.url), { workerData: task });
+    worker.once('message', (result: CallersResult) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
+/**
+ * A load's req/s, p50/p99 (ms), failures and the CPU per call of this process (server and callers
+ * alike, whichever thread) and of PostgreSQL.
+ */
+async function measure(count: number, load: () => Promise<Run>) {
+  const cpuBefore = process.cpuUsage();
+  const postgresBefore = postmaster === null ? null : postgresCpuMs(postmaster);
+  const { times, failed, seconds } = await load();
   const cpu = process.cpuUsage(cpuBefore);
   times.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
@@ -149,45 +173,38 @@ async function run(kind: 'pglite' | 'pg') {
   await db.update(endpointConfigs).set({ rateLimitPerMin: 100_000_000 }).where(eq(endpointConfigs.locationId, target.locationId));
 
   const day = new Date().toISOString().slice(0, 10);
-  const payload = (i: number) =>
-    JSON.stringify(
-      Array.from({ length: ROWS_PER_CALL }, (_, j) => {
-        const n = i * ROWS_PER_CALL + j;
-        return {
-          first_name: `Bench${n}`,
-          last_name: 'Caller',
-          email: `bench.endpoint.${n}@example.com`,
-          transaction_id: `EP-${n}`,
-          transaction_date: day,
-        };
-      }),
-    );
-  const url = `${base}/api/v1/endpoints/${target.locationId}/transactions`;
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const task = {
+    url: `${base}/api/v1/endpoints/${target.locationId}/transactions`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    count: REQUESTS,
+    concurrency: CONCURRENCY,
+    rowsPerCall: ROWS_PER_CALL,
+    day,
+  };
   let accepted = 0;
   const loadBefore = loadavg();
-  const ingest = await load(REQUESTS, async (i) => {
-    const res = await fetch(url, { method: 'POST', headers, body: payload(i) });
-    const answer = ingestAnswer.safeParse(await res.json());
-    const rows = answer.success ? answer.data.data.accepted.length : 0;
-    accepted += rows;
-    return res.status === 200 && rows === ROWS_PER_CALL;
+  const ingest = await measure(REQUESTS, async () => {
+    const result = await callers({ ...task, kind: 'ingest' });
+    accepted = result.accepted;
+    return result;
   });
 
   const loadAfter = loadavg();
-  const health = await load(REQUESTS, async () => (await fetch(`${base}/healthz`)).status === 200);
+  const health = await measure(REQUESTS, () => callers({ ...task, kind: 'healthz', url: `${base}/healthz` }));
 
   await db.execute(
     sql`create table bench_endpoint_rows (first_name text, last_name text, email text, transaction_id text, transaction_date date)`,
   );
-  const bareSql = await load(REQUESTS, async (i) => {
-    const rows = Array.from({ length: ROWS_PER_CALL }, (_, j) => {
-      const n = i * ROWS_PER_CALL + j;
-      return sql`(${`Bench${n}`}, 'Caller', ${`bench.endpoint.${n}@example.com`}, ${`EP-${n}`}, ${day}::date)`;
-    });
-    await db.execute(sql`insert into bench_endpoint_rows values ${sql.join(rows, sql`, `)}`);
-    return true;
-  });
+  const bareSql = await measure(REQUESTS, () =>
+    inline(REQUESTS, async (i) => {
+      const rows = Array.from({ length: ROWS_PER_CALL }, (_, j) => {
+        const n = i * ROWS_PER_CALL + j;
+        return sql`(${`Bench${n}`}, 'Caller', ${`bench.endpoint.${n}@example.com`}, ${`EP-${n}`}, ${day}::date)`;
+      });
+      await db.execute(sql`insert into bench_endpoint_rows values ${sql.join(rows, sql`, `)}`);
+      return true;
+    }),
+  );
 
   clearInterval(sampler);
   await app.close();
@@ -197,6 +214,7 @@ async function run(kind: 'pglite' | 'pg') {
     measuredAt: new Date().toISOString(),
     concurrency: CONCURRENCY,
     rowsPerCall: ROWS_PER_CALL,
+    callers: CALLERS,
     ingest: { ...ingest, rowsAccepted: accepted, rowsPerSec: Math.round(ingest.reqPerSec * ROWS_PER_CALL) },
     healthzCeiling: health,
     bareSqlCeiling: bareSql,
