@@ -20,6 +20,22 @@ function recorder() {
   return { batches, run, releaseNext };
 }
 
+/** A queue whose every batch takes `batchMs`, with the batches it ran. */
+function slowQueue(batchMs: number, lingerMs: number) {
+  const batches: number[][] = [];
+  const queue = groupCommit<number, number>({
+    run: async (items) => {
+      batches.push(items);
+      await new Promise((resolve) => setTimeout(resolve, batchMs));
+      return items.map((n) => ({ status: 'fulfilled', value: n }));
+    },
+    weight: () => 1,
+    limit: 10,
+    lingerMs,
+  });
+  return { batches, queue };
+}
+
 describe('groupCommit', () => {
   it('runs an idle key at once, then takes everything that waited as one batch, in submit order', async () => {
     const r = recorder();
@@ -67,17 +83,7 @@ describe('groupCommit', () => {
   });
 
   it("waits a moment before a busy key's next batch, so callers coming back one by one meet in it", async () => {
-    const batches: number[][] = [];
-    const queue = groupCommit<number, number>({
-      run: async (items) => {
-        batches.push(items);
-        await new Promise((resolve) => setTimeout(resolve, 40));
-        return items.map((n) => ({ status: 'fulfilled', value: n }));
-      },
-      weight: () => 1,
-      limit: 10,
-      lingerMs: 50,
-    });
+    const { batches, queue } = slowQueue(40, 50);
     const first = queue.submit(3, 1);
     const second = queue.submit(3, 2);
     const third = queue.submit(3, 3);
@@ -97,17 +103,7 @@ describe('groupCommit', () => {
   });
 
   it('ends the wait as soon as as many items wait as the last batch had', async () => {
-    const batches: number[][] = [];
-    const queue = groupCommit<number, number>({
-      run: async (items) => {
-        batches.push(items);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return items.map((n) => ({ status: 'fulfilled', value: n }));
-      },
-      weight: () => 1,
-      limit: 10,
-      lingerMs: 10_000,
-    });
+    const { batches, queue } = slowQueue(200, 10_000);
     await Promise.all([queue.submit(5, 1), queue.submit(5, 2), queue.submit(5, 3)]);
     expect(batches).toEqual([[1], [2, 3]]);
     // A wait of half the last batch's time, 100 ms, would still run; the second item ends it.
