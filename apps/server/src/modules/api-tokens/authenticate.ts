@@ -36,7 +36,10 @@ const withHolder = (db: Db) =>
  */
 const byHash = new WeakMap<Db, ReturnType<typeof prepareByHash>>();
 const prepareByHash = (db: Db) =>
-  withHolder(db).where(eq(apiTokens.tokenHash, sql.placeholder('hash'))).limit(1).prepare('api_token_by_hash');
+  withHolder(db)
+    .where(eq(apiTokens.tokenHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('api_token_by_hash');
 
 async function tokenByHash(db: Db, hash: string) {
   let prepared = byHash.get(db);
