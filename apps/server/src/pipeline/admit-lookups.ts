@@ -24,9 +24,9 @@ const list = (values: readonly string[]) => sql`(select jsonb_array_elements_tex
  * How many live invitations each location has per local day (`yyyy-MM-dd` in `timeZone`) from
  * `since` on: `id`, `day`, `n`. The statuses are written out and the locations are one array, so
  * the plan can look each location up in the partial index survey_processing_items_location_live_idx
- * (an `in (select …)` is a join the planner costed at a hundred locations), and the rows are counted per send time first, in that
- * index's order: a backlog piles its rows on a few send times a day, so only those few are turned
- * into days in the client's zone.
+ * (an `in (select …)` is a join the planner costed at a hundred locations). The rows are counted
+ * per send time first, in that index's order: a backlog piles its rows on a few send times a day,
+ * so only those few are turned into days in the client's zone.
  */
 export function capCountStatement(locationIds: readonly string[], since: Date, timeZone: string) {
   return sql`
@@ -55,13 +55,13 @@ export type Settings = {
   feedStatus: string | null;
 };
 
-/** The settings, with `alsoRun` (a lock) evaluated by the same statement when the survey is found. */
-export async function settingsOf(tx: Db, ctx: AdmitContext, alsoRun: SQL = sql`null`): Promise<Settings> {
+/** The settings; the same statement takes `lock` (an advisory lock's call) when the survey is found. */
+export async function settingsOf(tx: Db, ctx: AdmitContext, lock: SQL): Promise<Settings> {
   const D = SURVEY_SETTINGS_DEFAULTS;
   // Plain SQL run as a named statement: it runs for every admitted batch (decision 081's idiom).
   const [row] = await namedRows(
     tx,
-    sql`select ${alsoRun} as also_run, c.status as client_status, c.timezone, s.status as survey_status, s.channel, s.send_delay_hours,
+    sql`select ${lock} as locked, c.status as client_status, c.timezone, s.status as survey_status, s.channel, s.send_delay_hours,
         s.link_expires_days, s.over_survey_days as survey_over_days, cs.over_survey_days as client_over_days,
         cs.quiet_hours_start, cs.quiet_hours_end, cs.send_days, cs.daily_cap_per_location,
         (select f.status from data_feeds f where f.id = ${ctx.dataFeedId}::int) as feed_status
