@@ -21,7 +21,7 @@ function recorder() {
 }
 
 /** A queue whose every batch takes `batchMs`, with the batches it ran. */
-function slowQueue(batchMs: number, lingerMs: number) {
+function slowQueue(batchMs: number, lingerMs: number, endWaitWhenBack = true) {
   const batches: number[][] = [];
   const queue = groupCommit<number, number>({
     run: async (items) => {
@@ -32,6 +32,7 @@ function slowQueue(batchMs: number, lingerMs: number) {
     weight: () => 1,
     limit: 10,
     lingerMs,
+    endWaitWhenBack,
   });
   return { batches, queue };
 }
@@ -39,7 +40,7 @@ function slowQueue(batchMs: number, lingerMs: number) {
 describe('groupCommit', () => {
   it('runs an idle key at once, then takes everything that waited as one batch, in submit order', async () => {
     const r = recorder();
-    const queue = groupCommit({ run: r.run, weight: () => 1, limit: 100, lingerMs: 0 });
+    const queue = groupCommit({ run: r.run, weight: () => 1, limit: 100, lingerMs: 0, endWaitWhenBack: true });
     const first = queue.submit(1, 1);
     expect(r.batches).toEqual([[1]]);
     const rest = [2, 3, 4].map((n) => queue.submit(1, n));
@@ -52,7 +53,7 @@ describe('groupCommit', () => {
 
   it('keeps keys apart, answers each item its own outcome, and cuts batches at the weight limit (one heavy item still runs)', async () => {
     const r = recorder();
-    const queue = groupCommit({ run: r.run, weight: (n) => Math.abs(n), limit: 5, lingerMs: 0 });
+    const queue = groupCommit({ run: r.run, weight: (n) => Math.abs(n), limit: 5, lingerMs: 0, endWaitWhenBack: true });
     const a = queue.submit(1, 1);
     const b = queue.submit(2, 2);
     expect(r.batches).toEqual([[1], [2]]);
@@ -77,6 +78,7 @@ describe('groupCommit', () => {
       weight: () => 1,
       limit: 10,
       lingerMs: 0,
+      endWaitWhenBack: true,
     });
     await expect(queue.submit(7, 1)).rejects.toThrow('database away');
     expect(await queue.submit(7, 2)).toBe(2);
@@ -102,16 +104,19 @@ describe('groupCommit', () => {
     expect(batches).toEqual([[1], [2, 3], [4, 5], [9]]);
   });
 
-  it('ends the wait as soon as as many items wait as the last batch had', async () => {
-    const { batches, queue } = slowQueue(200, 10_000);
-    await Promise.all([queue.submit(5, 1), queue.submit(5, 2), queue.submit(5, 3)]);
-    expect(batches).toEqual([[1], [2, 3]]);
-    // A wait of half the last batch's time, 100 ms, would still run; the second item ends it.
-    const fourth = queue.submit(5, 4);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const fifth = queue.submit(5, 5);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
-    await Promise.all([fourth, fifth]);
-  });
+  for (const endWaitWhenBack of [true, false]) {
+    it(`${endWaitWhenBack ? 'ends the wait' : 'does not end the wait'} as soon as as many items wait as the last batch had (endWaitWhenBack ${endWaitWhenBack})`, async () => {
+      const { batches, queue } = slowQueue(200, 10_000, endWaitWhenBack);
+      await Promise.all([queue.submit(5, 1), queue.submit(5, 2), queue.submit(5, 3)]);
+      expect(batches).toEqual([[1], [2, 3]]);
+      // A wait of half the last batch's time, 100 ms, would still run; the second item may end it.
+      const fourth = queue.submit(5, 4);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const fifth = queue.submit(5, 5);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(batches).toEqual(endWaitWhenBack ? [[1], [2, 3], [4, 5]] : [[1], [2, 3]]);
+      await Promise.all([fourth, fifth]);
+      expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    });
+  }
 });

@@ -7,16 +7,20 @@
  * A key whose last batch ended moments ago (within LINGER_RECENT_MS) is busy: its callers come
  * back one by one as their answers arrive. Run at once, the first of them would be a batch of one
  * and the rest would wait for it (batches of 1 and 9 alternated for 10 callers, measured with
- * bench/pipeline/endpoint.ts). So such a key's every next batch waits for them: until as many items
- * wait as the last batch had (the callers it answered are back), for at most half the last batch's
- * time and at most `lingerMs`; not at all when the waiting items already fill a batch. A wait that
- * always ran its full time left the database idle for it between batches (bench/README.md).
+ * bench/pipeline/endpoint.ts). So such a key's every next batch waits for them, for half the last
+ * batch's time and at most `lingerMs`; not at all when the waiting items already fill a batch.
+ *
+ * With `endWaitWhenBack`, the wait also ends as soon as as many items wait as the last batch had
+ * (the callers it answered are back): on PostgreSQL, a wait that always ran its full time left the
+ * database idle between batches. Not on PGlite: there the callers' own reads queue behind the
+ * batch on the one connection, and only the wait lets them catch up. Ended early, the batches
+ * shrank to one call each and the bench fell from 78 to 30 calls/s (bench/README.md).
  *
  * The lanes live in this process's memory: another process has its own, and whatever orders work
  * across processes (the admit lock of pipeline/admit.ts) still does.
  *
  * @example
- *   const admissions = groupCommit({ run: (calls) => admitCalls(db, clock, calls), weight: (c) => c.rowsRead, limit: 2000, lingerMs: 20 });
+ *   const admissions = groupCommit({ run: (calls) => admitCalls(db, clock, calls), weight: (c) => c.rowsRead, limit: 2000, lingerMs: 20, endWaitWhenBack: true });
  *   const answer = await admissions.submit(clientId, call);
  */
 export type GroupCommit<T, R> = { submit(key: number, item: T): Promise<R> };
@@ -35,6 +39,8 @@ export function groupCommit<T, R>(options: {
   limit: number;
   /** The longest a busy key's next batch waits for more items (0: never). */
   lingerMs: number;
+  /** Whether that wait ends once as many items wait as the last batch had (see above). */
+  endWaitWhenBack: boolean;
 }): GroupCommit<T, R> {
   const lanes = new Map<number, Lane<T, R>>();
   /** When each key's last batch ended, how long it took (performance.now() ms) and how many items it had. */
@@ -77,7 +83,8 @@ export function groupCommit<T, R>(options: {
       // Before every batch, not only a lane's first: otherwise the callers answered by one batch
       // come back while the few that waited run alone, and batches of 3 and 7 alternate for good.
       const wait = full(waiting) ? 0 : lingerFor(key);
-      const expected = lastBatch.get(key)?.size ?? 0;
+      // Without endWaitWhenBack, a wait no number of items can end.
+      const expected = options.endWaitWhenBack ? (lastBatch.get(key)?.size ?? 0) : Number.POSITIVE_INFINITY;
       if (wait > 0 && waiting.length < expected) await linger(lane, wait, expected);
       const batch = take(waiting);
       const started = performance.now();

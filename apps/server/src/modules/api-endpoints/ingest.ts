@@ -124,6 +124,7 @@ export const ingestRoutes: FastifyPluginAsyncZod = async (app) => {
     weight: (call) => call.rowsRead,
     limit: batchSizeFor(app.database.kind),
     lingerMs: ADMISSION_LINGER_MS,
+    endWaitWhenBack: app.database.kind === 'pg',
   });
 
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
