@@ -19,7 +19,7 @@ export type CallersTask = {
   day: string;
 };
 
-export type CallersResult = { times: number[]; failed: number; accepted: number; seconds: number };
+export type CallersResult = Run & { accepted: number };
 
 /** Call `i`'s rows: each row of the whole run is a new customer and transaction. */
 export function payload(i: number, rowsPerCall: number, day: string): string {
@@ -45,32 +45,38 @@ function acceptedIn(body: unknown): number {
   return answer.success ? answer.data.data.accepted.length : 0;
 }
 
-export async function runCallers(task: CallersTask): Promise<CallersResult> {
+/** What a load took: each call's time (ms), the calls that failed, its wall time (s). */
+export type Run = { times: number[]; failed: number; seconds: number };
+
+/** `count` calls of `one(i)` with `concurrency` in flight, in this thread. */
+export async function concurrently(count: number, concurrency: number, one: (i: number) => Promise<boolean>): Promise<Run> {
   const times: number[] = [];
   let next = 0;
   let failed = 0;
-  let accepted = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: task.concurrency }, async () => {
-      while (next < task.count) {
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
         const i = next++;
         const t = performance.now();
-        let ok: boolean;
-        if (task.kind === 'healthz') {
-          ok = (await fetch(task.url)).status === 200;
-        } else {
-          const res = await fetch(task.url, { method: 'POST', headers: task.headers, body: payload(i, task.rowsPerCall, task.day) });
-          const rows = acceptedIn(await res.json());
-          accepted += rows;
-          ok = res.status === 200 && rows === task.rowsPerCall;
-        }
-        if (!ok) failed++;
+        if (!(await one(i))) failed++;
         times.push(performance.now() - t);
       }
     }),
   );
-  return { times, failed, accepted, seconds: (performance.now() - started) / 1000 };
+  return { times, failed, seconds: (performance.now() - started) / 1000 };
+}
+
+export async function runCallers(task: CallersTask): Promise<CallersResult> {
+  let accepted = 0;
+  const run = await concurrently(task.count, task.concurrency, async (i) => {
+    if (task.kind === 'healthz') return (await fetch(task.url)).status === 200;
+    const res = await fetch(task.url, { method: 'POST', headers: task.headers, body: payload(i, task.rowsPerCall, task.day) });
+    const rows = acceptedIn(await res.json());
+    accepted += rows;
+    return res.status === 200 && rows === task.rowsPerCall;
+  });
+  return { ...run, accepted };
 }
 
 if (parentPort && workerData) {

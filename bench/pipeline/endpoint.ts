@@ -32,7 +32,7 @@ import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { endpointConfigs, locations, surveys, users } from '../../apps/server/src/db/schema/index.ts';
 import { seedDemoData } from '../../apps/server/src/seed/demo.ts';
 import { findPostmaster, perRequest, postgresCpuMs } from '../api/measure.ts';
-import { type CallersResult, type CallersTask, runCallers } from './endpoint-callers.ts';
+import { type CallersResult, type CallersTask, concurrently, type Run, runCallers } from './endpoint-callers.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -63,28 +63,6 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 /** The postmaster of the PostgreSQL run, when it is on this machine: its CPU is counted per call. */
 let postmaster: number | null = null;
-
-/** What a load took: each call's time (ms), the calls that failed, its wall time. */
-type Run = { times: number[]; failed: number; seconds: number };
-
-/** `count` calls of `one(i)` with `CONCURRENCY` in flight, in this thread. */
-async function inline(count: number, one: (i: number) => Promise<boolean>): Promise<Run> {
-  const times: number[] = [];
-  let next = 0;
-  let failed = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        const i = next++;
-        const t = performance.now();
-        if (!(await one(i))) failed++;
-        times.push(performance.now() - t);
-      }
-    }),
-  );
-  return { times, failed, seconds: (performance.now() - started) / 1000 };
-}
 
 /** HTTP callers (endpoint-callers.ts) in a worker thread, or in this one with BENCH_CALLERS=inline. */
 function callers(task: CallersTask): Promise<CallersResult> {
@@ -196,7 +174,7 @@ async function run(kind: 'pglite' | 'pg') {
     sql`create table bench_endpoint_rows (first_name text, last_name text, email text, transaction_id text, transaction_date date)`,
   );
   const bareSql = await measure(REQUESTS, () =>
-    inline(REQUESTS, async (i) => {
+    concurrently(REQUESTS, CONCURRENCY, async (i) => {
       const rows = Array.from({ length: ROWS_PER_CALL }, (_, j) => {
         const n = i * ROWS_PER_CALL + j;
         return sql`(${`Bench${n}`}, 'Caller', ${`bench.endpoint.${n}@example.com`}, ${`EP-${n}`}, ${day}::date)`;
