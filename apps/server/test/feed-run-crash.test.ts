@@ -202,9 +202,11 @@ for (const kind of testDatabaseKinds()) {
         FINISH_MS,
         'the pull',
       );
-      // A second pull finds the file taken.
-      expect((await call('POST', `/api/data-feeds/${feed.id}/run`)).status).toBe(202);
-      await new Promise((r) => setTimeout(r, 2000));
+      // A second pull finds the file taken. Run now queues nothing while a pull of the feed waits or
+      // runs ("already waiting"), so a second pull queued means the one before it has ended.
+      const runNow = () => call<Envelope<{ queued: boolean }>>('POST', `/api/data-feeds/${feed.id}/run`);
+      await waitFor(runNow, (res) => res.json.data.queued, FINISH_MS, 'a second pull queued');
+      await waitFor(runNow, (res) => res.json.data.queued, FINISH_MS, 'the second pull to end');
       const runs = await runsOfFeed(feed.id);
       expect(runs.map((r) => [r.run_status, r.rows_read, r.rows_done])).toEqual([['succeeded', ROWS, ROWS]]);
       expected.push({ runIds: async () => runs.map((r) => r.id), rows: ROWS, tag });

@@ -4,6 +4,8 @@ import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 test.describe('the shell', () => {
   test('every route shows its label as the heading and the title', async ({ page }) => {
+    // Every screen in turn: about 20 s alone, a half more while the other browser worker runs beside it.
+    test.setTimeout(120_000);
     const errors = collectConsoleErrors(page);
     await signInAsAdmin(page);
     for (const route of SCREEN_ROUTES) {
