@@ -4,7 +4,7 @@ import { collectConsoleErrors, signInAsAdmin } from './support.ts';
 
 test.describe('the shell', () => {
   test('every route shows its label as the heading and the title', async ({ page }) => {
-    // Every screen in turn: about 20 s alone, a half more while the other browser worker runs beside it.
+    // Every screen in turn: about 20 s alone, a half more with a second browser worker (E2E_WORKERS=2).
     test.setTimeout(120_000);
     const errors = collectConsoleErrors(page);
     await signInAsAdmin(page);
