@@ -10,7 +10,7 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 // server as they did on the single one, and two workers never share a database or the server's clock.
 // Playwright gives each worker process its slot (0 … workers − 1) as TEST_PARALLEL_INDEX. One worker
 // by default: two finish a seventh sooner on two cores in a quiet hour, but in slow hours two tests
-// failed with them that never fail alone (decision 091). E2E_WORKERS=n sets another count.
+// failed with them that pass with one (decision 091). E2E_WORKERS=n sets another count.
 const workers = Number(process.env.E2E_WORKERS ?? 1);
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 // Debian's headless shell (package chromium-headless-shell) is the same Chromium without the

@@ -15,10 +15,18 @@ type TokenUser = {
 /** A user's row on API Token Generation, found by the user's name (after a search by e-mail leaves one row). */
 const userRow = (page: Page, name: string) => page.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: name });
 
-/** Finds the user with the search box, then revokes their token if an earlier attempt left one, so Generate is offered. */
-async function findUser(page: Page, user: TokenUser) {
+/**
+ * Searches for the user by e-mail and waits for the one row it leaves: a click before the search
+ * answered would be on a row the answer then replaces, and a dialog it opened goes with that row.
+ */
+async function searchFor(page: Page, user: TokenUser) {
   await page.getByRole('searchbox', { name: 'Search' }).fill(user.email);
   await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('row')).toHaveCount(2);
+}
+
+/** Finds the user with the search box, then revokes their token if an earlier attempt left one, so Generate is offered. */
+async function findUser(page: Page, user: TokenUser) {
+  await searchFor(page, user);
   const revoke = page.getByRole('button', { name: `Revoke token of ${user.name}` });
   const generate = page.getByRole('button', { name: `Generate token for ${user.name}` });
   await expect(revoke.or(generate)).toBeVisible();
@@ -184,10 +192,7 @@ test('API tokens: a token made on screen is copied from its dialog, feeds the in
 
   // Revoke (confirmed): the token is refused from then on, and the endpoint's secret is gone with it.
   await page.goto('/admin/api-token-generation');
-  // The search's one row first: a click on the row before the search answered is on a row the
-  // answer then replaces, and the confirmation it opened goes with it.
-  await page.getByRole('searchbox', { name: 'Search' }).fill(user.email);
-  await expect(page.getByRole('table', { name: 'API tokens' }).getByRole('row')).toHaveCount(2);
+  await searchFor(page, user);
   await page.getByRole('button', { name: `Revoke token of ${user.name}` }).click();
   await page
     .getByRole('dialog', { name: `Revoke token ${tokenName}?` })
