@@ -142,6 +142,17 @@ export function listRows(page: Page, name: string): Locator {
 }
 
 /**
+ * The list's rows once its first answer is in (the table, or the cards' frame, which stays when no
+ * card shows, stops being busy): a count read then is the server's, not the loading state's, so
+ * "no such row" is a finding and not a race.
+ */
+export async function loadedRows(page: Page, name: string): Promise<Locator> {
+  const list = page.getByRole('table', { name, exact: true }).or(page.locator(`.list-cards-frame[data-list="${name}"]`));
+  await expect(list).toHaveAttribute('aria-busy', 'false');
+  return listRows(page, name);
+}
+
+/**
  * Clicks one of a row's actions (a button named `action`) at any width: on a phone, a card shows
  * its actions once its Actions button is opened.
  */

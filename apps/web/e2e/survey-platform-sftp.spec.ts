@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SftpTestServer, startSftpServer } from '../../server/test/sftp-test-server.ts';
 import { expect, test } from './fixtures.ts';
-import { collectConsoleErrors, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, loadedRows, signInAsAdmin } from './support.ts';
 
 // The SFTP pull as a staff member sets it up: a feed made on screen against an SFTP server (the
 // in-process `ssh2` server of the API tests, on this machine), Run now, the dropped file ingested;
@@ -47,12 +47,19 @@ test('Survey Platform: an SFTP feed made on screen pulls a dropped file once', a
       await row.getByRole('button', { name: `More actions for ${name}` }).click();
       await page.getByRole('menuitem', { name: 'Run now' }).click();
     };
-    // The worker pulls in the background: the feed's last file shows once the run is in.
+    // The worker pulls in the background: the feed's last file (named for this run alone) shows once
+    // the run is in. Each look reloads and waits for the list's answer, however slow the machine.
     const pulled = async (file: string) =>
-      expect(async () => {
-        await page.reload();
-        await expect(row).toContainText(file, { timeout: 1000 });
-      }).toPass({ timeout: 20_000 });
+      expect
+        .poll(
+          async () => {
+            await page.reload();
+            await loadedRows(page, 'Feeds');
+            return page.getByRole('table', { name: 'Feeds' }).innerText();
+          },
+          { timeout: 25_000, intervals: [250, 500, 1000] },
+        )
+        .toContain(file);
     drop(`orders_${tag}_1.csv`, 'Ana');
     await runNow();
     await pulled(`orders_${tag}_1.csv`);

@@ -72,8 +72,10 @@ export function ListCards<Row>(props: DataTableProps<Row> & { card: CardSpec }) 
     );
   }
 
+  // Busy until the first answer, like the table: a screen reader (and a test) can tell loading
+  // from an empty list, which shows no list at all. `data-list` names it for the browser tests.
   return (
-    <div className="list-cards-frame">
+    <div className="list-cards-frame" aria-busy={props.isPending && !rows} data-list={props.caption}>
       <CardSort {...props} />
       {body}
     </div>
