@@ -8,10 +8,11 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 3210);
 // One server, with a database of its own, per worker: a worker's files run one after another on its
 // server as they did on the single one, and two workers never share a database or the server's clock.
-// Playwright gives each worker process its slot (0 … workers − 1) as TEST_PARALLEL_INDEX. One worker
-// by default: two finish a seventh sooner on two cores in a quiet hour, but in slow hours two tests
-// failed with them that pass with one (decision 091). E2E_WORKERS=n sets another count.
-const workers = Number(process.env.E2E_WORKERS ?? 1);
+// Playwright gives each worker process its slot (0 … workers − 1) as TEST_PARALLEL_INDEX. Two workers
+// by default: on two cores they finish about a fifth sooner than one (decision 092); each test starts
+// from the demo's client and the real time whatever ran before it on its server (signInAsAdmin).
+// E2E_WORKERS=n sets another count.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 // Debian's headless shell (package chromium-headless-shell) is the same Chromium without the
 // desktop browser around it, and runs the suite about a sixth faster on two cores (decision 086).

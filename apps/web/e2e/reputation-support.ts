@@ -17,15 +17,15 @@ type TokenUser = {
 };
 
 /**
- * An open demo invitation of the client whose location's Google review link is `googleLink`
- * (set through Locations' API when it differs); sent by `channel` when one is given.
+ * A demo invitation of the client still open to answers, on its NPS survey (0–10: the callers
+ * answer with a score on it), with its location; sent by `channel` when one is given. Its link is
+ * read from the invitation e-mail's log, as the respondent finds it.
  */
-export async function openInvitation(
+export async function openNpsInvitation(
   page: Page,
   clientId: number,
-  googleLink: string,
   channel?: 'email' | 'sms',
-): Promise<{ token: string; locationId: string }> {
+): Promise<{ token: string; location: Location }> {
   const api = await apiOf(page);
   // The demo's SES events move sent invitations on to delivered, opened or clicked: all still open.
   const logs = await api.get<{ data: Log[] }>(
@@ -40,28 +40,37 @@ export async function openInvitation(
     const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
     const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
     if (!token) continue;
-    const open = await page.request.get(`/s/${token}`, { headers: { accept: 'text/html' } });
-    const html = await open.text();
-    if (!html.includes('Send my answers')) continue;
-    // The callers answer 10 or 9: only the demo's NPS survey asks 0–10; a client's second survey
-    // asks 1–5, and which of the two the first open invitation belongs to depends on what earlier
-    // specs answered on the same server.
-    if (!html.includes('value="10"')) continue;
-    if (location.review_links.google !== googleLink) {
-      const res = await page.request.fetch(`/api/endpoints/${location._id}`, {
-        method: 'PATCH',
-        headers: await page.evaluate(() => ({
-          authorization: `Bearer ${(sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, '')}`,
-        })),
-        data: { review_links: { ...location.review_links, google: googleLink }, updated_at: location.updated_at },
-      });
-      expect(res.status(), await res.text()).toBe(200);
-      // The list read above is stale for the next location of the same call.
-      location.review_links = { ...location.review_links, google: googleLink };
-    }
-    return { token, locationId: location._id };
+    // Still open: its page is the form (an answered or expired link shows a page without it). Some
+    // clients' second demo survey asks 1–5 stars, which has no 9 or 10 to answer.
+    const html = await (await page.request.get(`/s/${token}`, { headers: { accept: 'text/html' } })).text();
+    if (!html.includes('Send my answers') || !html.includes('value="10"')) continue;
+    return { token, location };
   }
-  throw new Error('no open invitation found in the demo data');
+  throw new Error('no open NPS invitation found in the demo data');
+}
+
+/**
+ * An open NPS invitation of the client (openNpsInvitation) whose location's Google review link is
+ * `googleLink` (set through Locations' API when it differs).
+ */
+export async function openInvitation(
+  page: Page,
+  clientId: number,
+  googleLink: string,
+  channel?: 'email' | 'sms',
+): Promise<{ token: string; locationId: string }> {
+  const { token, location } = await openNpsInvitation(page, clientId, channel);
+  if (location.review_links.google !== googleLink) {
+    const res = await page.request.fetch(`/api/endpoints/${location._id}`, {
+      method: 'PATCH',
+      headers: await page.evaluate(() => ({
+        authorization: `Bearer ${(sessionStorage.getItem('storage-auth-user-token') ?? '').replace(/"/g, '')}`,
+      })),
+      data: { review_links: { ...location.review_links, google: googleLink }, updated_at: location.updated_at },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  return { token, locationId: location._id };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { openNpsInvitation } from './reputation-support.ts';
 import { apiOf, collectConsoleErrors, listRows, loadedRows, runWorkersNow, signInAsAdmin } from './support.ts';
 
 // The alert engine end to end (issue 20, items 3 and 4): a rule made on screen, a real
@@ -11,30 +12,16 @@ import { apiOf, collectConsoleErrors, listRows, loadedRows, runWorkersNow, signI
 type Log = { id: number; client_id: number | null; client_timezone: string | null };
 
 /**
- * A demo invitation of the current client still open to answers, answered on its public page as a
- * respondent does it: a score of 2 and `comment` in the first comment box, then "Send my answers".
+ * A demo invitation of the current client still open to answers (openNpsInvitation), answered on
+ * its public page as a respondent does it: a score of 2 and `comment` in the first comment box.
  */
 async function answerAsDetractor(page: Page, clientId: number, comment: string): Promise<void> {
-  const api = await apiOf(page);
-  // The demo's SES events move sent invitations on to delivered, opened or clicked: all still open.
-  const logs = await api.get<{ data: Log[] }>(
-    `/api/notifications-logs?type=survey_invite&status=sent,delivered,opened,clicked&client=${clientId}&perPage=100`,
-  );
-  for (const log of logs.data) {
-    const detail = await api.get<{ data: { body_text: string | null } }>(`/api/notifications-logs/${log.id}`);
-    const token = /\/s\/([\w-]+)/.exec(detail.data.body_text ?? '')?.[1];
-    if (!token) continue;
-    // Still open: its page is the form (an answered or expired link shows a page without it).
-    const open = await page.request.get(`/s/${token}`, { headers: { accept: 'text/html' } });
-    if (!(await open.text()).includes('Send my answers')) continue;
-    await page.goto(`/s/${token}`);
-    await page.getByRole('radio', { name: '2', exact: true }).first().check();
-    await page.getByRole('textbox').first().fill(comment);
-    await page.getByRole('button', { name: 'Send my answers' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toContainText(/thank/i);
-    return;
-  }
-  throw new Error('no open invitation found in the demo data');
+  const { token } = await openNpsInvitation(page, clientId);
+  await page.goto(`/s/${token}`);
+  await page.getByRole('radio', { name: '2', exact: true }).first().check();
+  await page.getByRole('textbox').first().fill(comment);
+  await page.getByRole('button', { name: 'Send my answers' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/thank/i);
 }
 
 /** A rule made in Survey Alert Settings' form: the default trigger (Detractor), instant, to one extra address. */
