@@ -45,8 +45,8 @@ export async function signInAsAdmin(page: Page, path = '/'): Promise<void> {
   // files share a server, and in what order, changes with the number of workers (decision 092).
   const clock = await page.request.delete('/api/test-clock', { headers });
   expect(clock.status(), `DELETE /api/test-clock: ${await clock.text()}`).toBe(200);
-  const found = await page.request.get(`/api/clients?search=${encodeURIComponent(START_CLIENT)}&perPage=100`, { headers });
-  expect(found.status(), `GET /api/clients: ${await found.text()}`).toBe(200);
+  const found = await page.request.get(`/api/create-client?q=${encodeURIComponent(START_CLIENT)}&perPage=100`, { headers });
+  expect(found.status(), `GET /api/create-client: ${await found.text()}`).toBe(200);
   const start = ((await found.json()) as { data: Client[] }).data.find((c) => c.name === START_CLIENT);
   if (!start) throw new Error(`the demo's client ${START_CLIENT} is not listed`);
   if (user.current_client_id !== start.id) {
