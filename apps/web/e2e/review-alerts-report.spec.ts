@@ -13,6 +13,20 @@ import { apiOf, collectConsoleErrors, listRows, loadedRows, openRowActions, show
 const LIST = 'Review alerts';
 const PATH = '/admin/reports/review-alerts-report';
 
+/** The list's rows of `reviewer`'s review, once the worker has alerted on it: reloaded until they show. */
+async function alertRowsOf(page: Page, reviewer: string) {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return (await loadedRows(page, LIST)).filter({ hasText: reviewer }).count();
+      },
+      { timeout: 60_000 },
+    )
+    .toBeGreaterThan(0);
+  return listRows(page, LIST).filter({ hasText: reviewer });
+}
+
 /** A 1★ review of the current client with a link and a reply, imported as the Reputation Panel imports a CSV. */
 async function importReview(page: Page, reviewer: string, url: string): Promise<void> {
   const api = await apiOf(page);
@@ -51,16 +65,7 @@ for (const width of WIDTHS) {
         await expect(cards.getByRole('group', { name: label })).toBeVisible();
 
       // The worker evaluates the review and sends its alerts: wait for its rows.
-      const rows = listRows(page, LIST).filter({ hasText: reviewer });
-      await expect
-        .poll(
-          async () => {
-            await page.reload();
-            return (await loadedRows(page, LIST)).filter({ hasText: reviewer }).count();
-          },
-          { timeout: 60_000 },
-        )
-        .toBeGreaterThan(0);
+      const rows = await alertRowsOf(page, reviewer);
       await expect(cards.getByRole('group', { name: 'Reviews alerted' })).not.toContainText('—');
 
       // The review link opens the review on its site, in a new tab.
@@ -113,16 +118,7 @@ for (const width of WIDTHS) {
         await importReview(page, reviewer, `https://reviews.example.com/nobody/${Date.now()}`);
         await page.goto(`${PATH}?delivery_status=failed`);
         await expect(page.getByRole('heading', { level: 1, name: 'Review Alerts Report' })).toBeVisible();
-        const rows = listRows(page, LIST).filter({ hasText: reviewer });
-        await expect
-          .poll(
-            async () => {
-              await page.reload();
-              return (await loadedRows(page, LIST)).filter({ hasText: reviewer }).count();
-            },
-            { timeout: 60_000 },
-          )
-          .toBeGreaterThan(0);
+        const rows = await alertRowsOf(page, reviewer);
         const row = rows.first();
         await openRowActions(row);
         await row.getByRole('button', { name: /^Resend the alert for / }).click();
