@@ -115,6 +115,8 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('makes a webhook secret only when asked; it opens only its own endpoint, and is removed when asked', async () => {
+      // A retry starts as the first attempt did, without the secret that attempt made.
+      await save({ webhook_secret_action: 'remove' });
       const none = await save();
       expect(none.json().data).toMatchObject({ webhook_secret: null, endpoint: { has_webhook_secret: false } });
       expect((await call({ secret: 'a'.repeat(48) })).statusCode).toBe(401);
@@ -122,7 +124,8 @@ for (const kind of testDatabaseKinds()) {
       const ok = await call({ secret });
       expect(ok.statusCode, ok.body).toBe(200);
       expect(await lastCall()).toMatchObject({ statusCode: 200, tokenId: null });
-      expect((await call({ secret: `${secret.slice(0, -1)}x` })).statusCode).toBe(401);
+      // One character off (a secret may already end in x: one in 64 did, and passed as itself).
+      expect((await call({ secret: `${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}` })).statusCode).toBe(401);
       expect((await call({ secret: 'x'.repeat(300) })).statusCode).toBe(401);
       const [elsewhere] = await ctx.database.db.select().from(locations).where(ne(locations.id, locationId)).limit(1);
       expect((await call({ secret }, elsewhere?.id)).statusCode).toBe(401);
