@@ -31,7 +31,7 @@ export function ListCards<Row>(props: DataTableProps<Row> & { card: CardSpec }) 
   } else if (!rows || rows.length === 0) body = <ListEmpty empty={props.empty} />;
   else {
     body = (
-      <ul className="list-cards" aria-label={props.caption} aria-busy={props.isPending}>
+      <ul className="list-cards" aria-label={props.caption}>
         {rows.map((row) => {
           const name = props.rowName?.(row) ?? '';
           const title = props.renderCell(card.title, row);
@@ -72,10 +72,11 @@ export function ListCards<Row>(props: DataTableProps<Row> & { card: CardSpec }) 
     );
   }
 
-  // Busy until the first answer, like the table: a screen reader (and a test) can tell loading
-  // from an empty list, which shows no list at all. `data-list` names it for the browser tests.
+  // Busy while loading, as the table is, on the frame rather than the list: an empty list shows no
+  // list at all, and a screen reader (or a test) can still tell it from one still loading.
+  // `data-list` names the frame for the browser tests.
   return (
-    <div className="list-cards-frame" aria-busy={props.isPending && !rows} data-list={props.caption}>
+    <div className="list-cards-frame" aria-busy={props.isPending} data-list={props.caption}>
       <CardSort {...props} />
       {body}
     </div>
