@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { apiOf, DESKTOP, signInAsAdmin, switchClient } from './support.ts';
+import { apiOf, DESKTOP, signInAsAdmin, switchClient, uniqueSuffix } from './support.ts';
 
 /** The client the navigation bar's switcher shows. */
 const shownClient = (page: Page) => page.getByRole('combobox', { name: 'Current client' }).inputValue();
@@ -25,9 +25,12 @@ test.describe('two tabs, two clients', () => {
     page: tabA,
     context,
   }) => {
+    // This attempt's own product and code (unique per client): a retry on the same server still has the first attempt's.
+    const suffix = uniqueSuffix();
+    const product = `Two tabs wash ${suffix}`;
     await signInAsAdmin(tabA);
     const x = await shownClient(tabA);
-    const drawer = await startProduct(tabA, 'Two tabs wash', 'TWO-TABS');
+    const drawer = await startProduct(tabA, product, `TWO-TABS-${suffix}`);
 
     // Tab B (the same browser, signed in by its cookie) switches to another client.
     const tabB = await context.newPage();
@@ -47,15 +50,15 @@ test.describe('two tabs, two clients', () => {
     // Switching back keeps the form; it is saved under X, and now tab B is the one told.
     await told.getByRole('button', { name: `Switch back to ${x}` }).click();
     await expect(told).toBeHidden();
-    await expect(drawer.getByRole('textbox', { name: 'Name' })).toHaveValue('Two tabs wash');
+    await expect(drawer.getByRole('textbox', { name: 'Name' })).toHaveValue(product);
     await drawer.getByRole('button', { name: 'Create product' }).click();
-    await expect(tabA.getByRole('table', { name: 'Products' }).getByRole('row', { name: /Two tabs wash/ })).toBeVisible();
+    await expect(tabA.getByRole('table', { name: 'Products' }).getByRole('row', { name: product })).toBeVisible();
     await expect(changedDialog(tabB)).toContainText(`Your current client is now ${x}`);
     await changedDialog(tabB)
       .getByRole('button', { name: `Show ${x} here` })
       .click();
     await expect(tabB.getByRole('combobox', { name: 'Current client' })).toHaveValue(x);
-    await expect(tabB.getByRole('table', { name: 'Products' }).getByRole('row', { name: /Two tabs wash/ })).toBeVisible();
+    await expect(tabB.getByRole('table', { name: 'Products' }).getByRole('row', { name: product })).toBeVisible();
   });
 
   test('a switch the tab never heard of (another window or device) is refused with a message, and nothing is saved', async ({ page }) => {

@@ -1,42 +1,52 @@
 import { expect, test } from './fixtures.ts';
-import { collectConsoleErrors, setColumn, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, setColumn, signInAsAdmin, uniqueSuffix } from './support.ts';
 
 test.describe('Client Manager on the resource kit', () => {
   test('a new client: no modules, its root team named as typed, the created message gone after the next status change', async ({
     page,
   }) => {
     const errors = collectConsoleErrors(page);
+    // This attempt's own names: a retry on the same server still has the first attempt's client.
+    const suffix = uniqueSuffix();
+    const name = `Kit Test Kennels ${suffix}`;
+    const team = `Kit Test HQ ${suffix}`;
     await signInAsAdmin(page);
     await page.getByRole('button', { name: 'Create client' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create client' });
-    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill('Kit Test Kennels');
-    await drawer.getByRole('textbox', { name: 'Root team name' }).fill('Kit Test HQ');
+    await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await drawer.getByRole('textbox', { name: 'Root team name' }).fill(team);
     await drawer.getByRole('combobox', { name: 'Industry' }).click();
     await page.getByRole('option', { name: 'Other' }).click();
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/create-client') && r.request().method() === 'POST');
     await drawer.getByRole('button', { name: 'Create client' }).click();
     const body = (await (await saved).json()).data;
-    expect(body).toMatchObject({ modules: [], status: 'active', country: 'US', root_team_name: 'Kit Test HQ' });
+    expect(body).toMatchObject({ modules: [], status: 'active', country: 'US', root_team_name: team });
 
-    const banner = page.getByRole('status').filter({ hasText: 'Client "Kit Test Kennels" was created with its root team.' });
+    const banner = page.getByRole('status').filter({ hasText: `Client "${name}" was created with its root team.` });
     await expect(banner).toBeVisible();
     // One answer to a create: the banner, not a toast as well.
-    await expect(page.getByText('Saved Kit Test Kennels')).toHaveCount(0);
+    await expect(page.getByText(`Saved ${name}`)).toHaveCount(0);
     const table = page.getByRole('table', { name: 'Clients' });
     // Root team is not a default column (docs/decisions/040-lists-as-cards-and-one-line-cells.md): shown from Columns.
     await setColumn(page, 'Root team', true);
-    await expect(table.getByRole('row', { name: /Kit Test Kennels/ })).toContainText('Kit Test HQ');
+    await expect(table.getByRole('row', { name })).toContainText(team);
     await setColumn(page, 'Root team', false);
 
-    await table.getByRole('button', { name: 'Pause Kit Test Kennels' }).click();
-    await page.getByRole('dialog', { name: 'Pause Kit Test Kennels?' }).getByRole('button', { name: 'Pause' }).click();
-    await expect(table.getByRole('row', { name: /Kit Test Kennels/ }).getByText('Paused')).toBeVisible();
+    await table.getByRole('button', { name: `Pause ${name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Pause ${name}?` })
+      .getByRole('button', { name: 'Pause' })
+      .click();
+    await expect(table.getByRole('row', { name }).getByText('Paused')).toBeVisible();
     await expect(banner).toHaveCount(0);
 
     // Archived, so the other specs see the demo's clients only.
-    await table.getByRole('button', { name: 'Archive Kit Test Kennels' }).click();
-    await page.getByRole('dialog', { name: 'Archive Kit Test Kennels?' }).getByRole('button', { name: 'Archive' }).click();
-    await expect(table.getByRole('row', { name: /Kit Test Kennels/ })).toHaveCount(0);
+    await table.getByRole('button', { name: `Archive ${name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Archive ${name}?` })
+      .getByRole('button', { name: 'Archive' })
+      .click();
+    await expect(table.getByRole('row', { name })).toHaveCount(0);
     expect(errors).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { signInAsAdmin, switchClient } from './support.ts';
+import { signInAsAdmin, switchClient, uniqueSuffix } from './support.ts';
 
 test.describe('Locations', () => {
   test('follow the client switcher', async ({ page }) => {
@@ -16,6 +16,11 @@ test.describe('Locations', () => {
   });
 
   test('import a CSV: one bad line imports nothing and says why; fixed, all lines arrive', async ({ page }) => {
+    // This attempt's own names and store codes (a code is unique per client): a retry on the same
+    // server still has the first attempt's locations.
+    const suffix = uniqueSuffix();
+    const beaverton = `Evergreen Beaverton ${suffix}`;
+    const gresham = `Evergreen Gresham ${suffix}`;
     await signInAsAdmin(page, '/admin/location');
     await switchClient(page, 'Evergreen Credit Union');
     const table = page.getByRole('table', { name: 'Locations' });
@@ -35,26 +40,28 @@ test.describe('Locations', () => {
       await dialog.getByRole('button', { name: 'Import' }).click();
       return dialog;
     };
-    const good = 'Evergreen Beaverton,EVE-500,1 Canyon Rd,Beaverton,OR,97005,+15035550100,America/Los_Angeles';
-    const dialog = await upload([good, 'Evergreen Gresham,EVE-501,2 Main St,Gresham,Oregon,97030,+15035550101,America/Los_Angeles']);
+    const good = `${beaverton},EVE-500-${suffix},1 Canyon Rd,Beaverton,OR,97005,+15035550100,America/Los_Angeles`;
+    const dialog = await upload([good, `${gresham},EVE-501-${suffix},2 Main St,Gresham,Oregon,97030,+15035550101,America/Los_Angeles`]);
     await expect(dialog.getByRole('alert')).toContainText('Nothing was imported: 1 of 2 lines have errors.');
     await expect(dialog.getByRole('alert')).toContainText('line 3: The State field format is invalid');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(summary).toHaveText(before);
 
-    await upload([good, 'Evergreen Gresham,EVE-501,2 Main St,Gresham,OR,97030,+15035550101,America/Los_Angeles']);
+    await upload([good, `${gresham},EVE-501-${suffix},2 Main St,Gresham,OR,97030,+15035550101,America/Los_Angeles`]);
     await expect(page.getByText('Imported 2 locations')).toBeVisible();
-    await expect(table.getByRole('row', { name: /Evergreen Beaverton/ })).toBeVisible();
-    await expect(table.getByRole('row', { name: /Evergreen Gresham/ })).toBeVisible();
+    await expect(table.getByRole('row', { name: beaverton })).toBeVisible();
+    await expect(table.getByRole('row', { name: gresham })).toBeVisible();
   });
 
   test('create a location with field errors first, then pause it', async ({ page }) => {
+    // This attempt's own location: a retry on the same server still has the first attempt's.
+    const depot = `Test Depot ${uniqueSuffix()}`;
     await signInAsAdmin(page, '/admin/location');
     await page.getByRole('button', { name: 'Create location' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Create location' });
     await drawer.getByRole('button', { name: 'Create location' }).click();
     await expect(drawer.getByText('The Location name field is required')).toBeVisible();
-    await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill('Test Depot');
+    await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill(depot);
     await drawer.getByRole('textbox', { name: 'Address line 1', exact: true }).fill('5 Depot Rd');
     await drawer.getByRole('textbox', { name: 'City' }).fill('Boulder');
     await drawer.getByRole('textbox', { name: 'State' }).fill('co');
@@ -65,10 +72,13 @@ test.describe('Locations', () => {
     await drawer.getByRole('textbox', { name: 'State' }).fill('CO');
     await drawer.getByRole('button', { name: 'Create location' }).click();
     const table = page.getByRole('table', { name: 'Locations' });
-    const row = table.getByRole('row', { name: /Test Depot/ });
+    const row = table.getByRole('row', { name: depot });
     await expect(row).toBeVisible();
-    await row.getByRole('button', { name: 'Pause Test Depot' }).click();
-    await page.getByRole('dialog', { name: 'Pause Test Depot?' }).getByRole('button', { name: 'Pause' }).click();
+    await row.getByRole('button', { name: `Pause ${depot}` }).click();
+    await page
+      .getByRole('dialog', { name: `Pause ${depot}?` })
+      .getByRole('button', { name: 'Pause' })
+      .click();
     await expect(row.getByText('Paused')).toBeVisible();
   });
 
@@ -88,9 +98,12 @@ test.describe('Locations', () => {
     await expect(drawer.getByText('The Saturday opening time must be in the format HH:mm')).toBeVisible();
     await drawer.getByRole('textbox', { name: 'Saturday opens' }).fill('09:00');
     await drawer.getByRole('textbox', { name: 'Yelp review link' }).fill('https://www.yelp.com/biz/e2e');
-    // The Manager's options page on the server; the chosen one keeps its name after a reload.
+    // The Manager's options page on the server; the chosen one keeps its name after a reload. Not the
+    // one already chosen (by a first attempt, on a retry): choosing the chosen option again clears it.
+    const kept = await drawer.getByRole('combobox', { name: 'Manager' }).inputValue();
     await drawer.getByRole('combobox', { name: 'Manager' }).click();
-    const firstUser = page.getByRole('option').first();
+    const options = page.getByRole('option');
+    const firstUser = (kept ? options.filter({ hasNotText: kept }) : options).first();
     const manager = (await firstUser.innerText()).trim();
     await firstUser.click();
     await drawer.getByRole('button', { name: 'Save changes' }).click();

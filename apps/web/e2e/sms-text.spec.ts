@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { collectConsoleErrors, listRows, setColumn, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, listRows, setColumn, signInAsAdmin, uniqueSuffix } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -12,6 +12,8 @@ test('SMS Text: a template is written with the live counter, refused until compl
   page,
 }) => {
   const errors = collectConsoleErrors(page);
+  // This attempt's own template: a retry on the same server still has the first attempt's, and its copy.
+  const name = `Invite after visit ${uniqueSuffix()}`;
   await signInAsAdmin(page, '/admin/sms-text');
   const table = page.getByRole('table', { name: 'SMS templates' });
   await page.getByRole('button', { name: 'Create SMS template' }).first().click();
@@ -23,7 +25,7 @@ test('SMS Text: a template is written with the live counter, refused until compl
   await expect(drawer.getByRole('note')).toContainText('A global default is shared by every client');
   await global.uncheck();
   await expect(drawer.getByRole('note')).toHaveCount(0);
-  await drawer.getByRole('textbox', { name: 'Name' }).fill('Invite after visit');
+  await drawer.getByRole('textbox', { name: 'Name' }).fill(name);
   await drawer.getByRole('combobox', { name: 'Purpose' }).click();
   await page.getByRole('option', { name: 'Survey invite' }).click();
   await expect(drawer.getByRole('combobox', { name: 'Language' })).toHaveValue('English');
@@ -57,7 +59,7 @@ test('SMS Text: a template is written with the live counter, refused until compl
 
   await drawer.getByRole('button', { name: 'Create SMS template' }).click();
   await expect(drawer).toHaveCount(0);
-  const row = table.getByRole('row', { name: /Invite after visit/ });
+  const row = table.getByRole('row', { name });
   await expect(row).toContainText('UCS-2');
   await expect(row).toContainText('Survey invite');
   await expect(row).toContainText('Hi {first_name}, how did we do at {business_name}? {link} Re…');
@@ -65,25 +67,25 @@ test('SMS Text: a template is written with the live counter, refused until compl
   await expect(row).toContainText('Yes');
   await setColumn(page, 'Has opt-out text', false);
 
-  await row.getByRole('button', { name: 'Duplicate Invite after visit' }).click();
-  await expect(table.getByRole('row', { name: /Invite after visit \(copy\)/ })).toBeVisible();
+  await row.getByRole('button', { name: `Duplicate ${name}` }).click();
+  await expect(table.getByRole('row', { name: `${name} (copy)` })).toBeVisible();
 
   // Send test: a wrong number is named on the field; a right one goes out and lands in Tracking Logs.
-  await row.getByRole('button', { name: 'Send test of Invite after visit', exact: true }).click();
-  const test = page.getByRole('dialog', { name: 'Send test of Invite after visit' });
+  await row.getByRole('button', { name: `Send test of ${name}`, exact: true }).click();
+  const test = page.getByRole('dialog', { name: `Send test of ${name}` });
   await test.getByRole('textbox', { name: 'Phone' }).fill('303-555');
   await test.getByRole('button', { name: 'Send test' }).click();
   await expect(test.getByText('The Phone field must be a number in international format')).toBeVisible();
   await test.getByRole('textbox', { name: 'Phone' }).fill('+1 303 555 0142');
   await test.getByRole('button', { name: 'Send test' }).click();
-  await expect(page.getByText('Test of Invite after visit sent; it is in Tracking Logs.')).toBeVisible();
+  await expect(page.getByText(`Test of ${name} sent; it is in Tracking Logs.`)).toBeVisible();
 
   // The Encoding filter narrows to GSM-7 messages: none yet.
   await page.getByRole('combobox', { name: 'Encoding' }).click();
   await page.getByRole('option', { name: 'GSM-7' }).click();
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(/encoding=gsm7/);
-  await expect(table.getByRole('row', { name: /Invite after visit/ })).toHaveCount(0);
+  await expect(table.getByRole('row', { name })).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

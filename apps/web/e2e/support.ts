@@ -18,6 +18,17 @@ export async function signInAsAdminWithForm(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Client Manager' })).toBeVisible();
 }
 
+/**
+ * A suffix of this attempt's own for what a test creates. CI retries a failed test once on the same
+ * server and database (decision 092), where its first attempt's rows are still there: a fixed name
+ * would meet them (a name or code taken, two rows where one is looked for). Call it once per test
+ * and reuse it. Lower-case letters and digits only (the time in base 36), so it suits a code
+ * (alpha_dash) and reads as itself inside a RegExp.
+ */
+export function uniqueSuffix(): string {
+  return Date.now().toString(36);
+}
+
 /** The demo's first client, the admin's current one after the seed: each test starts there. */
 export const START_CLIENT = 'Summit Heating & Air';
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { collectConsoleErrors, listRows, showFilters, signInAsAdmin } from './support.ts';
+import { collectConsoleErrors, listRows, showFilters, signInAsAdmin, uniqueSuffix } from './support.ts';
 
 // Survey Manager: a response recorded in the setup through the public JSON API (after a test
 // invitation), excluded from reports with a reason, reassigned to another person of the client and
@@ -68,7 +68,8 @@ test.describe('Survey Manager', () => {
       await page.setViewportSize({ width, height: 900 });
       await signInAsAdmin(page);
       const name = `Manager NPS ${width} ${Date.now()}`;
-      const comment = `Waited too long ${width}`;
+      // The list is searched by the comment: this attempt's own, since a retry still lists the first attempt's response.
+      const comment = `Waited too long ${width} ${uniqueSuffix()}`;
       const last = `Filter${width}x${Date.now()}`;
       const person = `Quinn ${last}`;
       await answeredResponse(page, name, comment, { first: 'Quinn', last });

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, switchClient } from './support.ts';
+import { apiOf, collectConsoleErrors, listRows, signInAsAdmin, switchClient, uniqueSuffix } from './support.ts';
 
 /** Screenshots for a person to look at, when asked for (`SHOTS_DIR=/tmp/shots`). */
 async function shot(page: Page, name: string) {
@@ -12,13 +12,15 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   page,
 }) => {
   const errors = collectConsoleErrors(page);
+  // This attempt's own survey: a retry on the same server still has the first attempt's, and its copy.
+  const name = `After-visit NPS ${uniqueSuffix()}`;
   await signInAsAdmin(page, '/admin/surveys');
   const table = page.getByRole('table', { name: 'Surveys' });
   await page.getByRole('button', { name: 'Create survey' }).first().click();
   const drawer = page.getByRole('dialog', { name: 'Create survey' });
 
   // General
-  await drawer.getByRole('textbox', { name: 'Name' }).fill('After-visit NPS');
+  await drawer.getByRole('textbox', { name: 'Name' }).fill(name);
   await expect(drawer.getByRole('combobox', { name: 'Type' })).toHaveValue('NPS');
   await drawer.getByRole('combobox', { name: 'Locations' }).click();
   await page.getByRole('option').first().click();
@@ -65,13 +67,13 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await drawer.getByRole('button', { name: 'Create survey' }).click();
   await expect(drawer).toHaveCount(0);
 
-  const row = table.getByRole('row', { name: /After-visit NPS/ });
+  const row = table.getByRole('row', { name });
   await expect(row).toContainText('NPS');
   await expect(row).toContainText('Email');
 
   // Send test to an e-mail: the link is shown, and the message is in Tracking Logs.
-  await row.getByRole('button', { name: 'Send test of After-visit NPS' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Send test of After-visit NPS' });
+  await row.getByRole('button', { name: `Send test of ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Send test of ${name}` });
   await dialog.getByRole('textbox', { name: 'Send to' }).fill('not an address');
   await dialog.getByRole('button', { name: 'Send test' }).click();
   await expect(dialog.getByText('The Send to field must be an email or a phone')).toBeVisible();
@@ -83,8 +85,8 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
   // Preview: the e-mail as sent, the SMS (none chosen: said so) and the public page, in sandboxed frames.
-  await row.getByRole('button', { name: 'Preview After-visit NPS' }).click();
-  const preview = page.getByRole('dialog', { name: 'Preview of After-visit NPS' });
+  await row.getByRole('button', { name: `Preview ${name}` }).click();
+  const preview = page.getByRole('dialog', { name: `Preview of ${name}` });
   await expect(preview.getByRole('tab', { name: 'E-mail' })).toHaveAttribute('aria-selected', 'true');
   await expect(preview.getByText(/^How was .+\?$/)).toBeVisible();
   // Its links open in a new tab (components/message-frame.tsx), nothing else.
@@ -98,7 +100,7 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await preview.getByRole('tab', { name: 'Landing page' }).click();
   const landing = preview.getByTitle('Landing page');
   await expect(landing).toHaveAttribute('sandbox', '');
-  await expect(landing).toHaveAttribute('srcdoc', /<h1>After-visit NPS<\/h1>/);
+  await expect(landing).toHaveAttribute('srcdoc', new RegExp(`<h1>${name}</h1>`));
   await expect(landing).toHaveAttribute('srcdoc', /Hi Alex, thank you for choosing/);
   await expect(landing).toHaveAttribute('srcdoc', /Content-Security-Policy" content="default-src 'none'/);
   await shot(page, 'surveys-preview-landing-1440');
@@ -114,9 +116,9 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
 
   // Copy to another client: the clients are found on the server as the user types, the survey's own not offered.
   const own = await page.getByRole('combobox', { name: 'Current client' }).inputValue();
-  await row.getByRole('button', { name: 'Duplicate After-visit NPS' }).click();
+  await row.getByRole('button', { name: `Duplicate ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Copy to another client…' }).click();
-  const copyTo = page.getByRole('dialog', { name: 'Copy After-visit NPS to another client' });
+  const copyTo = page.getByRole('dialog', { name: `Copy ${name} to another client` });
   await copyTo.getByRole('combobox', { name: 'Client' }).click();
   await expect(page.getByRole('option').first()).toBeVisible();
   await copyTo.getByRole('combobox', { name: 'Client' }).fill(own);
@@ -124,9 +126,9 @@ test('Surveys: a survey is built with two questions in the tabs, refused until i
   await copyTo.getByRole('button', { name: 'Cancel' }).click();
   await expect(copyTo).toHaveCount(0);
 
-  await row.getByRole('button', { name: 'Duplicate After-visit NPS' }).click();
+  await row.getByRole('button', { name: `Duplicate ${name}` }).click();
   await page.getByRole('menuitem', { name: /^Copy for / }).click();
-  await expect(table.getByRole('row', { name: /After-visit NPS \(copy\)/ }).first()).toBeVisible();
+  await expect(table.getByRole('row', { name: `${name} (copy)` }).first()).toBeVisible();
 
   // The Clients filter: Selected All lists every client's surveys, each naming its client.
   const current = await page.getByRole('combobox', { name: 'Current client' }).inputValue();

@@ -1,5 +1,16 @@
 import { expect, test } from './fixtures.ts';
-import { columnTexts, DESKTOP, listRows, PHONE, rowAction, showFilters, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
+import {
+  columnTexts,
+  DESKTOP,
+  listRows,
+  PHONE,
+  rowAction,
+  showFilters,
+  signInAsAdmin,
+  switchClient,
+  uniqueSuffix,
+  WIDTHS,
+} from './support.ts';
 import { box, expectNoSidewaysScroll, LAPTOP, overlaps } from './user-reports-support.ts';
 
 // Lists are cards below 640 px (docs/decisions/040): rows are found with listRows, their actions
@@ -127,8 +138,8 @@ test.describe('3. Placeholders read as hints', () => {
       expect(placeholders.filter((p) => !p.startsWith('e.g.'))).toEqual([]);
 
       // A number typed the way the hint shows it is accepted, and stored as E.164.
-      // Named per width: the runs share one database.
-      const depot = `Hint Test Depot ${width}`;
+      // Named per width and attempt: the runs, and a retry of one, share one database.
+      const depot = `Hint Test Depot ${width} ${uniqueSuffix()}`;
       await drawer.getByRole('textbox', { name: 'Location name', exact: true }).fill(depot);
       await drawer.getByRole('textbox', { name: 'Address line 1', exact: true }).fill('7 Hint St');
       await drawer.getByRole('textbox', { name: 'City' }).fill('Golden');
@@ -158,8 +169,8 @@ test.describe('4. The created banner and the toasts', () => {
       await signInAsAdmin(page);
       await page.getByRole('button', { name: 'Create client' }).first().click();
       const drawer = page.getByRole('dialog', { name: 'Create client' });
-      // Named per width: the runs share one database.
-      const bakery = `Banner Test Bakery ${width}`;
+      // Named per width and attempt (a client's name is unique): the runs, and a retry of one, share one database.
+      const bakery = `Banner Test Bakery ${width} ${uniqueSuffix()}`;
       await drawer.getByRole('textbox', { name: 'Name', exact: true }).fill(bakery);
       await drawer.getByRole('combobox', { name: 'Industry' }).click();
       await page.getByRole('option', { name: 'Retail' }).click();
