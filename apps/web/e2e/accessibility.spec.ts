@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { SCREEN_ROUTES } from '../src/app/routes.ts';
+import { AXE_TAGS } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { apiOf, signInAsAdmin, WIDTHS } from './support.ts';
 
@@ -18,12 +19,11 @@ import { apiOf, signInAsAdmin, WIDTHS } from './support.ts';
 
 type Found = { screen: string; rule: string; impact: string; help: string; targets: string[] };
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const SERIOUS = new Set(['serious', 'critical']);
 
 async function audit(page: Page, screen: string): Promise<Found[]> {
   const results = await new AxeBuilder({ page })
-    .withTags(TAGS)
+    .withTags(AXE_TAGS)
     .options({ resultTypes: ['violations'] })
     .setLegacyMode(true)
     .analyze();

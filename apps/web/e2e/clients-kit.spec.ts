@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { collectConsoleErrors, setColumn, signInAsAdmin, uniqueSuffix } from './support.ts';
+import { archiveRow, collectConsoleErrors, setColumn, signInAsAdmin, uniqueSuffix } from './support.ts';
 
 test.describe('Client Manager on the resource kit', () => {
   test('a new client: no modules, its root team named as typed, the created message gone after the next status change', async ({
@@ -41,12 +41,7 @@ test.describe('Client Manager on the resource kit', () => {
     await expect(banner).toHaveCount(0);
 
     // Archived, so the other specs see the demo's clients only.
-    await table.getByRole('button', { name: `Archive ${name}` }).click();
-    await page
-      .getByRole('dialog', { name: `Archive ${name}?` })
-      .getByRole('button', { name: 'Archive' })
-      .click();
-    await expect(table.getByRole('row', { name })).toHaveCount(0);
+    await archiveRow(page, table, name);
     expect(errors).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { signInAsAdmin, uniqueSuffix } from './support.ts';
+import { archiveRow, signInAsAdmin, uniqueSuffix } from './support.ts';
 
 test('Product: create with a field error first, edit, archive', async ({ page }) => {
   // This attempt's own product and code (unique per client, archived or not): a retry on the same
@@ -29,12 +29,7 @@ test('Product: create with a field error first, edit, archive', async ({ page })
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(row).toContainText('Air quality');
 
-  await row.getByRole('button', { name: `Archive ${name}` }).click();
-  await page
-    .getByRole('dialog', { name: `Archive ${name}?` })
-    .getByRole('button', { name: 'Archive' })
-    .click();
-  await expect(table.getByRole('row', { name })).toHaveCount(0);
+  await archiveRow(page, table, name);
 });
 
 test('Referral Source: a global default shows for every client; scope filters it', async ({ page }) => {
@@ -104,12 +99,7 @@ test('Personnel: create a person at two locations, filter by location, edit, arc
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(row).toContainText('Lead technician');
 
-  await row.getByRole('button', { name: `Archive ${person}` }).click();
-  await page
-    .getByRole('dialog', { name: `Archive ${person}?` })
-    .getByRole('button', { name: 'Archive' })
-    .click();
-  await expect(table.getByRole('row', { name: person })).toHaveCount(0);
+  await archiveRow(page, table, person);
 
   await page.getByRole('combobox', { name: 'Status' }).click();
   await page.getByRole('option', { name: 'Archived' }).click();

@@ -221,3 +221,16 @@ export async function setColumn(page: Page, label: string, shown: boolean): Prom
   await page.getByRole('group', { name: 'Choose columns' }).getByRole('checkbox', { name: label }).setChecked(shown);
   await page.keyboard.press('Escape');
 }
+
+/**
+ * Archives the row named `name` in `table` through its Archive button and the confirmation, and
+ * waits until the row has left the list.
+ */
+export async function archiveRow(page: Page, table: Locator, name: string): Promise<void> {
+  await table.getByRole('button', { name: `Archive ${name}` }).click();
+  await page
+    .getByRole('dialog', { name: `Archive ${name}?` })
+    .getByRole('button', { name: 'Archive' })
+    .click();
+  await expect(table.getByRole('row', { name })).toHaveCount(0);
+}

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { apiOf, collectConsoleErrors, listRows, openRowActions, signInAsAdmin, switchClient, WIDTHS } from './support.ts';
 
@@ -71,11 +71,7 @@ for (const width of WIDTHS) {
     const firstRow = listRows(page, LIST).filter({ hasText: first.display_text.slice(0, 40) });
     await expect(firstRow).toHaveCount(1);
     // The filled list passes axe as the sweep of every screen does (apps/web/e2e/accessibility.spec.ts, decision 042).
-    const axe = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .setLegacyMode(true)
-      .analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Surveys cleared, one location chosen: the query's body has the location alone.
     await page.getByRole('combobox', { name: 'Survey', exact: true }).click();
