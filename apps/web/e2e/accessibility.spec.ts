@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { SCREEN_ROUTES } from '../src/app/routes.ts';
-import { AXE_TAGS } from './axe.ts';
+import { seriousResults } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { apiOf, signInAsAdmin, WIDTHS } from './support.ts';
 
@@ -19,23 +18,14 @@ import { apiOf, signInAsAdmin, WIDTHS } from './support.ts';
 
 type Found = { screen: string; rule: string; impact: string; help: string; targets: string[] };
 
-const SERIOUS = new Set(['serious', 'critical']);
-
 async function audit(page: Page, screen: string): Promise<Found[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(AXE_TAGS)
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode(true)
-    .analyze();
-  return results.violations
-    .filter((v) => SERIOUS.has(v.impact ?? ''))
-    .map((v) => ({
-      screen,
-      rule: v.id,
-      impact: v.impact ?? '',
-      help: v.help,
-      targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
+  return (await seriousResults(page)).map((v) => ({
+    screen,
+    rule: v.id,
+    impact: v.impact ?? '',
+    help: v.help,
+    targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+  }));
 }
 
 /** Goes to a screen as its menu link does: the router's own navigation, without reloading the app. */
