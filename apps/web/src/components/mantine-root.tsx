@@ -1,4 +1,4 @@
-import { createTheme, Drawer, MantineProvider, Modal, Notification } from '@mantine/core';
+import { createTheme, Drawer, Loader, MantineProvider, Modal, Notification } from '@mantine/core';
 import type { ReactNode } from 'react';
 import '@mantine/core/styles.css';
 import '../app/styles.css';
@@ -6,6 +6,8 @@ import { accessibleColors } from './accessible-colors.ts';
 
 // Mantine's close buttons are an icon with no text: every dialog and drawer gets a name for
 // screen readers here, once, unless it gives its own ("Close panel" in side-panel.tsx); so does every toast.
+// A spinner is a progress bar without a value (busy, for how long unknown): its aria-label ("Refreshing",
+// "Loading users") is prohibited on a plain span, and axe says so; the one inside a busy button is hidden.
 // A person who asks their system for less motion gets menus, dialogs and toasts without transitions.
 const theme = createTheme({
   respectReducedMotion: true,
@@ -15,6 +17,7 @@ const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+    Loader: Loader.extend({ defaultProps: { role: 'progressbar' } }),
   },
 });
 
