@@ -5,6 +5,7 @@ import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../db/schema/index.ts';
 import { keepAttachments } from './attachments.ts';
+import { deliverQueued, MANY_CHUNK } from './deliver-batch.ts';
 import { describeError, logRowOf } from './log-row.ts';
 import { displayFrom, senderOf } from './sender.ts';
 import { type Attachment, type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
@@ -55,6 +56,13 @@ export type Messenger = {
    * several per message. Transports are still called once per message, a few at a time.
    */
   sendMany(messages: OutboundMessage[]): Promise<SendResult[]>;
+  /**
+   * Delivers messages whose rows a process wrote `queued` (by `sendMany`) and died before finishing:
+   * the same rows, each finished as its delivery ends, no new row and no new checks (they passed
+   * when the row was written). The provider gets a message twice only if that process died after
+   * the provider took it and before its row said so.
+   */
+  resumeMany(pending: { id: number; message: OutboundMessage }[]): Promise<SendResult[]>;
   /** An absolute link for a message (`/s/abc` → `https://…/s/abc`), on `PUBLIC_BASE_URL`. */
   link(path: string): string;
   /**
@@ -74,9 +82,6 @@ export type MessengerOptions = {
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const emailAddress = z.email();
-/** Rows per insert in `sendMany` (well under PostgreSQL's parameter limit), and transports called at once. */
-const MANY_CHUNK = 1000;
-const MANY_CONCURRENCY = 8;
 
 export function createMessenger(db: Db, config: MessagingConfig, options: MessengerOptions = {}): Messenger {
   const now = options.now ?? (() => new Date());
@@ -225,45 +230,21 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
         providerMessageId: null,
         error: p.refusal,
       }));
-      const details: string[] = planned.map(() => '');
-      let next = 0;
-      const lanes = Array.from({ length: MANY_CONCURRENCY }, async () => {
-        while (next < planned.length) {
-          const i = next++;
-          const p = planned[i];
-          const result = results[i];
-          if (!p || !result || p.refusal !== null) continue;
-          try {
-            const delivery = await deliver(p.message, p.to);
-            Object.assign(result, { status: 'sent', providerMessageId: delivery.providerMessageId, error: null });
-            details[i] = delivery.detail;
-          } catch (err) {
-            const error = describeError(err);
-            Object.assign(result, { status: 'failed', error });
-            details[i] = error;
-          }
-        }
+      const queued = planned.flatMap((p, i) => (p.refusal === null ? [{ id: ids[i] ?? 0, message: p.message, to: p.to, i }] : []));
+      const delivered = await deliverQueued(db, now, deliver, queued);
+      queued.forEach((q, j) => {
+        const result = delivered[j];
+        if (result) results[q.i] = result;
       });
-      await Promise.all(lanes);
-      const done = results.flatMap((r, i) => (planned[i]?.refusal === null ? [{ ...r, detail: details[i] ?? '' }] : []));
-      if (done.length > 0) {
-        const finished = now();
-        await db.transaction(async (tx) => {
-          for (let i = 0; i < done.length; i += MANY_CHUNK) {
-            const chunk = done.slice(i, i + MANY_CHUNK);
-            const values = JSON.stringify(chunk.map((r) => ({ id: r.id, status: r.status, pid: r.providerMessageId, error: r.error })));
-            await tx.execute(sql`
-              update notification_logs n set status = v.status, provider_message_id = v.pid, error = v.error, updated_at = ${finished.toISOString()}::timestamptz
-              from jsonb_to_recordset(${values}::jsonb) as v(id bigint, status text, pid text, error text)
-              where n.id = v.id`);
-            await tx
-              .insert(notificationEvents)
-              .values(chunk.map((r) => ({ notificationId: r.id, status: r.status, at: finished, detail: r.detail })));
-          }
-        });
-      }
       return results;
     },
+    resumeMany: (pending) =>
+      deliverQueued(
+        db,
+        now,
+        deliver,
+        pending.map((p) => ({ ...p, to: p.message.to.trim() })),
+      ),
     async send(message) {
       const to = message.to.trim();
       const suppressed = await refusalOf(message);

@@ -6,7 +6,8 @@ import type { Messenger, OutboundMessage, SendResult } from '../messaging/send.t
 import { itemStatusOf } from './item-status.ts';
 import { keepRenewed, NO_RENEWAL, RENEW_EVERY_MS } from './lease-renewal.ts';
 import { backoffMs } from './queue.ts';
-import { type Claimed, detailsOf, messageOf, pausedOf } from './send-render.ts';
+import { type Claimed, type Details, detailsOf, messageOf, pausedOf } from './send-render.ts';
+import { earlierSends, resumeEarlier } from './send-resume.ts';
 import { createSweeps } from './send-sweeps.ts';
 import type { Clock, SurveySettingsAccess } from './types.ts';
 
@@ -157,9 +158,16 @@ export function createSendEngine(
     return outcomes.map((o) => ({ itemId: o.id, status: o.status, error: o.error, notificationId: o.notificationId }));
   }
 
-  /** The messages of a claimed batch sent, and how each ended (to be recorded). */
-  async function sendHeld(items: Claimed[], now: Date) {
-    const d = await detailsOf(db, surveySettings, items);
+  /**
+   * The messages of a claimed batch sent, and how each ended (to be recorded). An invitation an
+   * earlier claim already wrote (its worker died before recording it) is finished, not sent again
+   * (pipeline/send-resume.ts).
+   */
+  async function sendHeld(claimed: Claimed[], now: Date) {
+    const d = await detailsOf(db, surveySettings, claimed);
+    const earlier = await earlierSends(db, claimed);
+    const resumed = await resumeEarlier(messenger, claimed, earlier, d, now);
+    const items = claimed.filter((item) => !earlier.has(item.id));
     const channels = items.map((item) => item.channel);
     const paused = items.map((item) => pausedOf(item, d));
     const messages = items.map((item, i) => paused[i] ?? messageOf(item, item.channel, 'survey_invite', d, messenger));
@@ -181,32 +189,43 @@ export function createSendEngine(
         channels[i] = 'sms';
       });
     }
-    return items.map((item, i) => {
+    const sent = items.map((item, i) => {
       const result = results[i] ?? null;
       const message = messages[i];
       const error = result ? result.error : typeof message === 'string' ? message : null;
-      const survey = d.surveys.get(item.surveyId);
-      const linkDays = survey?.linkExpiresDays ?? 30;
-      let status: ProcessingItemStatus = paused[i] ? 'skipped_paused' : result ? itemStatusOf(result) : 'failed';
-      let scheduledAt: Date | null = null;
-      // A transport error: try again after the back-off, until the attempts run out.
-      if (status === 'failed' && result !== null && item.attempts < MAX_SEND_ATTEMPTS) {
-        status = 'scheduled';
-        scheduledAt = new Date(now.getTime() + backoffMs(item.attempts));
-      }
-      const sent = status === 'sent';
-      return {
-        id: item.id,
-        status,
-        channel: channels[i] ?? item.channel,
-        error,
-        scheduledAt: sent ? now : scheduledAt,
-        sentAt: sent ? now : null,
-        expiresAt: sent ? new Date(now.getTime() + linkDays * DAY_MS) : null,
-        nextReminderAt: sent && survey && survey.reminderCount > 0 ? new Date(now.getTime() + survey.reminderIntervalDays * DAY_MS) : null,
-        notificationId: result?.id ?? null,
-      };
+      return outcomeOf(item, { result, error, channel: channels[i] ?? item.channel, paused: paused[i] !== null, sentAt: now }, d, now);
     });
+    return [...sent, ...resumed.map((r) => outcomeOf(r.item, { ...r, paused: false }, d, now))];
+  }
+
+  /** How one invitation ended, as `record` writes it: a transport error is tried again after the back-off. */
+  function outcomeOf(
+    item: Claimed,
+    o: { result: SendResult | null; error: string | null; channel: string; paused: boolean; sentAt: Date },
+    d: Details,
+    now: Date,
+  ) {
+    const survey = d.surveys.get(item.surveyId);
+    const linkDays = survey?.linkExpiresDays ?? 30;
+    let status: ProcessingItemStatus = o.paused ? 'skipped_paused' : o.result ? itemStatusOf(o.result) : 'failed';
+    let scheduledAt: Date | null = null;
+    if (status === 'failed' && o.result !== null && item.attempts < MAX_SEND_ATTEMPTS) {
+      status = 'scheduled';
+      scheduledAt = new Date(now.getTime() + backoffMs(item.attempts));
+    }
+    const sent = status === 'sent';
+    return {
+      id: item.id,
+      status,
+      channel: o.channel,
+      error: o.error,
+      scheduledAt: sent ? o.sentAt : scheduledAt,
+      sentAt: sent ? o.sentAt : null,
+      expiresAt: sent ? new Date(o.sentAt.getTime() + linkDays * DAY_MS) : null,
+      nextReminderAt:
+        sent && survey && survey.reminderCount > 0 ? new Date(o.sentAt.getTime() + survey.reminderIntervalDays * DAY_MS) : null,
+      notificationId: o.result?.id ?? null,
+    };
   }
 
   /** The messages that could be made, sent in one batch; null where there was none. */
