@@ -138,6 +138,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
 
     const exited = processes.filter((p) => !p.alive()).map((p) => p.name);
     const drain = await drainWork(databaseUrl, options.minutes < 3 ? 90_000 : 180_000, log);
+    log(`drained in ${drain.seconds} s; ${drain.leasesLapsed} leases of killed processes lapsed`);
     const { checks, produced } = await checkInvariants(databaseUrl, ledger);
     const writes = ledger.ingested.length / 5 + ledger.uploads.length + ledger.responses.length + ledger.sesMessages.length;
     const rows = ledger.ingested.length + ledger.uploads.reduce((s, u) => s + u.rows, 0);
