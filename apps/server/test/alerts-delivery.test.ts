@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../src/alerts/deliver.ts';
-import { evaluateResponse } from '../src/alerts/evaluate.ts';
 import { testConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import {
@@ -14,7 +13,7 @@ import {
 } from '../src/db/schema/index.ts';
 import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
-import { type AlertWorld, makeResponse, makeRule, makeWorld } from './alerts-fixture.ts';
+import { type AlertWorld, detractorAlert, makeWorld } from './alerts-fixture.ts';
 import { failingMessenger, openTestDatabase, testDatabaseKinds } from './helpers.ts';
 
 const START = new Date('2026-03-02T15:00:00Z');
@@ -39,28 +38,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     /** A detractor alert to one address of a fresh rule, evaluated (not yet delivered): its event. */
-    const alertTo = async (address: { email?: string; phone?: string }) => {
-      clock.advance(MINUTE);
-      // Earlier tests' rules fire on every detractor too: archived, they leave this one alone.
-      await database.db.update(surveyAlertRules).set({ status: 'archived' }).where(eq(surveyAlertRules.clientId, world.clientId));
-      const ruleId = await makeRule(
-        database.db,
-        world,
-        {
-          trigger: 'detractor',
-          channels: address.phone ? ['sms'] : ['email'],
-          extraEmails: address.email ? [address.email] : [],
-          extraPhones: address.phone ? [address.phone] : [],
-        },
-        clock.now(),
-      );
-      clock.advance(MINUTE);
-      const responseId = await makeResponse(database.db, world, { score: 2 }, clock.now());
-      await evaluateResponse(database.db, responseId, clock.now());
-      const [event] = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId));
-      if (!event) throw new Error('no event');
-      return event;
-    };
+    const alertTo = (address: { email?: string; phone?: string }) => detractorAlert(database.db, world, clock, address);
     const reload = async (id: number) => {
       const [event] = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.id, id));
       if (!event) throw new Error('no event');

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { SurveyQuestion } from '@admin/shared/surveys/questions';
+import { eq } from 'drizzle-orm';
+import { evaluateResponse } from '../src/alerts/evaluate.ts';
 import type { Db } from '../src/db/client.ts';
 import {
   clients,
   clientUsers,
   locations,
   personnel,
+  surveyAlertEvents,
   surveyAlertRecipients,
   surveyAlertRules,
   surveyProcessingItems,
@@ -13,6 +16,7 @@ import {
   surveys,
   users,
 } from '../src/db/schema/index.ts';
+import type { MovableClock } from '../src/pipeline/clock.ts';
 import { afterResponseStored } from '../src/pipeline/response-stored.ts';
 
 /** An NPS question (the key metric) and a comment, as a survey's questions. */
@@ -187,4 +191,30 @@ export async function makeInvitation(
     })
     .returning({ id: surveyProcessingItems.id });
   return item?.id ?? 0;
+}
+
+/**
+ * A detractor alert to one address of a fresh rule (the client's earlier rules archived, so they
+ * leave it alone), evaluated and not yet delivered: its event.
+ */
+export async function detractorAlert(db: Db, world: AlertWorld, clock: MovableClock, address: { email?: string; phone?: string }) {
+  clock.advance(60_000);
+  await db.update(surveyAlertRules).set({ status: 'archived' }).where(eq(surveyAlertRules.clientId, world.clientId));
+  const ruleId = await makeRule(
+    db,
+    world,
+    {
+      trigger: 'detractor',
+      channels: address.phone ? ['sms'] : ['email'],
+      extraEmails: address.email ? [address.email] : [],
+      extraPhones: address.phone ? [address.phone] : [],
+    },
+    clock.now(),
+  );
+  clock.advance(60_000);
+  const responseId = await makeResponse(db, world, { score: 2 }, clock.now());
+  await evaluateResponse(db, responseId, clock.now());
+  const [event] = await db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.ruleId, ruleId));
+  if (!event) throw new Error('no event');
+  return event;
 }

@@ -5,7 +5,7 @@ import type { Database } from '../src/db/client.ts';
 import { createMessenger, type Messenger } from '../src/messaging/send.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { createSendEngine } from '../src/pipeline/send.ts';
-import { testDatabaseKinds } from './helpers.ts';
+import { countingMessenger, testDatabaseKinds } from './helpers.ts';
 import { HOUR, openSendWorld, type SendWorld, START, sendTools } from './pipeline-send-bed.ts';
 import { gate, heldMessenger, LEASE_MS, MINUTE } from './pipeline-send-claims-bed.ts';
 
@@ -32,22 +32,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     const { row, admit, itemOf, messagesOf } = sendTools(() => world, clock, kind);
-    /** A messenger on the outbox that counts what reaches the provider. */
-    const counted = () => {
-      const delivered: string[] = [];
-      const messenger = createMessenger(database.db, testConfig().messaging, {
-        now: () => clock.now(),
-        email: {
-          name: 'counted',
-          send: async (email) => {
-            delivered.push(email.to);
-            return { providerMessageId: `counted-${delivered.length}`, detail: 'accepted' };
-          },
-          close: () => undefined,
-        },
-      });
-      return { messenger, delivered };
-    };
+    const counted = () => countingMessenger(database.db, () => clock.now());
     /** The next worker, once the dead one's lease has ended. */
     const nextWorker = async (messenger: Messenger) => {
       clock.advance(LEASE_MS + MINUTE);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.ts';
-import type { Messenger } from '../messaging/send.ts';
+import type { Messenger, OutboundMessage, SendResult } from '../messaging/send.ts';
+import { unfinishedRows } from '../messaging/unfinished-rows.ts';
 import { hashToken } from './links.ts';
 import { type AlertFacts, alertMessage } from './message.ts';
 import { nextRetryAt, outcomeOf } from './reasons.ts';
@@ -81,6 +82,12 @@ async function claim(db: Db, now: Date, only: number[] | null): Promise<Claimed[
   }));
 }
 
+async function resumeOne(messenger: Messenger, id: number, message: OutboundMessage): Promise<SendResult> {
+  const [result] = await messenger.resumeMany([{ id, message }]);
+  if (!result) throw new Error('resumeMany answered nothing');
+  return result;
+}
+
 async function settle(
   db: Db,
   id: number,
@@ -106,8 +113,22 @@ async function settle(
  */
 export async function deliverDue(db: Db, messenger: Messenger, now: Date, only: number[] | null = null): Promise<number> {
   const events = await claim(db, now, only);
+  // What an earlier claim of these events wrote before its worker died (decision 093).
+  const earlier = await unfinishedRows(
+    db,
+    'survey_alert_event',
+    'survey_alert',
+    events.map((e) => e.id),
+  );
   for (const e of events) {
-    if (e.ruleStatus !== 'active' && !e.test) {
+    const prior = earlier.get(e.id);
+    const settled = e.resentTo !== null ? 'resent' : 'sent';
+    // The provider took it: that was the alert, its acknowledge link kept before the send.
+    if (prior && prior.status !== 'queued') {
+      await settle(db, e.id, now, { state: settled, reason: null, nextRetryAt: null, notificationId: prior.id });
+      continue;
+    }
+    if (!prior && e.ruleStatus !== 'active' && !e.test) {
       await settle(db, e.id, now, { state: 'unsent', reason: 'rule_paused_at_send', nextRetryAt: null });
       continue;
     }
@@ -117,12 +138,15 @@ export async function deliverDue(db: Db, messenger: Messenger, now: Date, only: 
       unsubscribe: messenger.link(`/alerts/unsubscribe/${token}`),
       response: e.surveyId !== null && e.responseId !== null ? messenger.link(`/admin/survey-manager?survey=${e.surveyId}`) : null,
     };
-    const to = e.resentTo ?? e.recipient;
-    const result = await messenger.send(alertMessage(e, e.channel, to, links, { test: e.test, eventId: e.id }));
+    // Kept before the send, so the links work in an alert whose worker dies before settling it.
+    await db.execute(sql`update survey_alert_events set ack_token_hash = ${hashToken(token)} where id = ${e.id}`);
+    const message = alertMessage(e, e.channel, e.resentTo ?? e.recipient, links, { test: e.test, eventId: e.id });
+    // A row the dead worker wrote and may not have delivered is delivered on that row, not a new one.
+    const result = prior ? await resumeOne(messenger, prior.id, message) : await messenger.send(message);
     const outcome = outcomeOf(result);
     const common = { notificationId: result.id, ackTokenHash: hashToken(token) };
     if (outcome.kind === 'sent') {
-      await settle(db, e.id, now, { ...common, state: e.resentTo !== null ? 'resent' : 'sent', reason: null, nextRetryAt: null });
+      await settle(db, e.id, now, { ...common, state: settled, reason: null, nextRetryAt: null });
     } else if (outcome.kind === 'permanent') {
       await settle(db, e.id, now, { ...common, state: 'unsent', reason: outcome.reason, nextRetryAt: null });
     } else {

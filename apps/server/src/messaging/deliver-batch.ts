@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { notificationEvents } from '../db/schema/index.ts';
-import { describeError } from './log-row.ts';
+import { notificationEvents, notificationLogs } from '../db/schema/index.ts';
+import { contentOf, describeError } from './log-row.ts';
 import type { OutboundMessage, SendResult } from './send.ts';
 import type { Delivery } from './transports.ts';
 
@@ -61,4 +61,14 @@ export async function deliverQueued(
     }
   });
   return results;
+}
+
+/**
+ * Rows a process wrote `queued` and died before finishing, made to hold the message about to be
+ * delivered on them (`resumeMany`): rendered again, it can differ, e.g. an alert's new acknowledge link.
+ */
+export async function rewriteQueued(db: Db, pending: QueuedMessage[]): Promise<void> {
+  for (const p of pending) {
+    await db.update(notificationLogs).set(contentOf(p.message)).where(eq(notificationLogs.id, p.id));
+  }
 }

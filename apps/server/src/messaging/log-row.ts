@@ -4,6 +4,15 @@ import type { OutboundMessage } from './send.ts';
 /** Longest error text kept: a provider's answer can be a whole page. */
 const MAX_ERROR = 1000;
 
+/** What a NotificationLog row shows of its message: the subject (or SMS template) and the body. */
+export function contentOf(message: OutboundMessage) {
+  return {
+    subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
+    bodyText: message.text,
+    bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
+  };
+}
+
 /** The NotificationLog row of a message as first written (`send` and `sendMany`). */
 export function logRowOf(message: OutboundMessage, to: string, status: NotificationStatus, refusal: string | null, at: Date) {
   return {
@@ -12,9 +21,7 @@ export function logRowOf(message: OutboundMessage, to: string, status: Notificat
     channel: message.channel,
     type: message.type,
     recipient: to,
-    subjectOrTemplate: message.channel === 'email' ? message.subject : message.template,
-    bodyText: message.text,
-    bodyHtml: message.channel === 'email' ? (message.html ?? null) : null,
+    ...contentOf(message),
     status,
     relatedType: message.related?.type ?? null,
     relatedId: message.related ? String(message.related.id) : null,

@@ -5,7 +5,7 @@ import type { MessagingConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { emailOptOuts, emailSuppressions, notificationEvents, notificationLogs, smsOptOuts } from '../db/schema/index.ts';
 import { keepAttachments } from './attachments.ts';
-import { deliverQueued, MANY_CHUNK } from './deliver-batch.ts';
+import { deliverQueued, MANY_CHUNK, rewriteQueued } from './deliver-batch.ts';
 import { describeError, logRowOf } from './log-row.ts';
 import { displayFrom, senderOf } from './sender.ts';
 import { type Attachment, type EmailTransport, emailTransportOf, type SmsTransport, smsTransportOf } from './transports.ts';
@@ -57,10 +57,10 @@ export type Messenger = {
    */
   sendMany(messages: OutboundMessage[]): Promise<SendResult[]>;
   /**
-   * Delivers messages whose rows a process wrote `queued` (by `sendMany`) and died before finishing:
-   * the same rows, each finished as its delivery ends, no new row and no new checks (they passed
-   * when the row was written). The provider gets a message twice only if that process died after
-   * the provider took it and before its row said so.
+   * Delivers messages whose rows a process wrote `queued` and died before finishing: the same rows,
+   * made to hold the message given and finished as its delivery ends; no new row and no new checks
+   * (they passed when the row was written). The provider gets a message twice only if that process
+   * died after the provider took it and before its row said so.
    */
   resumeMany(pending: { id: number; message: OutboundMessage }[]): Promise<SendResult[]>;
   /** An absolute link for a message (`/s/abc` → `https://…/s/abc`), on `PUBLIC_BASE_URL`. */
@@ -238,13 +238,11 @@ export function createMessenger(db: Db, config: MessagingConfig, options: Messen
       });
       return results;
     },
-    resumeMany: (pending) =>
-      deliverQueued(
-        db,
-        now,
-        deliver,
-        pending.map((p) => ({ ...p, to: p.message.to.trim() })),
-      ),
+    async resumeMany(pending) {
+      const queued = pending.map((p) => ({ ...p, to: p.message.to.trim() }));
+      await rewriteQueued(db, queued);
+      return deliverQueued(db, now, deliver, queued);
+    },
     async send(message) {
       const to = message.to.trim();
       const suppressed = await refusalOf(message);

@@ -1,43 +1,24 @@
-import type { NotificationChannel, NotificationStatus } from '@admin/shared';
-import { sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client.ts';
+import type { NotificationChannel } from '@admin/shared';
+import type { Db } from '../db/client.ts';
 import type { Messenger, OutboundMessage, SendResult } from '../messaging/send.ts';
+import { type UnfinishedRow, unfinishedRows } from '../messaging/unfinished-rows.ts';
 import { type Claimed, type Details, messageOf } from './send-render.ts';
-
-/**
- * A claimed invitation whose message an earlier claim already wrote: that claim's worker died
- * between writing the NotificationLog row (`sendMany`) and writing the invitation's outcome
- * (pipeline/send.ts), and its lease ended, so the invitation was due again. Only a crash leaves one:
- * an invitation is claimed while `scheduled`, and every outcome written moves it on or leaves
- * `failed` or `suppressed` rows, which a new attempt does not count.
- */
-type EarlierSend = { id: number; channel: NotificationChannel; status: NotificationStatus; providerMessageId: string | null; at: Date };
 
 /** How an invitation an earlier claim wrote ends this time: its row, the channel, and when it went out. */
 export type Resumed = { item: Claimed; result: SendResult | null; error: string | null; channel: NotificationChannel; sentAt: Date };
 
-/** The newest invitation row of each item an earlier claim wrote and did not fail or refuse, by item id. */
-export async function earlierSends(db: Db, items: Claimed[]): Promise<Map<number, EarlierSend>> {
-  if (items.length === 0) return new Map();
-  const ids = JSON.stringify(items.map((item) => String(item.id)));
-  const result = await db.execute(sql`
-    select distinct on (related_id) id, related_id, channel, status, provider_message_id, created_at from notification_logs
-    where related_type = 'survey_processing_item' and related_id in (select jsonb_array_elements_text(${ids}::jsonb))
-      and type = 'survey_invite' and status not in ('failed', 'suppressed')
-    order by related_id, id desc`);
-  return new Map(
-    rowsOf(result).map((r) => [
-      Number(r.related_id),
-      {
-        id: Number(r.id),
-        channel: r.channel as NotificationChannel,
-        status: r.status as NotificationStatus,
-        providerMessageId: r.provider_message_id === null ? null : String(r.provider_message_id),
-        at: new Date(String(r.created_at)),
-      },
-    ]),
+/**
+ * The invitation rows of a claimed batch that an earlier claim wrote: that claim's worker died
+ * between writing them (`sendMany`) and writing the invitations' outcomes (pipeline/send.ts), and
+ * its lease ended, so the invitations were due again.
+ */
+export const earlierSends = (db: Db, items: Claimed[]) =>
+  unfinishedRows(
+    db,
+    'survey_processing_item',
+    'survey_invite',
+    items.map((item) => item.id),
   );
-}
 
 /**
  * Finishes what earlier claims wrote, so each invitation goes out once: a row the provider took
@@ -49,7 +30,7 @@ export async function earlierSends(db: Db, items: Claimed[]): Promise<Map<number
 export async function resumeEarlier(
   messenger: Messenger,
   items: Claimed[],
-  earlier: Map<number, EarlierSend>,
+  earlier: Map<number, UnfinishedRow>,
   d: Details,
   now: Date,
 ): Promise<Resumed[]> {
