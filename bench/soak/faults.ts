@@ -67,7 +67,7 @@ export async function restartPostgres(cluster: Cluster, apis: readonly SoakProce
 
 /**
  * Leases a killed worker held (jobs, a send batch's invitations, feed runs) last 5 minutes
- * (pipeline/queue.ts, pipeline/send.ts) — longer than the short soak. Those still held after the load
+ * (pipeline/queue.ts, pipeline/send.ts), an alert event's 10 (alerts/deliver.ts) — longer than the short soak. Those still held after the load
  * stopped and unchanged over `stableMs` belong to no live worker: they are moved to their end, as if
  * the time had passed, the way the crash tests (feed-run-crash.test.ts) lapse a killed server's
  * leases. A live worker's lease is renewed or released within that time, so it is not touched.
@@ -81,9 +81,14 @@ export async function lapseOrphanedLeases(databaseUrl: string, stableMs: number)
       `select id, claimed_until from survey_processing_items where status = 'scheduled' and claimed_until > now()`,
     );
     const runs = await client.query(`select id, locked_until from data_feed_runs where status = 'running' and locked_until > now()`);
+    // An alert event's claim moves next_retry_at its 10-minute lease past the attempt (alerts/deliver.ts).
+    const alerts = await client.query(
+      `select id, next_retry_at as locked_until from survey_alert_events where state in ('pending', 'retrying')
+       and next_retry_at > now() and next_retry_at = last_attempt_at + interval '10 minutes'`,
+    );
     const key = (table: string, rows: { id: unknown; locked_until?: unknown; claimed_until?: unknown }[]) =>
       rows.map((r) => `${table}:${String(r.id)}:${String(r.locked_until ?? r.claimed_until)}`);
-    return new Set([...key('jobs', jobs.rows), ...key('items', items.rows), ...key('runs', runs.rows)]);
+    return new Set([...key('jobs', jobs.rows), ...key('items', items.rows), ...key('runs', runs.rows), ...key('alerts', alerts.rows)]);
   };
   try {
     const before = await held();
@@ -103,6 +108,10 @@ export async function lapseOrphanedLeases(databaseUrl: string, stableMs: number)
     await client.query(
       `update data_feed_runs set locked_until = now() - interval '1 second' where id = any($1::int[]) and status = 'running'`,
       [idsOf('runs')],
+    );
+    await client.query(
+      `update survey_alert_events set next_retry_at = now() - interval '1 second' where id = any($1::bigint[]) and state in ('pending', 'retrying')`,
+      [idsOf('alerts')],
     );
     return stale.length;
   } finally {
