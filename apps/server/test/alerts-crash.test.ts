@@ -1,15 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliverDue } from '../src/alerts/deliver.ts';
 import { hashToken } from '../src/alerts/links.ts';
-import { testConfig } from '../src/config.ts';
-import type { Database } from '../src/db/client.ts';
 import { notificationLogs, surveyAlertEvents } from '../src/db/schema/index.ts';
-import { createMessenger, type Messenger } from '../src/messaging/send.ts';
-import { movableClock } from '../src/pipeline/clock.ts';
-import { type AlertWorld, detractorAlert, makeWorld } from './alerts-fixture.ts';
-import { countingMessenger, openTestDatabase, testDatabaseKinds } from './helpers.ts';
-import { gate } from './pipeline-send-claims-bed.ts';
+import type { Messenger } from '../src/messaging/send.ts';
+import { alertBed } from './alerts-bed.ts';
+import { capturingMessenger } from './alerts-capture.ts';
+import { detractorAlert } from './alerts-fixture.ts';
+import { testDatabaseKinds } from './helpers.ts';
+import { gate, heldMessenger } from './pipeline-send-claims-bed.ts';
 
 const START = new Date('2026-03-02T15:00:00Z');
 /** How long a delivery claim holds an alert event (alerts/deliver.ts). */
@@ -23,26 +22,16 @@ const LEASE_MS = 10 * 60_000;
  */
 for (const kind of testDatabaseKinds()) {
   describe(`Alert delivery after a worker died mid-send (${kind})`, () => {
-    let database: Database;
-    let world: AlertWorld;
-    const clock = movableClock(START);
-    const now = () => clock.now();
-
-    beforeAll(async () => {
-      database = await openTestDatabase(kind);
-      world = await makeWorld(database.db, `crash-${kind}`);
-    });
-    afterAll(async () => {
-      await database?.close();
-    });
+    const bed = alertBed(kind, START, `crash-${kind}`);
+    const now = () => bed.clock.now();
 
     const eventOf = async (id: number) => {
-      const [event] = await database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.id, id));
+      const [event] = await bed.database.db.select().from(surveyAlertEvents).where(eq(surveyAlertEvents.id, id));
       if (!event) throw new Error('no event');
       return event;
     };
     const rowsOf = (id: number) =>
-      database.db
+      bed.database.db
         .select()
         .from(notificationLogs)
         .where(eq(notificationLogs.relatedId, String(id)))
@@ -50,32 +39,22 @@ for (const kind of testDatabaseKinds()) {
     /** The acknowledge link's token in a message's text, which the event must know by its hash. */
     const tokenIn = (text: string) => /\/a\/([\w-]+)/.exec(text)?.[1] ?? '';
     const nextWorker = async (messenger: Messenger) => {
-      clock.advance(LEASE_MS + 60_000);
-      await deliverDue(database.db, messenger, clock.now());
+      bed.clock.advance(LEASE_MS + 60_000);
+      await deliverDue(bed.database.db, messenger, now());
     };
 
     it('died while the provider had the alert: the next worker delivers it on the same row, and its link works', async () => {
-      const event = await detractorAlert(database.db, world, clock, { email: `held-${kind}@alert.test` });
+      const event = await detractorAlert(bed.database.db, bed.world, bed.clock, { email: `held-${kind}@alert.test` });
       const held = gate();
-      const dead = createMessenger(database.db, testConfig().messaging, {
-        now,
-        email: {
-          name: 'held',
-          send: async () => {
-            held.enter();
-            await new Promise(() => undefined);
-            return { providerMessageId: null, detail: 'never' };
-          },
-          close: () => undefined,
-        },
-      });
-      void deliverDue(database.db, dead, clock.now());
+      // The dead worker: its provider call never returns (the gate is never opened).
+      const dead = heldMessenger(bed.database.db, bed.clock, held);
+      void deliverDue(bed.database.db, dead, now());
       await held.reached;
       expect((await rowsOf(event.id)).map((r) => r.status)).toEqual(['queued']);
 
-      const next = countingMessenger(database.db, now);
+      const next = capturingMessenger(bed.database.db, now);
       await nextWorker(next.messenger);
-      expect(next.delivered).toEqual([`held-${kind}@alert.test`]);
+      expect(next.sent.map((e) => e.to)).toEqual([`held-${kind}@alert.test`]);
       const rows = await rowsOf(event.id);
       expect(rows.map((r) => r.status)).toEqual(['sent']);
       const after = await eventOf(event.id);
@@ -84,8 +63,8 @@ for (const kind of testDatabaseKinds()) {
     });
 
     it('died after the provider took the alert, before settling it: the next worker settles it and sends nothing', async () => {
-      const event = await detractorAlert(database.db, world, clock, { email: `took-${kind}@alert.test` });
-      const first = countingMessenger(database.db, now);
+      const event = await detractorAlert(bed.database.db, bed.world, bed.clock, { email: `took-${kind}@alert.test` });
+      const first = capturingMessenger(bed.database.db, now);
       const dying: Messenger = {
         ...first.messenger,
         send: async (message) => {
@@ -93,12 +72,12 @@ for (const kind of testDatabaseKinds()) {
           throw new Error('killed before the event was settled');
         },
       };
-      await expect(deliverDue(database.db, dying, clock.now())).rejects.toThrow('killed');
+      await expect(deliverDue(bed.database.db, dying, now())).rejects.toThrow('killed');
       expect(await eventOf(event.id)).toMatchObject({ state: 'pending', attempts: 1 });
 
-      const next = countingMessenger(database.db, now);
+      const next = capturingMessenger(bed.database.db, now);
       await nextWorker(next.messenger);
-      expect(next.delivered).toEqual([]);
+      expect(next.sent).toEqual([]);
       const rows = await rowsOf(event.id);
       expect(rows.map((r) => r.status)).toEqual(['sent']);
       const after = await eventOf(event.id);

@@ -177,23 +177,6 @@ export function failingMessenger(db: Database['db'], now: () => Date): Messenger
   });
 }
 
-/** A messenger whose e-mail provider takes every message, and the addresses it took, in order. */
-export function countingMessenger(db: Database['db'], now: () => Date): { messenger: Messenger; delivered: string[] } {
-  const delivered: string[] = [];
-  const messenger = createMessenger(db, testConfig().messaging, {
-    now,
-    email: {
-      name: 'counting',
-      send: async (email) => {
-        delivered.push(email.to);
-        return { providerMessageId: `counted-${delivered.length}`, detail: 'accepted' };
-      },
-      close: () => undefined,
-    },
-  });
-  return { messenger, delivered };
-}
-
 /** A feed row after normalize, as `admitRows` takes it: a customer with an e-mail only, unless told otherwise. */
 export function normalRow(
   row: Pick<NormalRow, 'rowNumber' | 'email' | 'transactionId' | 'transactionDate' | 'locationId'> & Partial<NormalRow>,

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
-import { createMessenger, type Messenger } from '../src/messaging/send.ts';
+import type { Messenger } from '../src/messaging/send.ts';
 import { movableClock } from '../src/pipeline/clock.ts';
 import { createSendEngine } from '../src/pipeline/send.ts';
-import { countingMessenger, testDatabaseKinds } from './helpers.ts';
+import { capturingMessenger } from './alerts-capture.ts';
+import { failingMessenger, testDatabaseKinds } from './helpers.ts';
 import { HOUR, openSendWorld, type SendWorld, START, sendTools } from './pipeline-send-bed.ts';
 import { gate, heldMessenger, LEASE_MS, MINUTE } from './pipeline-send-claims-bed.ts';
 
@@ -32,7 +32,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     const { row, admit, itemOf, messagesOf } = sendTools(() => world, clock, kind);
-    const counted = () => countingMessenger(database.db, () => clock.now());
+    const counted = () => capturingMessenger(database.db, () => clock.now());
     /** The next worker, once the dead one's lease has ended. */
     const nextWorker = async (messenger: Messenger) => {
       clock.advance(LEASE_MS + MINUTE);
@@ -53,11 +53,11 @@ for (const kind of testDatabaseKinds()) {
 
       const next = counted();
       await nextWorker(next.messenger);
-      expect(next.delivered).toHaveLength(2);
+      expect(next.sent).toHaveLength(2);
       for (const id of ids) {
         const messages = await messagesOf(id);
         expect(messages.map((m) => m.status)).toEqual(['sent']);
-        expect(messages[0]?.providerMessageId).toMatch(/^counted-/);
+        expect(messages[0]?.providerMessageId).toBe('m1');
         expect(await itemOf(id)).toMatchObject({ status: 'sent', sentAt: clock.now(), claimedUntil: null, attempts: 2 });
       }
     });
@@ -80,8 +80,8 @@ for (const kind of testDatabaseKinds()) {
 
       const next = counted();
       await nextWorker(next.messenger);
-      expect(first.delivered).toHaveLength(1);
-      expect(next.delivered).toEqual([]);
+      expect(first.sent).toHaveLength(1);
+      expect(next.sent).toEqual([]);
       expect((await messagesOf(id)).map((m) => m.status)).toEqual(['sent']);
       expect(await itemOf(id)).toMatchObject({ status: 'sent', sentAt, claimedUntil: null });
     });
@@ -90,21 +90,12 @@ for (const kind of testDatabaseKinds()) {
       clock.set(START);
       const [id] = await admit([row()]);
       clock.advance(2 * HOUR);
-      const failing = createMessenger(database.db, testConfig().messaging, {
-        now: () => clock.now(),
-        email: {
-          name: 'failing',
-          send: async () => {
-            throw new Error('451 4.3.0 try again later');
-          },
-          close: () => undefined,
-        },
-      });
+      const failing = failingMessenger(database.db, () => clock.now());
       await createSendEngine(database.db, failing, clock, app.surveySettings).run(clock.now());
       expect(await itemOf(id)).toMatchObject({ status: 'scheduled', attempts: 1 });
       const next = counted();
       await nextWorker(next.messenger);
-      expect(next.delivered).toHaveLength(1);
+      expect(next.sent).toHaveLength(1);
       expect((await messagesOf(id)).map((m) => m.status)).toEqual(['failed', 'sent']);
       expect(await itemOf(id)).toMatchObject({ status: 'sent' });
     });
