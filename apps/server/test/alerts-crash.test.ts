@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deliverDue } from '../src/alerts/deliver.ts';
 import { hashToken } from '../src/alerts/links.ts';
@@ -34,7 +34,7 @@ for (const kind of testDatabaseKinds()) {
       bed.database.db
         .select()
         .from(notificationLogs)
-        .where(eq(notificationLogs.relatedId, String(id)))
+        .where(and(eq(notificationLogs.relatedType, 'survey_alert_event'), eq(notificationLogs.relatedId, String(id))))
         .orderBy(notificationLogs.id);
     /** The acknowledge link's token in a message's text, which the event must know by its hash. */
     const tokenIn = (text: string) => /\/a\/([\w-]+)/.exec(text)?.[1] ?? '';
